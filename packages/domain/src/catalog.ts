@@ -1,0 +1,85 @@
+import type { Cents } from './money.ts';
+import type { LicenseType } from './license.ts';
+
+/** Product types of spec §2/§3. */
+export const PRODUCT_TYPES = ['simple', 'configurable', 'grouped', 'bundle', 'virtual', 'downloadable'] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+
+/** Items with these canna_type values are not cannabis and do not count toward limits (spec §5). */
+export const NON_CANNABIS_CANNA_TYPES: readonly number[] = [4, 6];
+
+export const ROOT_CATEGORY_ID = 2;
+
+/** Number of products in each home collection (spec §9). */
+export const HOME_COLLECTION_SIZE = 15;
+
+export const HOME_COLLECTIONS = ['new_collection', 'bestsellers', 'specials', 'staff_picks'] as const;
+export type HomeCollectionName = (typeof HOME_COLLECTIONS)[number];
+
+export const HOME_COLLECTION_TITLES: Readonly<Record<HomeCollectionName, string>> = {
+  new_collection: 'New collection',
+  bestsellers: 'Best sellers',
+  specials: 'Sale',
+  staff_picks: 'Staff picks',
+};
+
+export interface SpecialPriceInput {
+  price: Cents;
+  special_price?: Cents | null;
+  special_from_date?: string | null;
+  special_to_date?: string | null;
+}
+
+/**
+ * A special price counts only when it is below the original price and `now` is inside its
+ * from/to window; either end may be open (spec §5). Dates are ISO strings; a bare date
+ * (YYYY-MM-DD) `to` runs through the end of that day (UTC).
+ */
+export function isSpecialPriceActive(p: SpecialPriceInput, now: Date = new Date()): boolean {
+  if (p.special_price == null || !(p.special_price < p.price) || p.special_price < 0) return false;
+  const t = now.getTime();
+  if (p.special_from_date) {
+    const from = Date.parse(p.special_from_date);
+    if (!Number.isNaN(from) && t < from) return false;
+  }
+  if (p.special_to_date) {
+    const bare = /^\d{4}-\d{2}-\d{2}$/.test(p.special_to_date);
+    const to = Date.parse(bare ? `${p.special_to_date}T23:59:59.999Z` : p.special_to_date);
+    if (!Number.isNaN(to) && t > to) return false;
+  }
+  return true;
+}
+
+/** The price a shopper pays before tax: the active special price, else the price. */
+export function finalPriceCents(p: SpecialPriceInput, now: Date = new Date()): Cents {
+  return isSpecialPriceActive(p, now) ? (p.special_price as Cents) : p.price;
+}
+
+/** What a product tile needs: the same shape from SSR, from the API and (later) from the offline cache. */
+export interface ProductCard {
+  id: number;
+  sku: string;
+  type_id: ProductType;
+  name: string;
+  slug: string;
+  url_path: string;
+  brand: string | null;
+  image: string | null;
+  strain_type: string | null;
+  thc_percent: number | null;
+  cbd_percent: number | null;
+  license_type: LicenseType | 'both';
+  /** Regular price in cents (for configurables: the cheapest available child). */
+  price: Cents;
+  /** Price after an active special, in cents. */
+  final_price: Cents;
+  /** True when the card's price starts at the cheapest of several sizes. */
+  price_from: boolean;
+  sale: boolean;
+  new: boolean;
+  staff_pick: boolean;
+  best_seller: boolean;
+  updated_at: string;
+}
+
+export type HomeCollections = Record<HomeCollectionName, ProductCard[]>;
