@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { Kysely } from 'kysely';
+import type { Store } from '@verdant/domain';
+import type { AppContext, StoreLink } from '@verdant/web/context';
+import type { ServerConfig } from './config.ts';
+import type { Database } from './db/schema.ts';
+import { ApiError, sendError } from './http/envelope.ts';
+import type { StoreRegistry } from './stores/registry.ts';
+import { registerStoreviewRoutes } from './stores/storeview.ts';
+import { createStorefrontServices } from './ssr/services.ts';
+import { loadWebBuild, registerSsr } from './ssr/mount.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The store this request is for (host or store-code path prefix, spec §1/§2). */
+    store: Store;
+    /** '' or '/{storeCode}' when the path carried the store code. */
+    storePathPrefix: string;
+  }
+}
+
+export interface AppDeps {
+  config: Pick<ServerConfig, 'dataDir' | 'demoMode' | 'production' | 'logLevel'>;
+  registry: StoreRegistry;
+  db: Kysely<Database>;
+  /** Directory of the React Router build; omit to serve the API only (API tests). */
+  webBuildDir?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: deps.config.logLevel },
+    trustProxy: true,
+    // Ids in logs let one shopper's requests be followed.
+    requestIdHeader: 'x-request-id',
+  });
+
+  app.decorateRequest('store', null as unknown as Store);
+  app.decorateRequest('storePathPrefix', '');
+  app.addHook('onRequest', async (request) => {
+    const pathname = request.url.split('?')[0];
+    const resolved = deps.registry.resolve(request.headers['x-forwarded-host']?.toString() ?? request.headers.host, pathname);
+    request.store = resolved.store;
+    request.storePathPrefix = resolved.pathPrefix;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    return payload;
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof ApiError) return sendError(reply, error.statusCode, error.message);
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) return sendError(reply, status, error.message);
+    request.log.error({ err: error }, 'request failed');
+    return sendError(reply, 500, 'Internal Server Error 500');
+  });
+
+  registerStoreviewRoutes(app, deps.registry);
+  app.get('/api/health', async () => ({ code: 200, result: 'ok' }));
+  app.all('/api/*', async (request, reply) => sendError(reply, 404, `No API endpoint ${request.method} ${request.url.split('?')[0]}`));
+
+  const mediaDir = path.join(deps.config.dataDir, 'media');
+  fs.mkdirSync(mediaDir, { recursive: true });
+  await app.register(fastifyStatic, {
+    root: mediaDir,
+    prefix: '/media/',
+    decorateReply: false,
+    index: false,
+    maxAge: '1d',
+  });
+
+  if (deps.webBuildDir) {
+    const { services } = createStorefrontServices(deps.db);
+    const stores: StoreLink[] = deps.registry.stores.map((s) => ({
+      storeCode: s.storeCode,
+      name: s.name,
+      url: s.url,
+      city: s.dispensarySettings.place_info.address.city,
+    }));
+    await registerSsr(app, {
+      build: await loadWebBuild(deps.webBuildDir),
+      buildDir: deps.webBuildDir,
+      mode: deps.config.production ? 'production' : 'development',
+      context: (request): AppContext => ({
+        store: request.store,
+        basePath: request.storePathPrefix || (request.store.appendStoreCode ? `/${request.store.storeCode}` : ''),
+        stores,
+        services,
+        demoMode: deps.config.demoMode,
+      }),
+    });
+  }
+  return app;
+}

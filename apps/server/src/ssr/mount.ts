@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { createRequestHandler, type ServerBuild } from 'react-router';
+import type { AppContext } from '@verdant/web/context';
+
+/**
+ * Mounts the React Router build on Fastify: hashed client assets from build/client, then every
+ * other GET/POST goes to the React Router request handler with the per-request AppContext.
+ * (The ready-made adapters need Node 22; this bridge is the ~40 lines we need.)
+ */
+export async function loadWebBuild(buildDir: string): Promise<ServerBuild> {
+  const entry = path.join(buildDir, 'server/index.js');
+  if (!fs.existsSync(entry)) {
+    throw new Error(`The storefront is not built (${entry} is missing). Run "npm run build" first.`);
+  }
+  return (await import(pathToFileURL(entry).href)) as ServerBuild;
+}
+
+function toRequest(req: FastifyRequest, signal: AbortSignal): Request {
+  const url = new URL(req.url, `${req.protocol}://${req.headers.host ?? 'localhost'}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal };
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    // The SSR context registers no body parsers, so the raw body stream is still unread here.
+    init.body = Readable.toWeb(req.raw) as ReadableStream;
+    init.duplex = 'half';
+  }
+  return new Request(url, init);
+}
+
+async function sendResponse(reply: FastifyReply, response: Response): Promise<void> {
+  reply.code(response.status);
+  for (const [name, value] of response.headers) {
+    if (name === 'set-cookie') continue;
+    reply.header(name, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) reply.header('set-cookie', cookies);
+  if (!response.body) return reply.send();
+  return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
+}
+
+export interface SsrOptions {
+  build: ServerBuild;
+  buildDir: string;
+  mode: 'production' | 'development';
+  context: (request: FastifyRequest) => AppContext;
+}
+
+export async function registerSsr(app: FastifyInstance, opts: SsrOptions): Promise<void> {
+  const handle = createRequestHandler(opts.build, opts.mode);
+  const clientDir = path.join(opts.buildDir, 'client');
+
+  await app.register(async (scope) => {
+    await scope.register(fastifyStatic, {
+      root: clientDir,
+      // Only the files that exist get routes, so unknown paths fall through to the page handler.
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+      },
+    });
+
+    // Leave request bodies unread: React Router parses form posts itself.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
+
+    const page = async (request: FastifyRequest, reply: FastifyReply) => {
+      const controller = new AbortController();
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) controller.abort();
+      });
+      const response = await handle(toRequest(request, controller.signal), opts.context(request));
+      return sendResponse(reply, response);
+    };
+    scope.route({ method: ['GET', 'HEAD', 'POST'], url: '/', handler: page });
+    scope.route({ method: ['GET', 'HEAD', 'POST'], url: '/*', handler: page });
+  });
+}
