@@ -53,9 +53,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return payload;
   });
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     if (error instanceof ApiError) return sendError(reply, error.statusCode, error.message);
-    const status = (error as { statusCode?: number }).statusCode;
+    const status = error.statusCode;
+    // Fastify's own 4xx (bad JSON, payload too large, unsupported type) keep their status and text.
     if (status && status >= 400 && status < 500) return sendError(reply, status, error.message);
     request.log.error({ err: error }, 'request failed');
     return sendError(reply, 500, 'Internal Server Error 500');

@@ -66,9 +66,9 @@ export async function registerSsr(app: FastifyInstance, opts: SsrOptions): Promi
       // Only the files that exist get routes, so unknown paths fall through to the page handler.
       wildcard: false,
       index: false,
-      setHeaders(res, filePath) {
+      setHeaders(reply, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
       },
     });
 

@@ -30,7 +30,7 @@ export interface StorefrontServices {
   cmsPage(store: Store, identifier: string): Promise<CmsPage | null>;
 }
 
-export interface AppContext {
+export type AppContext = {
   store: Store;
   /** '' or '/{storeCode}' — prepended to every in-store link (spec §2 store-code prefix). */
   basePath: string;
@@ -39,7 +39,7 @@ export interface AppContext {
   services: StorefrontServices;
   /** True when the server runs the bundled demo data (the UI may show demo hints). */
   demoMode: boolean;
-}
+};
 
 declare module 'react-router' {
   interface AppLoadContext extends AppContext {}

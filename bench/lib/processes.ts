@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitFor(url: string, timeoutMs: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export interface Running {
+  port: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function stopper(child: ChildProcess) {
+  return () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+}
+
+/** The storefront server on a fresh demo database (SQLite in a new temp DATA_DIR). */
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<Running & { dataDir: string }> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-bench-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...extraEnv },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitFor(`http://127.0.0.1:${port}/api/health`, 120_000, child);
+  return { port, child, dataDir, stop: stopper(child) };
+}
+
+/** The baseline: a bare Node http server answering a fixed JSON body, in its own process. */
+export async function startBareServer(): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'bare-server.mjs'), String(port)], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitFor(`http://127.0.0.1:${port}/`, 10_000, child);
+  return { port, child, stop: stopper(child) };
+}

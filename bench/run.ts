@@ -1,0 +1,22 @@
+/**
+ * `npm run bench`: every benchmark, each reported as a ratio against a baseline measured in the
+ * same run (machines here are shared and noisy, so absolute numbers alone mean little).
+ * Prints a table and writes bench/results/latest.json. Not a test: nothing here fails a build.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runHttpSuite } from './suites/http.ts';
+
+const results = {
+  startedAt: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, memoryGiB: Math.round(os.totalmem() / 2 ** 30) },
+  suites: {} as Record<string, unknown>,
+};
+
+results.suites.http = await runHttpSuite();
+
+const out = path.join(import.meta.dirname, 'results/latest.json');
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
+console.log(`\nwrote ${path.relative(process.cwd(), out)}`);

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// `npm test`: type-check, unit + integration tests (Vitest, SQLite and PostgreSQL), then the browser
+// journeys (Playwright in Debian Chromium). Every stage runs even if an earlier one failed, so one
+// run shows everything that is broken; the last line sums up all stages.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-test-'));
+const vitestJson = path.join(tmp, 'vitest.json');
+const playwrightJson = path.join(tmp, 'playwright.json');
+
+function run(title, cmd, args, env = {}) {
+  console.log(`\n=== ${title}: ${cmd} ${args.join(' ')}`);
+  const started = Date.now();
+  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`=== ${title}: exit ${res.status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return res.status === 0;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+const only = process.argv[2]; // optional: "unit" or "e2e"
+const stages = [];
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+
+if (!only) stages.push(['typecheck', run('typecheck', 'npm', ['run', 'typecheck'])]);
+
+if (!only || only === 'unit') {
+  const ok = run('unit + integration', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+  const r = readJson(vitestJson);
+  if (r) {
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+    skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+  } else if (!ok) failed += 1;
+  stages.push(['unit + integration', ok]);
+}
+
+if (!only || only === 'e2e') {
+  const built = run('build', 'npm', ['run', 'build']);
+  const ok =
+    built &&
+    run('browser', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+    });
+  const r = readJson(playwrightJson);
+  if (r?.stats) {
+    passed += r.stats.expected;
+    failed += r.stats.unexpected + (r.stats.flaky ?? 0);
+    skipped += r.stats.skipped;
+  } else if (!ok) failed += 1;
+  stages.push(['browser', ok]);
+}
+
+console.log('\n' + stages.map(([name, ok]) => `${ok ? 'ok  ' : 'FAIL'} ${name}`).join('\n'));
+const allOk = stages.every(([, ok]) => ok);
+if (!allOk && failed === 0) failed = stages.filter(([, ok]) => !ok).length;
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(allOk ? 0 : 1);
