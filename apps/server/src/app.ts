@@ -42,7 +42,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('store', null as unknown as Store);
   app.decorateRequest('storePathPrefix', '');
   app.addHook('onRequest', async (request) => {
-    const pathname = request.url.split('?')[0];
+    // Client navigations fetch `{path}.data` (React Router single fetch): resolve on the page path.
+    const pathname = request.url.split('?')[0].replace(/\.data$/, '');
     const resolved = deps.registry.resolve(request.headers['x-forwarded-host']?.toString() ?? request.headers.host, pathname);
     request.store = resolved.store;
     request.storePathPrefix = resolved.pathPrefix;

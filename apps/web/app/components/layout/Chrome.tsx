@@ -1,0 +1,44 @@
+import type { ReactNode } from 'react';
+import { Footer } from './Footer.tsx';
+import { ComplianceBar, Header, SkipLink, StoreLogoLink } from './Header.tsx';
+
+function Main({ children }: { children: ReactNode }) {
+  return (
+    <main id="main-content" tabIndex={-1} className="flex-1 focus:outline-none">
+      {children}
+    </main>
+  );
+}
+
+/** Default layout (spec §2): header, main, footer. */
+export function DefaultChrome({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <SkipLink />
+      <Header />
+      <Main>{children}</Main>
+      <Footer />
+    </>
+  );
+}
+
+/** Minimal layout (spec §2, /error): the logo and the page, plus the licence line. */
+export function MinimalChrome({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <SkipLink />
+      <header className="border-b border-stone-200 bg-white">
+        <ComplianceBar />
+        <div className="mx-auto max-w-7xl px-4 py-3 sm:px-6">
+          <StoreLogoLink />
+        </div>
+      </header>
+      <Main>{children}</Main>
+    </>
+  );
+}
+
+/** Empty layout (spec §2): no chrome at all. */
+export function EmptyChrome({ children }: { children: ReactNode }) {
+  return <Main>{children}</Main>;
+}

@@ -1,0 +1,86 @@
+import { LicenseSwitcher } from '../age-gate/LicenseSwitcher.tsx';
+import { StoreLink, StoreNavLink } from '../store/StoreLink.tsx';
+import { useRootData } from '../../lib/root-data.ts';
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  [
+    'inline-flex min-h-11 items-center rounded-md px-3 text-[0.95rem] font-medium whitespace-nowrap motion-safe:transition-colors',
+    isActive ? 'bg-brand/10 text-brand-ink' : 'text-stone-700 hover:bg-stone-100 hover:text-stone-900',
+  ].join(' ');
+
+export function SkipLink() {
+  return (
+    <a
+      href="#main-content"
+      className="sr-only z-50 rounded-md bg-white px-4 py-3 font-semibold text-stone-900 shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+    >
+      Skip to main content
+    </a>
+  );
+}
+
+/** A slim brand bar: the age rule and the state licence (CA B&P §26151(a)) on every page. */
+export function ComplianceBar() {
+  const { store } = useRootData();
+  return (
+    <div className="on-brand bg-brand text-on-brand">
+      <p className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-4 gap-y-0.5 px-4 py-1.5 text-xs sm:px-6">
+        <span>
+          <strong className="font-semibold">21+ only.</strong> Licensed cannabis retailer
+        </span>
+        <span>License {store.placeInfo.license_number}</span>
+      </p>
+    </div>
+  );
+}
+
+export function StoreLogoLink() {
+  const { store } = useRootData();
+  const h = 40;
+  return (
+    <StoreLink to="/" className="inline-flex shrink-0 items-center rounded-md" prefetch="intent">
+      <img src={store.logo} alt={store.name} width={Math.round((h * 200) / 48)} height={h} className="h-10 w-auto sm:h-11" />
+    </StoreLink>
+  );
+}
+
+export function Header() {
+  const { store } = useRootData();
+  return (
+    <header className="border-b border-stone-200 bg-white">
+      <ComplianceBar />
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2 sm:gap-x-6 sm:px-6 sm:py-3">
+        <StoreLogoLink />
+        <nav aria-label="Main" className="order-last -mx-2 w-full overflow-x-auto md:order-none md:mx-0 md:w-auto">
+          <ul className="flex gap-1">
+            <li>
+              <StoreNavLink to="/menu" className={navLinkClass} prefetch="intent">
+                Menu
+              </StoreNavLink>
+            </li>
+            {store.specials.length > 0 ? (
+              <li>
+                <StoreLink to="/#deals" className={navLinkClass({ isActive: false })}>
+                  Deals
+                </StoreLink>
+              </li>
+            ) : null}
+            <li>
+              <StoreNavLink to="/sale" className={navLinkClass} prefetch="intent">
+                Sale
+              </StoreNavLink>
+            </li>
+            <li>
+              <StoreNavLink to="/contact" className={navLinkClass} prefetch="intent">
+                Store info
+              </StoreNavLink>
+            </li>
+          </ul>
+        </nav>
+        <div className="ml-auto">
+          <LicenseSwitcher />
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,70 @@
+import { isLicenseType, MESSAGES, offeredLicenseTypes, type LicenseType, type Store } from '@verdant/domain';
+
+/**
+ * The age gate's form contract (spec §1, §5; research §6). One action route (`/age-gate`, also
+ * under the store-code prefix) takes three intents:
+ *  - `enter`: the certify checkbox is required, the licence type must be one the store offers;
+ *    success sets both cookies;
+ *  - `refuse` ("I am under 21"): nothing is stored, the store stays locked;
+ *  - `license`: the header's licence change; sets the licence cookie only.
+ */
+export const AGE_GATE_PATH = '/age-gate';
+
+export const AGE_GATE_FIELD = {
+  intent: 'intent',
+  certify: 'certify',
+  licenseType: 'licenseType',
+  redirectTo: 'redirectTo',
+  /** Present (value `1`) when the browser submitted with a fetcher: answer with data, not a redirect. */
+  js: 'js',
+} as const;
+
+export const CERTIFY_VALUE = 'yes';
+
+export type AgeGateIntent = 'enter' | 'refuse' | 'license';
+
+export const LICENSE_TYPE_REQUIRED = 'Choose how you are shopping today: Recreational or Medical.';
+
+export interface AgeGateErrors {
+  certify?: string;
+  licenseType?: string;
+}
+
+export type AgeGateResult =
+  | { ok: true; intent: 'enter' | 'license'; licenseType: LicenseType }
+  | { ok: false; intent: 'refuse'; refused: true }
+  | { ok: false; intent: 'enter' | 'license'; errors: AgeGateErrors };
+
+interface FieldSource {
+  get(name: string): FormDataEntryValue | null;
+}
+
+export function parseIntent(value: unknown): AgeGateIntent {
+  return value === 'refuse' || value === 'license' ? value : 'enter';
+}
+
+/**
+ * Validates an age-gate submission against the store (the server never trusts the browser's own
+ * check). A store with one licence type accepts a missing licence field and uses its own type.
+ */
+export function evaluateAgeGate(fields: FieldSource, store: Pick<Store, 'dispensarySettings'>): AgeGateResult {
+  const intent = parseIntent(fields.get(AGE_GATE_FIELD.intent));
+  if (intent === 'refuse') return { ok: false, intent, refused: true };
+
+  const offered = offeredLicenseTypes(store);
+  const raw = fields.get(AGE_GATE_FIELD.licenseType);
+  const chosen = raw == null || raw === '' ? (offered.length === 1 ? offered[0] : null) : raw;
+  const errors: AgeGateErrors = {};
+  if (intent === 'enter' && fields.get(AGE_GATE_FIELD.certify) !== CERTIFY_VALUE) {
+    errors.certify = MESSAGES.ageGateMustCertify;
+  }
+  if (!isLicenseType(chosen) || !offered.includes(chosen)) errors.licenseType = LICENSE_TYPE_REQUIRED;
+  if (errors.certify || errors.licenseType || !isLicenseType(chosen)) return { ok: false, intent, errors };
+  return { ok: true, intent, licenseType: chosen };
+}
+
+/** What the age-gate action answers (fetcher data, or the stand-alone page's action data). */
+export interface AgeGateActionData {
+  result: AgeGateResult;
+  redirectTo: string;
+}

@@ -1,0 +1,51 @@
+import { offeredLicenseTypes, type LicenseType, type Store } from '@verdant/domain';
+
+/**
+ * The part of a store the browser gets (root loader data): what every page shows. Compliance
+ * limits, tax and search settings stay on the server.
+ */
+export interface PublicStore {
+  storeCode: string;
+  storeId: number;
+  name: string;
+  url: string;
+  logo: string;
+  themeColor: string;
+  seo: { defaultTitle: string; description: string };
+  licenseTypes: LicenseType[];
+  specials: Store['dispensarySettings']['specials'];
+  placeInfo: Omit<Store['dispensarySettings']['place_info'], 'delivery_radius_miles'> & {
+    deliveryRadiusMiles: number;
+  };
+  money: { currencyCode: string; locale: string };
+}
+
+export function toPublicStore(store: Store): PublicStore {
+  const { delivery_radius_miles, ...place } = store.dispensarySettings.place_info;
+  return {
+    storeCode: store.storeCode,
+    storeId: store.storeId,
+    name: store.name,
+    url: store.url,
+    logo: store.logo,
+    themeColor: store.themeColor,
+    seo: { defaultTitle: store.seo.defaultTitle, description: store.seo.description },
+    licenseTypes: offeredLicenseTypes(store),
+    specials: store.dispensarySettings.specials,
+    placeInfo: { ...place, deliveryRadiusMiles: delivery_radius_miles },
+    money: { currencyCode: store.i18n.currencyCode, locale: store.i18n.defaultLocale },
+  };
+}
+
+/** `120 Market Street, Sacramento, CA 95814` */
+export function formatAddress(place: PublicStore['placeInfo']): string {
+  const a = place.address;
+  return `${a.street}, ${a.city}, ${a.region_code} ${a.postcode}`;
+}
+
+/** `tel:+19165550120` for a US phone number as written in the stores file. */
+export function telHref(phone: string): string {
+  const digits = phone.replace(/[^\d+]/g, '');
+  if (digits.startsWith('+')) return `tel:${digits}`;
+  return digits.length === 10 ? `tel:+1${digits}` : `tel:${digits}`;
+}

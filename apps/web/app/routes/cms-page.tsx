@@ -1,0 +1,28 @@
+import type { Route } from './+types/cms-page';
+import { CmsContent, PageShell } from '../components/page/PageShell.tsx';
+import { notFound } from '../lib/guards.ts';
+import { pageMeta } from '../lib/meta.ts';
+
+/** /i/{slug}: a CMS page by identifier (spec §2); no such page is a 404. */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const identifier = params.slug.toLowerCase();
+  const page = await context.services.cmsPage(context.store, identifier);
+  if (!page) notFound();
+  return {
+    title: page.title,
+    content: page.content,
+    metaTitle: page.meta_title,
+    metaDescription: page.meta_description,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageMeta(matches, { title: loaderData?.metaTitle || loaderData?.title, description: loaderData?.metaDescription });
+
+export default function CmsPage({ loaderData }: Route.ComponentProps) {
+  return (
+    <PageShell title={loaderData.title}>
+      <CmsContent content={loaderData.content} />
+    </PageShell>
+  );
+}

@@ -1,0 +1,68 @@
+import type { Route } from './+types/static-page';
+import { CmsContent, PageShell } from '../components/page/PageShell.tsx';
+import { notFound } from '../lib/guards.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { STATIC_PAGES, staticPageFromPath } from '../lib/static-pages.ts';
+import { useRootData } from '../lib/root-data.ts';
+
+/**
+ * The static pages of spec §2 (/legal, /privacy, /terms, …): one module; the identifier is the
+ * last path segment and the content is the store's CMS page of that identifier, with placeholder
+ * text until the store writes one.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const identifier = staticPageFromPath(new URL(request.url).pathname);
+  if (!identifier) notFound();
+  const page = await context.services.cmsPage(context.store, identifier);
+  return {
+    identifier,
+    title: page?.title || STATIC_PAGES[identifier],
+    content: page?.content ?? null,
+    metaTitle: page?.meta_title ?? null,
+    metaDescription: page?.meta_description ?? null,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageMeta(matches, { title: loaderData?.metaTitle || loaderData?.title, description: loaderData?.metaDescription });
+
+export default function StaticPage({ loaderData }: Route.ComponentProps) {
+  const { store, stores } = useRootData();
+  const { identifier, title, content } = loaderData;
+  return (
+    <PageShell title={title}>
+      {content ? (
+        <CmsContent content={content} />
+      ) : (
+        <p className="rounded-xl border border-dashed border-stone-300 bg-white px-5 py-6 text-stone-700">
+          {store.name} is preparing this page. In the meantime, our team is happy to help by phone or in store.
+        </p>
+      )}
+      {identifier === 'store-locator' && stores.length > 0 ? (
+        <section aria-labelledby="stores-title" className="mt-10">
+          <h2 id="stores-title" className="font-display text-2xl font-bold text-stone-900">
+            Our stores
+          </h2>
+          <ul role="list" className="mt-4 grid gap-3 sm:grid-cols-2">
+            {stores.map((s) => (
+              <li key={s.storeCode} className="rounded-2xl border border-stone-200 bg-white p-4">
+                <p className="font-semibold text-stone-900">
+                  {s.storeCode === store.storeCode ? (
+                    <span>
+                      {s.name} <span className="text-sm font-normal text-stone-600">(you are here)</span>
+                    </span>
+                  ) : (
+                    <a href={s.url} className="text-brand-ink underline underline-offset-4">
+                      {s.name}
+                    </a>
+                  )}
+                </p>
+                <p className="text-sm text-stone-600">{s.city}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </PageShell>
+  );
+}
