@@ -1,0 +1,30 @@
+/**
+ * `npm run migrate`: apply pending migrations to the database the server would use (SQLite under
+ * DATA_DIR, or DATABASE_URL). Safe to run any number of times.
+ */
+import { pathToFileURL } from 'node:url';
+import { loadConfig } from '../config.ts';
+import { createDatabase, migrateToLatest, redact } from '../db/index.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const { db, dialect, destroy } = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const applied = await migrateToLatest(db);
+    const where = config.databaseUrl ? redact(config.databaseUrl) : `${config.dataDir}/verdant.sqlite`;
+    console.log(
+      applied.length > 0
+        ? `Applied ${applied.length} migration(s) to ${dialect} (${where}): ${applied.join(', ')}`
+        : `${dialect} (${where}) is up to date.`,
+    );
+  } finally {
+    await destroy();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

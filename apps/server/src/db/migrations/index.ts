@@ -1,0 +1,23 @@
+/**
+ * Every migration, in order, imported statically so the migrator works the same under tsx, in a
+ * bundle and in tests (no directory scanning). Add a new file here with the next number; never
+ * edit one that has shipped.
+ */
+import type { DialectMigration } from './helpers.ts';
+import { migration0001 } from './0001_initial.ts';
+import { migration0002 } from './0002_product_options.ts';
+import { migration0003 } from './0003_prices_stock_tax.ts';
+import { migration0004 } from './0004_content.ts';
+import { migration0005 } from './0005_customers_and_carts.ts';
+import { migration0006 } from './0006_orders_and_auth.ts';
+
+export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
+  '0001_initial': migration0001,
+  '0002_product_options': migration0002,
+  '0003_prices_stock_tax': migration0003,
+  '0004_content': migration0004,
+  '0005_customers_and_carts': migration0005,
+  '0006_orders_and_auth': migration0006,
+};
+
+export type { DialectMigration, SqlDialect } from './helpers.ts';

@@ -1,0 +1,103 @@
+/**
+ * The Kysely `Database` type: every table the server keeps (spec §3). The migrations in
+ * ./migrations create exactly these columns on SQLite and on PostgreSQL, so the conventions are
+ * what both dialects store the same way:
+ *  - money is integer cents, in columns ending `_cents` (`Cents` in @verdant/domain);
+ *  - timestamps are ISO-8601 UTC text, which sorts correctly as a string;
+ *  - booleans are integers 0/1 (`Flag`); JSON is text (`JsonText`);
+ *  - fractional numbers (grams, percents, rates) are `double precision`, never `numeric`, so pg
+ *    returns JavaScript numbers;
+ *  - ids the server creates are auto-increments (`Generated<number>`); catalogue ids (products,
+ *    categories, CMS, tax) are explicit, because they come from the seed or the source system.
+ */
+import type { Insertable, Selectable } from 'kysely';
+import type * as C from './tables/catalog.ts';
+import type * as O from './tables/commerce.ts';
+
+export type * from './tables/common.ts';
+export type * from './tables/catalog.ts';
+export type * from './tables/commerce.ts';
+
+export interface Database {
+  stores: C.StoresTable;
+  catalog_sources: C.CatalogSourcesTable;
+  attributes: C.AttributesTable;
+  categories: C.CategoriesTable;
+  products: C.ProductsTable;
+  product_categories: C.ProductCategoriesTable;
+  product_media: C.ProductMediaTable;
+  product_attribute_values: C.ProductAttributeValuesTable;
+  product_configurable_options: C.ProductConfigurableOptionsTable;
+  product_configurable_option_values: C.ProductConfigurableOptionValuesTable;
+  bundle_options: C.BundleOptionsTable;
+  product_links: C.ProductLinksTable;
+  custom_options: C.CustomOptionsTable;
+  custom_option_values: C.CustomOptionValuesTable;
+  stock: C.StockTable;
+  product_prices: C.ProductPricesTable;
+  tier_prices: C.TierPricesTable;
+  qty_discounts: C.QtyDiscountsTable;
+  tax_rules: C.TaxRulesTable;
+  tax_rates: C.TaxRatesTable;
+  cms_pages: C.CmsPagesTable;
+  cms_blocks: C.CmsBlocksTable;
+  url_rewrites: C.UrlRewritesTable;
+  customers: O.CustomersTable;
+  customer_addresses: O.CustomerAddressesTable;
+  carts: O.CartsTable;
+  cart_items: O.CartItemsTable;
+  coupons: O.CouponsTable;
+  newsletter_subscribers: O.NewsletterSubscribersTable;
+  uploads: O.UploadsTable;
+  orders: O.OrdersTable;
+  order_items: O.OrderItemsTable;
+  reward_points: O.RewardPointsTable;
+  auth_codes: O.AuthCodesTable;
+  refresh_tokens: O.RefreshTokensTable;
+  idempotency_keys: O.IdempotencyKeysTable;
+}
+
+export type TableName = keyof Database;
+/** A row as inserted / as read, by table name. */
+export type NewRow<T extends TableName> = Insertable<Database[T]>;
+export type Row<T extends TableName> = Selectable<Database[T]>;
+
+/** Every table, in an order where each table comes after the tables it references. */
+export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
+  'stores',
+  'catalog_sources',
+  'attributes',
+  'categories',
+  'products',
+  'product_categories',
+  'product_media',
+  'product_attribute_values',
+  'product_configurable_options',
+  'product_configurable_option_values',
+  'bundle_options',
+  'product_links',
+  'custom_options',
+  'custom_option_values',
+  'stock',
+  'product_prices',
+  'tier_prices',
+  'qty_discounts',
+  'tax_rules',
+  'tax_rates',
+  'cms_pages',
+  'cms_blocks',
+  'url_rewrites',
+  'customers',
+  'customer_addresses',
+  'carts',
+  'cart_items',
+  'coupons',
+  'newsletter_subscribers',
+  'uploads',
+  'orders',
+  'order_items',
+  'reward_points',
+  'auth_codes',
+  'refresh_tokens',
+  'idempotency_keys',
+];

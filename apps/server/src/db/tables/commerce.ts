@@ -1,0 +1,227 @@
+/**
+ * Row types of what shoppers create: customers, carts, coupons, orders, reward points, newsletter,
+ * uploads, login codes, refresh tokens and idempotency keys. Conventions are in ../schema.ts. The
+ * server creates these rows, so their ids are auto-increments (`Generated`).
+ */
+import type { Generated } from 'kysely';
+import type { LicenseType } from '@verdant/domain';
+import type { Defaulted, Flag, JsonText, Timestamp } from './common.ts';
+
+export type OrderType = 'pickup' | 'delivery';
+
+export interface CustomersTable {
+  id: Generated<number>;
+  store_id: number;
+  /** Unique per store; the login identifier (spec §7 login by phone). */
+  phone: string;
+  email: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  license_type: LicenseType;
+  /** YYYY-MM-DD */
+  birthday: string | null;
+  group_id: Defaulted<number>;
+  medcard_number: string | null;
+  /** YYYY-MM-DD */
+  medcard_expiry: string | null;
+  id_verified: Defaulted<Flag>;
+  created_from: string | null;
+  password_hash: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CustomerAddressesTable {
+  id: Generated<number>;
+  customer_id: number;
+  title: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  street: string;
+  house_number: string | null;
+  apt_ste: string | null;
+  city: string;
+  region: string | null;
+  postcode: string;
+  country_id: Defaulted<string>;
+  phone: string | null;
+  lat: number | null;
+  lng: number | null;
+  is_default: Defaulted<Flag>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CartsTable {
+  id: Generated<number>;
+  /** The opaque cart id a client holds (spec §7 cart token). */
+  token: string;
+  store_id: number;
+  customer_id: number | null;
+  license_type: LicenseType;
+  order_type: Defaulted<OrderType>;
+  coupon_code: string | null;
+  /** Reward points the shopper chose to burn. */
+  credits: Defaulted<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CartItemsTable {
+  id: Generated<number>;
+  cart_id: number;
+  sku: string;
+  parent_sku: string | null;
+  qty: number;
+  size: number | null;
+  /** spec §3 product_option (custom, configurable and bundle options) as JSON. */
+  product_option: JsonText | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A percent coupon sets `discount_percent`, a fixed one `discount_cents` (checked in the table). */
+export interface CouponsTable {
+  id: Generated<number>;
+  /** Unique, stored upper-case. */
+  code: string;
+  /** Null: valid in every store. */
+  store_id: number | null;
+  type: 'percent' | 'fixed';
+  discount_percent: number | null;
+  discount_cents: number | null;
+  description: string | null;
+  active: Defaulted<Flag>;
+  from_date: Timestamp | null;
+  to_date: Timestamp | null;
+  max_uses: number | null;
+  times_used: Defaulted<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NewsletterSubscribersTable {
+  id: Generated<number>;
+  store_id: number;
+  email: string;
+  customer_id: number | null;
+  subscribed: Defaulted<Flag>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UploadsTable {
+  id: Generated<number>;
+  store_id: number;
+  customer_id: number | null;
+  kind: 'id' | 'medcard';
+  /** Relative to DATA_DIR; never served publicly. */
+  stored_path: string;
+  original_name: string | null;
+  mime: string;
+  size_bytes: number;
+  sha256: string;
+  created_at: Timestamp;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  increment_id: string;
+  store_id: number;
+  customer_id: number | null;
+  /** Client-generated when the order is created (offline or not): a retry returns the first order. */
+  idempotency_key: string;
+  status: string;
+  order_type: OrderType;
+  license_type: LicenseType;
+  payment_method: Defaulted<string>;
+  shipping_method: Defaulted<string>;
+  coupon_code: string | null;
+  subtotal_cents: number;
+  discount_cents: Defaulted<number>;
+  excise_tax_cents: Defaulted<number>;
+  sales_tax_cents: Defaulted<number>;
+  shipping_cents: Defaulted<number>;
+  total_cents: number;
+  credits_used_cents: Defaulted<number>;
+  thc_equivalent_grams: Defaulted<number>;
+  /** spec §3 personal details as JSON. */
+  personal_details: JsonText;
+  shipping_address: JsonText | null;
+  billing_address: JsonText | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrderItemsTable {
+  id: Generated<number>;
+  order_id: number;
+  /** The product id at order time; no foreign key, so orders outlive catalogue changes. */
+  product_id: number | null;
+  sku: string;
+  parent_sku: string | null;
+  name: string;
+  type_id: string | null;
+  qty: number;
+  size: number | null;
+  uom: string | null;
+  price_cents: number;
+  row_total_cents: number;
+  discount_cents: Defaulted<number>;
+  excise_tax_cents: Defaulted<number>;
+  sales_tax_cents: Defaulted<number>;
+  thc_equivalent_grams: Defaulted<number>;
+  product_option: JsonText | null;
+}
+
+/** Ledger: a customer's balance is the sum of `delta`. */
+export interface RewardPointsTable {
+  id: Generated<number>;
+  customer_id: number;
+  store_id: number;
+  delta: number;
+  reason: string;
+  order_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface AuthCodesTable {
+  id: Generated<number>;
+  store_id: number;
+  phone: string;
+  code_hash: string;
+  expires_at: Timestamp;
+  attempts: Defaulted<number>;
+  consumed_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+/** Rotating refresh tokens: reuse of a revoked token revokes its whole family. */
+export interface RefreshTokensTable {
+  id: Generated<number>;
+  family_id: string;
+  store_id: number;
+  /** Null for guest sessions. */
+  customer_id: number | null;
+  token_hash: string;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  /** Id of the token that replaced this one. */
+  replaced_by: number | null;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyKeysTable {
+  id: Generated<number>;
+  /** What the key protects, e.g. `order.save`; keys are unique per scope. */
+  scope: string;
+  key: string;
+  store_id: number;
+  /** Hash of the request body, to refuse a reused key with a different payload. */
+  request_hash: string | null;
+  status: 'in_progress' | 'completed' | 'failed';
+  http_status: number | null;
+  response: JsonText | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}

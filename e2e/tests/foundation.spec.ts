@@ -1,0 +1,133 @@
+import { MESSAGES } from '@verdant/domain';
+import { expect, expectNoAxeViolations, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
+
+test.describe('stores by host', () => {
+  test('downtown and eastside show their own store', async ({ page, context }) => {
+    await passGateByCookie(context, 'downtown', 'recreational');
+    await passGateByCookie(context, 'eastside', 'recreational');
+    await page.goto(storeUrl('downtown'));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Verdant Downtown');
+    await expect(page).toHaveTitle(/Verdant Downtown/);
+    await expect(page.getByRole('contentinfo')).toContainText('C10-0000120-LIC');
+
+    await page.goto(storeUrl('eastside'));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Verdant Eastside');
+    await expect(page).toHaveTitle(/Verdant Eastside/);
+    await expect(page.getByRole('contentinfo')).toContainText('4410 Folsom Boulevard');
+  });
+
+  test('aliases, renames and the store-code path prefix open the right store', async ({ page, context }) => {
+    for (const code of ['harbor', 'downtown', 'wellness', 'bay']) await passGateByCookie(context, code, 'medical');
+    await page.goto(storeUrl('bay'));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Verdant Harbor');
+    await page.goto(`http://localhost:${new URL(storeUrl('x')).port}/wellness/`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Verdant Wellness');
+  });
+});
+
+test.describe('age gate', () => {
+  test('refuses a shopper under 21 and keeps the store locked', async ({ page }) => {
+    await page.goto(storeUrl('downtown'));
+    const gate = page.getByRole('dialog', { name: 'Are you 21 or older?' });
+    await expect(gate).toBeVisible();
+    await gate.getByRole('button', { name: 'I am under 21' }).click();
+    await expect(page.getByRole('alert')).toHaveText(MESSAGES.ageGateRefused);
+    await page.reload();
+    await expect(page.getByRole('dialog', { name: 'Are you 21 or older?' })).toBeVisible();
+  });
+
+  test('requires the certification, lets a medical shopper in and remembers it', async ({ page }) => {
+    await page.goto(storeUrl('downtown'));
+    const gate = page.getByRole('dialog', { name: 'Are you 21 or older?' });
+    await gate.getByRole('button', { name: 'Enter store' }).click();
+    await expect(gate.getByRole('alert')).toHaveText(MESSAGES.ageGateMustCertify);
+    const certify = gate.getByRole('checkbox', { name: 'I certify that I am 21 years old or older' });
+    await expect(certify).toHaveAttribute('aria-invalid', 'true');
+
+    // Keyboard only: Escape does not dismiss the gate.
+    await page.keyboard.press('Escape');
+    await expect(gate).toBeVisible();
+
+    await certify.check();
+    await gate.getByRole('group', { name: 'How are you shopping today?' }).getByRole('radio', { name: 'Medical' }).check();
+    await gate.getByRole('button', { name: 'Enter store' }).click();
+    await expect(gate).toBeHidden();
+    await expect(page.getByText('Shopping: Medical')).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByRole('dialog', { name: 'Are you 21 or older?' })).toHaveCount(0);
+    await expect(page.getByText('Shopping: Medical')).toBeVisible();
+  });
+
+  test('a single-licence store says which licence it serves', async ({ page }) => {
+    await page.goto(storeUrl('eastside'));
+    const gate = page.getByRole('dialog', { name: 'Are you 21 or older?' });
+    await expect(gate.getByText('This store serves recreational customers.')).toBeVisible();
+    await expect(gate.getByRole('radio')).toHaveCount(0);
+    await gate.getByRole('checkbox', { name: 'I certify that I am 21 years old or older' }).check();
+    await gate.getByRole('button', { name: 'Enter store' }).click();
+    await expect(gate).toBeHidden();
+    await expect(page.getByText('Shopping: Recreational')).toBeVisible();
+  });
+
+  test('works without JavaScript', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(storeUrl('wellness', '/terms'));
+    await page.getByRole('checkbox', { name: 'I certify that I am 21 years old or older' }).check();
+    await page.getByRole('button', { name: 'Enter store' }).click();
+    await expect(page).toHaveURL(storeUrl('wellness', '/terms'));
+    await expect(page.getByText('Shopping: Medical')).toBeVisible();
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'verdant_age')?.value).toBe('1');
+    await context.close();
+  });
+
+  test('has no axe violations while open', async ({ page }) => {
+    await page.goto(storeUrl('downtown'));
+    await expect(page.getByRole('dialog', { name: 'Are you 21 or older?' })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('home', () => {
+  test('lists the four collections with prices, filtered by licence type', async ({ page, context }) => {
+    await passGateByCookie(context, 'downtown', 'recreational');
+    await page.goto(storeUrl('downtown'));
+    for (const title of ['New collection', 'Best sellers', 'Sale', 'Staff picks']) {
+      const section = page.getByRole('region', { name: title });
+      await expect(section).toBeVisible();
+      const items = section.getByRole('listitem');
+      expect(await items.count()).toBeGreaterThan(0);
+      expect(await items.count()).toBeLessThanOrEqual(15);
+      await expect(items.first()).toContainText(/\$\d+\.\d{2}/);
+    }
+    // The sale list shows a struck-through regular price beside the sale price.
+    await expect(page.getByRole('region', { name: 'Sale' }).getByText(/Regular price/).first()).toBeAttached();
+  });
+
+  test('has no axe violations', async ({ page, context }) => {
+    await passGateByCookie(context, 'downtown', 'recreational');
+    await page.goto(storeUrl('downtown'));
+    await expect(page.getByRole('region', { name: 'New collection' })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('pages', () => {
+  test('static pages carry their title and the store name', async ({ page, context }) => {
+    await passGateByCookie(context, 'harbor', 'recreational');
+    await page.goto(storeUrl('harbor', '/terms'));
+    await expect(page).toHaveTitle(/Verdant Harbor/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.goto(storeUrl('harbor', '/contact'));
+    await expect(page.getByText('(510) 555-0116').first()).toBeVisible();
+  });
+
+  test('an unknown path shows page-not-found with status 404', async ({ page, context }) => {
+    await passGateByCookie(context, 'downtown', 'recreational');
+    const response = await page.goto(storeUrl('downtown', '/no/such/page'));
+    expect(response?.status()).toBe(404);
+    await expect(page).toHaveTitle(/Page not found — Verdant Downtown/);
+  });
+});
