@@ -92,18 +92,27 @@ test.describe('age gate', () => {
 
 test.describe('home', () => {
   test('lists the four collections with prices, filtered by licence type', async ({ page, context }) => {
-    await passGateByCookie(context, 'downtown', 'recreational');
-    await page.goto(storeUrl('downtown'));
-    for (const title of ['New collection', 'Best sellers', 'Sale', 'Staff picks']) {
-      const section = page.getByRole('region', { name: title });
-      await expect(section).toBeVisible();
-      const items = section.getByRole('listitem');
-      expect(await items.count()).toBeGreaterThan(0);
-      expect(await items.count()).toBeLessThanOrEqual(15);
-      await expect(items.first()).toContainText(/\$\d+\.\d{2}/);
+    const names: Record<string, string[]> = {};
+    for (const license of ['recreational', 'medical'] as const) {
+      await passGateByCookie(context, 'downtown', license);
+      await page.goto(storeUrl('downtown'));
+      names[license] = [];
+      for (const title of ['New collection', 'Best sellers', 'Sale', 'Staff picks']) {
+        const section = page.getByRole('region', { name: title });
+        await expect(section).toBeVisible();
+        const cards = section.getByRole('article');
+        const count = await cards.count();
+        expect(count).toBeGreaterThan(0);
+        expect(count).toBeLessThanOrEqual(15);
+        await expect(cards.first()).toContainText(/\$\d+\.\d{2}/);
+        names[license].push(...(await section.getByRole('heading', { level: 3 }).allTextContents()));
+      }
+      // The sale list shows each sale price beside its struck-through regular price.
+      const sale = page.getByRole('region', { name: 'Sale' }).getByRole('article').first();
+      await expect(sale).toContainText(/Sale price.*\$\d+\.\d{2}.*Regular price.*\$\d+\.\d{2}/);
     }
-    // The sale list shows a struck-through regular price beside the sale price.
-    await expect(page.getByRole('region', { name: 'Sale' }).getByText(/Regular price/).first()).toBeAttached();
+    // Medical-only and recreational-only products make the two shoppers' lists differ.
+    expect(names.medical.sort()).not.toEqual(names.recreational.sort());
   });
 
   test('has no axe violations', async ({ page, context }) => {
