@@ -18,9 +18,13 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   durationSec?: number;
+  /** Add `?n=<counter>` to every request (defeats caches keyed by URL). */
+  uniqueQuery?: boolean;
 }
 
 /** One autocannon run after a short warm-up (JIT, caches), reporting mean req/s and latency percentiles. */
+let counter = 0;
+
 export async function load(opts: LoadOptions): Promise<LoadResult> {
   const base = {
     url: opts.url,
@@ -28,6 +32,9 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     method: opts.method ?? 'GET',
     body: opts.body,
     connections: opts.connections ?? 50,
+    ...(opts.uniqueQuery
+      ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: `/?n=${++counter}` }) }] }
+      : {}),
   };
   await autocannon({ ...base, duration: 2 });
   const r = await autocannon({ ...base, duration: opts.durationSec ?? Number(process.env.BENCH_SECONDS ?? 8) });

@@ -12,8 +12,13 @@ import type { StoreRegistry } from './stores/registry.ts';
 import { registerStoreviewRoutes } from './stores/storeview.ts';
 import { createStorefrontServices } from './ssr/services.ts';
 import { loadWebBuild, registerSsr } from './ssr/mount.ts';
+import { OutputCache } from './ssr/output-cache.ts';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Drop what this process cached for a store (pages, home lists) after its catalogue changed. */
+    invalidateStore(storeId?: number): void;
+  }
   interface FastifyRequest {
     /** The store this request is for (host or store-code path prefix, spec §1/§2). */
     store: Store;
@@ -41,17 +46,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.decorateRequest('store', null as unknown as Store);
   app.decorateRequest('storePathPrefix', '');
-  app.addHook('onRequest', async (request) => {
+  // Callback-style hook: one per request, no promise. Security headers are set here too, so no
+  // onSend hook is needed.
+  app.addHook('onRequest', (request, reply, done) => {
     // Client navigations fetch `{path}.data` (React Router single fetch): resolve on the page path.
     const pathname = request.url.split('?')[0].replace(/\.data$/, '');
-    const resolved = deps.registry.resolve(request.headers['x-forwarded-host']?.toString() ?? request.headers.host, pathname);
+    const host = request.headers['x-forwarded-host']?.toString() ?? request.headers.host;
+    const resolved = deps.registry.resolve(host, pathname);
     request.store = resolved.store;
     request.storePathPrefix = resolved.pathPrefix;
-  });
-  app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    return payload;
+    done();
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
@@ -77,8 +83,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxAge: '1d',
   });
 
+  const storefront = createStorefrontServices(deps.db);
+  const outputCache = new OutputCache();
+  app.decorate('invalidateStore', (storeId?: number) => {
+    storefront.invalidate(storeId);
+    outputCache.invalidate(storeId);
+  });
+
   if (deps.webBuildDir) {
-    const { services } = createStorefrontServices(deps.db);
+    const { services } = storefront;
     const stores: StoreLink[] = deps.registry.stores.map((s) => ({
       storeCode: s.storeCode,
       name: s.name,
@@ -89,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       build: await loadWebBuild(deps.webBuildDir),
       buildDir: deps.webBuildDir,
       mode: deps.config.production ? 'production' : 'development',
+      outputCache,
       context: (request): AppContext => ({
         store: request.store,
         basePath: request.storePathPrefix || (request.store.appendStoreCode ? `/${request.store.storeCode}` : ''),

@@ -1,3 +1,4 @@
+import './env.ts';
 import { loadConfig, WEB_BUILD_DIR } from './config.ts';
 import { StoreRegistry } from './stores/registry.ts';
 import { createDatabase, migrateToLatest, syncStores } from './db/index.ts';

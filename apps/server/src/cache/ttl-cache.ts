@@ -23,11 +23,28 @@ export class TtlCache<V> {
     value.catch(() => {
       if (this.entries.get(key)?.value === value) this.entries.delete(key);
     });
+    this.evict();
+    return value;
+  }
+
+  private evict(): void {
     while (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);
     }
-    return value;
+  }
+
+  /** The live value for a key, if any, without loading. */
+  peek(key: string): Promise<V> | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expires > this.now() ? hit.value : undefined;
+  }
+
+  /** Put a value that was computed elsewhere. */
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, { value: Promise.resolve(value), expires: this.now() + this.ttlMs });
+    this.evict();
   }
 
   /** Drop every entry of one store (after its catalogue changed), or everything. */

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { AppContext } from '@verdant/web/context';
+import { OUTPUT_CACHE_HEADER, OutputCache, gzipped, type CachedPage } from './output-cache.ts';
 
 /**
  * Mounts the React Router build on Fastify: hashed client assets from build/client, then every
@@ -40,7 +41,7 @@ function toRequest(req: FastifyRequest, signal: AbortSignal): Request {
 async function sendResponse(reply: FastifyReply, response: Response): Promise<void> {
   reply.code(response.status);
   for (const [name, value] of response.headers) {
-    if (name === 'set-cookie') continue;
+    if (name === 'set-cookie' || name === OUTPUT_CACHE_HEADER) continue;
     reply.header(name, value);
   }
   const cookies = response.headers.getSetCookie();
@@ -49,11 +50,25 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<vo
   return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
 }
 
+function sendCached(request: FastifyRequest, reply: FastifyReply, page: CachedPage, state: 'HIT' | 'MISS') {
+  reply.code(page.status);
+  for (const [name, value] of page.headers) reply.header(name, value);
+  reply.header('x-output-cache', state);
+  reply.header('vary', 'Accept-Encoding, Cookie');
+  if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+    reply.header('content-encoding', 'gzip');
+    return reply.send(gzipped(page));
+  }
+  return reply.send(page.body);
+}
+
 export interface SsrOptions {
   build: ServerBuild;
   buildDir: string;
   mode: 'production' | 'development';
   context: (request: FastifyRequest) => AppContext;
+  /** Shared with whoever invalidates a store's pages after its catalogue changed. */
+  outputCache: OutputCache;
 }
 
 export async function registerSsr(app: FastifyInstance, opts: SsrOptions): Promise<void> {
@@ -77,11 +92,24 @@ export async function registerSsr(app: FastifyInstance, opts: SsrOptions): Promi
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
     const page = async (request: FastifyRequest, reply: FastifyReply) => {
+      const context = opts.context(request);
+      const cacheKey = {
+        method: request.method,
+        url: request.url,
+        storeId: context.store.storeId,
+        cookie: request.headers.cookie,
+        authorization: request.headers.authorization,
+      };
+      const cached = await opts.outputCache.lookup(cacheKey);
+      if (cached) return sendCached(request, reply, cached, 'HIT');
+
       const controller = new AbortController();
       reply.raw.once('close', () => {
         if (!reply.raw.writableFinished) controller.abort();
       });
-      const response = await handle(toRequest(request, controller.signal), opts.context(request));
+      const response = await handle(toRequest(request, controller.signal), context);
+      const admitted = await opts.outputCache.admit(cacheKey, response);
+      if (admitted) return sendCached(request, reply, admitted, 'MISS');
       return sendResponse(reply, response);
     };
     scope.route({ method: ['GET', 'HEAD', 'POST'], url: '/', handler: page });

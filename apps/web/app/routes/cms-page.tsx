@@ -2,6 +2,7 @@ import type { Route } from './+types/cms-page';
 import { CmsContent, PageShell } from '../components/page/PageShell.tsx';
 import { notFound } from '../lib/guards.ts';
 import { pageMeta } from '../lib/meta.ts';
+import { outputCacheHeaders } from '../lib/output-cache.ts';
 
 /** /i/{slug}: a CMS page by identifier (spec §2); no such page is a 404. */
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -15,6 +16,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     metaDescription: page.meta_description,
   };
 }
+
+export const headers: Route.HeadersFunction = () => outputCacheHeaders();
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   pageMeta(matches, { title: loaderData?.metaTitle || loaderData?.title, description: loaderData?.metaDescription });

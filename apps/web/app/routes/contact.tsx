@@ -4,6 +4,9 @@ import { HoursTable } from '../components/store/Hours.tsx';
 import { pageMeta, rootDataFromMatches } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { formatAddress, telHref } from '../lib/store-view.ts';
+import { outputCacheHeaders } from '../lib/output-cache.ts';
+
+export const headers: Route.HeadersFunction = () => outputCacheHeaders();
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const store = rootDataFromMatches(matches)?.store;

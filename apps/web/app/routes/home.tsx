@@ -6,6 +6,7 @@ import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { readShopper } from '../lib/shopper.ts';
 import { formatAddress } from '../lib/store-view.ts';
+import { outputCacheHeaders } from '../lib/output-cache.ts';
 
 /** Home (spec §2; also /pwa.html): the store, its deals and the four home lists for the shopper's licence. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -13,6 +14,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const collections = await context.services.homeCollections(context.store, licenseType);
   return { licenseType, collections };
 }
+
+export const headers: Route.HeadersFunction = () => outputCacheHeaders();
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches);
 

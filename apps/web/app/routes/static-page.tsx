@@ -4,6 +4,7 @@ import { notFound } from '../lib/guards.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { STATIC_PAGES, staticPageFromPath } from '../lib/static-pages.ts';
 import { useRootData } from '../lib/root-data.ts';
+import { outputCacheHeaders } from '../lib/output-cache.ts';
 
 /**
  * The static pages of spec §2 (/legal, /privacy, /terms, …): one module; the identifier is the
@@ -22,6 +23,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     metaDescription: page?.meta_description ?? null,
   };
 }
+
+export const headers: Route.HeadersFunction = () => outputCacheHeaders();
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   pageMeta(matches, { title: loaderData?.metaTitle || loaderData?.title, description: loaderData?.metaDescription });
