@@ -6,3 +6,4 @@ export * from './messages.ts';
 export * from './store.ts';
 export * from './store-resolution.ts';
 export * from './catalog.ts';
+export * from './pages.ts';

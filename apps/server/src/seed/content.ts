@@ -3,27 +3,22 @@
  * a few CMS blocks, and legacy URL rewrites. One inactive page exists to prove inactive pages stay
  * hidden.
  */
-import { SIZE_IDS, formatMoney, offeredLicenseTypes, sizeLongLabel, usableMaxGrams, type Store } from '@verdant/domain';
+import {
+  SIZE_IDS,
+  STATIC_PAGES,
+  STATIC_PAGE_IDENTIFIERS as DOMAIN_STATIC_PAGE_IDENTIFIERS,
+  formatMoney,
+  offeredLicenseTypes,
+  sizeLongLabel,
+  usableMaxGrams,
+  type Store,
+} from '@verdant/domain';
 import type { Row } from '../db/schema.ts';
 import { categoryId } from './categories.ts';
 import { paragraphs } from './text.ts';
 
-export const STATIC_PAGE_IDENTIFIERS = [
-  'legal',
-  'privacy',
-  'terms',
-  'sale',
-  'order-tracking',
-  'about-us',
-  'customer-service',
-  'store-locator',
-  'size-guide',
-  'gift-card',
-  'delivery',
-  'returns',
-  'order-from-catalog',
-  'contact',
-] as const;
+/** CMS pages of every static route (spec §2), plus the contact page's text. */
+export const STATIC_PAGE_IDENTIFIERS = [...DOMAIN_STATIC_PAGE_IDENTIFIERS, 'contact'] as const;
 
 export const INACTIVE_PAGE_IDENTIFIER = 'holiday-hours';
 
@@ -44,7 +39,7 @@ function pageTexts(store: Store): Record<PageId, PageText> {
   const specials = store.dispensarySettings.specials.map((s) => `${s.title}: ${s.description}`);
   return {
     legal: {
-      title: 'Legal notice',
+      title: STATIC_PAGES.legal,
       body: [
         `${name} is operated under California cannabis license ${info.license_number}.`,
         `Registered address: ${where}. Products are for use only by ${audience}.`,
@@ -52,7 +47,7 @@ function pageTexts(store: Store): Record<PageId, PageText> {
       ],
     },
     privacy: {
-      title: 'Privacy policy',
+      title: STATIC_PAGES.privacy,
       body: [
         `This placeholder explains how ${name} handles your data.`,
         'We keep the details you give us (phone, email, ID and medical card uploads) only to process orders and to meet state record-keeping rules.',
@@ -60,7 +55,7 @@ function pageTexts(store: Store): Record<PageId, PageText> {
       ],
     },
     terms: {
-      title: 'Terms and conditions',
+      title: STATIC_PAGES.terms,
       body: [
         `By ordering from ${name} you confirm you are 21 or older, or a qualified patient.`,
         'Orders are paid on delivery or at pickup. Prices exclude tax; cannabis excise and sales tax are shown separately at checkout.',
@@ -68,7 +63,7 @@ function pageTexts(store: Store): Record<PageId, PageText> {
       ],
     },
     sale: {
-      title: 'Sale',
+      title: STATIC_PAGES.sale,
       body: [
         `Current deals at ${name}.`,
         ...specials,
@@ -76,14 +71,14 @@ function pageTexts(store: Store): Record<PageId, PageText> {
       ],
     },
     'order-tracking': {
-      title: 'Order tracking',
+      title: STATIC_PAGES['order-tracking'],
       body: [
         `Track orders placed with ${name} under My account, Orders.`,
         `For help with an order call ${info.phone}.`,
       ],
     },
     'about-us': {
-      title: 'About us',
+      title: STATIC_PAGES['about-us'],
       body: [
         `${name} is a licensed cannabis dispensary at ${where}, serving ${audience}.`,
         'Our budtenders help you find the right product, from flower to tinctures, and explain how to use it safely.',
@@ -91,15 +86,15 @@ function pageTexts(store: Store): Record<PageId, PageText> {
       ],
     },
     'customer-service': {
-      title: 'Customer service',
+      title: STATIC_PAGES['customer-service'],
       body: [`Our team at ${name} is here during opening hours: ${hours}.`, `Call ${info.phone} or write to ${email}.`],
     },
     'store-locator': {
-      title: 'Store locator',
+      title: STATIC_PAGES['store-locator'],
       body: [`${name}: ${where}.`, `Opening hours: ${hours}.`, `Phone ${info.phone}.`],
     },
     'size-guide': {
-      title: 'Size guide',
+      title: STATIC_PAGES['size-guide'],
       body: [
         `Flower at ${name} comes in ${SIZE_IDS.map(sizeLongLabel).join(', ')}.`,
         'An ounce is 28 g. Larger sizes cost less per gram.',
@@ -109,28 +104,28 @@ function pageTexts(store: Store): Record<PageId, PageText> {
       ],
     },
     'gift-card': {
-      title: 'Gift cards',
+      title: STATIC_PAGES['gift-card'],
       body: [
         `${name} gift cards are sold in store and can be redeemed at pickup or on delivery.`,
         'Gift cards cannot be exchanged for cash.',
       ],
     },
     delivery: {
-      title: 'Delivery',
+      title: STATIC_PAGES.delivery,
       body: [
         `${name} delivers within ${info.delivery_radius_miles} miles of the store. Delivery costs ${formatMoney(400)} and pickup is free.`,
         'Have your ID (and medical card if you order as a patient) ready: the driver checks it at the door.',
       ],
     },
     returns: {
-      title: 'Returns',
+      title: STATIC_PAGES.returns,
       body: [
         'State law does not allow cannabis to be returned once it leaves the store.',
         `If a product is defective, bring it with your receipt to ${name} within 7 days and we will exchange it.`,
       ],
     },
     'order-from-catalog': {
-      title: 'Order from catalog',
+      title: STATIC_PAGES['order-from-catalog'],
       body: [
         `Browse the ${name} menu, add products to your cart and choose pickup or delivery.`,
         'You pay when you collect your order or when it is delivered.',

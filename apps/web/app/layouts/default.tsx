@@ -1,22 +1,10 @@
 import { Outlet } from 'react-router';
-import type { Route } from './+types/default';
 import { DefaultChrome } from '../components/layout/Chrome.tsx';
-import { errorTitle, RouteError } from '../components/page/PageErrors.tsx';
-import { assertStorePrefix } from '../lib/guards.ts';
-import { pageMeta } from '../lib/meta.ts';
+import { layoutErrorBoundary, layoutLoader, layoutMeta } from './shared.tsx';
 
-/**
- * Default layout (spec §2): header, main, footer.
- * In the `/:storeCode` copy of the route tree this loader rejects a prefix that is not the
- * store the server resolved, so `/not-a-store/...` answers 404.
- */
-export function loader({ params, context }: Route.LoaderArgs) {
-  assertStorePrefix(params.storeCode, context.basePath);
-  return null;
-}
-
-export const meta: Route.MetaFunction = ({ matches, error }) =>
-  pageMeta(matches, error ? { title: errorTitle(error), noindex: true } : {});
+/** Default layout (spec §2): header, main, footer. */
+export const loader = layoutLoader;
+export const meta = layoutMeta;
 
 export default function DefaultLayout() {
   return (
@@ -26,11 +14,4 @@ export default function DefaultLayout() {
   );
 }
 
-/** Errors below this layout (404s included) render inside its chrome, with the store's header and footer. */
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return (
-    <DefaultChrome>
-      <RouteError error={error} />
-    </DefaultChrome>
-  );
-}
+export const ErrorBoundary = layoutErrorBoundary(DefaultChrome);
