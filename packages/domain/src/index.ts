@@ -6,4 +6,6 @@ export * from './messages.ts';
 export * from './store.ts';
 export * from './store-resolution.ts';
 export * from './catalog.ts';
+export * from './product.ts';
 export * from './pages.ts';
+export * from './filters.ts';

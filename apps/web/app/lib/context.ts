@@ -4,7 +4,17 @@
  * database; they call these services. The server (apps/server/src/ssr) builds this object; this
  * file is the contract, so it imports types only.
  */
-import type { HomeCollections, LicenseType, Store } from '@verdant/domain';
+import type {
+  CatalogAttribute,
+  CatalogCategory,
+  CatalogProduct,
+  FilterKey,
+  HomeCollections,
+  LicenseType,
+  ProductCard,
+  ProductSearchParams,
+  Store,
+} from '@verdant/domain';
 
 export interface CmsPage {
   id: number;
@@ -23,11 +33,55 @@ export interface StoreLink {
   city: string;
 }
 
+export interface FacetBucket {
+  /** The filter value as it appears in the URL (`92`, `0-50`, `3`, `1`). */
+  value: string;
+  label: string;
+  count: number;
+}
+
+/** A product list as category pages, search and the offline cache show it. */
+export interface ProductListResult {
+  items: ProductCard[];
+  total: number;
+  start: number;
+  perPage: number;
+  /** Filter panel buckets with counts, per default filter (spec §9), labels resolved. */
+  facets: Partial<Record<FilterKey, FacetBucket[]>>;
+  /** Labels and options of the attributes the list and its filters use. */
+  attributeMetadata: CatalogAttribute[];
+  /** Corrected spellings when the text matched only fuzzily. */
+  suggestions: string[];
+}
+
+/** How a path that no route matched resolves (spec §2 route behaviour, §7 URL mapping). */
+export type UrlMapResult =
+  | { type: 'product'; sku: string; slug: string; childSku: string | null; path: string; redirect: boolean }
+  | { type: 'category'; urlPath: string; path: string; redirect: boolean }
+  | { type: 'cms_page'; identifier: string; path: string; redirect: boolean }
+  | { type: 'page-not-found' };
+
 export interface StorefrontServices {
   /** The four home lists for a licence type: 15 each, newest first (spec §2, §6, §9). */
   homeCollections(store: Store, licenseType: LicenseType): Promise<HomeCollections>;
   /** An active CMS page of the store by identifier, or null. */
   cmsPage(store: Store, identifier: string): Promise<CmsPage | null>;
+  /** Active menu categories from the root (id 2) with nested children_data; hidden ones removed. */
+  categoryTree(store: Store): Promise<CatalogCategory[]>;
+  /** A category by url_path (`menu/flower`, `menu` for the root), or null. */
+  categoryByPath(store: Store, urlPath: string): Promise<CatalogCategory | null>;
+  /** Category pages, search panel: filters always applied on the server (spec §7). */
+  searchProducts(store: Store, params: ProductSearchParams): Promise<ProductListResult>;
+  /**
+   * A product by its (parent) sku for the product page, or null when unknown. Throws the spec §8
+   * errors for disabled or non-visible products. A child sku with direct access blocked returns
+   * its parent (the page then redirects).
+   */
+  product(store: Store, sku: string): Promise<CatalogProduct | null>;
+  /** Products by sku (compare page, wishlist), unknown skus left out. */
+  productsBySku(store: Store, skus: string[]): Promise<CatalogProduct[]>;
+  /** Resolve a path that matched no route through the URL mapping. */
+  mapUrl(store: Store, path: string): Promise<UrlMapResult>;
 }
 
 export type AppContext = {

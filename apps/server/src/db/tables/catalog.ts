@@ -3,10 +3,10 @@
  * Conventions are in ../schema.ts. Catalogue ids are explicit (they come from the seed or the source
  * system), so none of these tables has a Generated id.
  */
-import type { LicenseType, ProductType } from '@verdant/domain';
+import type { ProductLicenseType, ProductType } from '@verdant/domain';
 import type { Defaulted, Flag, JsonText, Timestamp } from './common.ts';
 
-export type ProductLicenseType = LicenseType | 'both';
+export type { ProductLicenseType } from '@verdant/domain';
 
 // ---------------------------------------------------------------- stores and catalogue
 
