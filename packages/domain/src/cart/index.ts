@@ -1,0 +1,3 @@
+export * from './allocate.ts';
+export * from './tax.ts';
+export * from './limits.ts';
