@@ -2,3 +2,4 @@ export * from './allocate.ts';
 export * from './tax.ts';
 export * from './limits.ts';
 export * from './totals.ts';
+export * from './reconcile.ts';
