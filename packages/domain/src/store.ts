@@ -84,6 +84,17 @@ export const storeSchema = z
         defaultLocale: z.literal('en-US'),
       })
       .default({ currencyCode: 'USD', defaultLocale: 'en-US' }),
+    /**
+     * Catalogue behaviour per store. preventConfigurableChildrenDirectAccess (spec §2): opening a
+     * configurable child (a size) answers its parent, and the page redirects there with 301.
+     * listOutOfStockProducts (spec §7 "out-of-stock listing"): list products that are out of stock.
+     */
+    catalog: z
+      .object({
+        preventConfigurableChildrenDirectAccess: z.boolean().default(true),
+        listOutOfStockProducts: z.boolean().default(false),
+      })
+      .prefault({}),
     tax: z
       .object({
         defaultCountry: z.string().length(2).default('US'),

@@ -1,0 +1,170 @@
+/**
+ * Product prices of spec §4 in integer cents: what a card or a product page shows for each
+ * product type, option add-ons, and the weight-based quantity discounts of spec §1/§9.
+ * Kits multiply a unit price by a link qty and round each line to the cent before summing, so a
+ * total is always the exact sum of the lines a shopper could add up.
+ */
+import type { Cents } from './money.ts';
+import { percentOf } from './money.ts';
+import type { BundleOption, CatalogProduct, CustomOption, LinkedProduct, ProductLink } from './product.ts';
+import { PREFERRED_SIZE_ID, sizeWeightGrams } from './sizes.ts';
+import { isMemberAvailable } from './stock.ts';
+import { unitPrice, type UnitPrice } from './unit-price.ts';
+import { availableChildren } from './variants.ts';
+
+export interface ProductPrice {
+  /** Regular price (for configurables: of the cheapest available child). */
+  price: Cents;
+  /** After active specials and group tier prices; never above `price`. */
+  final_price: Cents;
+  /** Shown as "from": a configurable whose available children differ in final price. */
+  from: boolean;
+  /** The priced part has an active special (for kits: any chosen member). */
+  sale: boolean;
+}
+
+export type PricedProduct = Pick<
+  CatalogProduct,
+  | 'type_id'
+  | 'price'
+  | 'special_price'
+  | 'special_from_date'
+  | 'special_to_date'
+  | 'tier_prices'
+  | 'configurable_children'
+  | 'product_links'
+  | 'bundle_options'
+>;
+
+export interface CustomOptionSelection {
+  option_id: number;
+  option_type_id: number;
+}
+
+/**
+ * simple, virtual, downloadable: their own price. configurable: the cheapest available child by
+ * final price (then regular price, then size 92); with no available child, the parent's own
+ * price fields (productErrors tells the page it cannot be bought). grouped: 0 plus each available
+ * associated member at qty 1. bundle: each option's default available selection (else its first
+ * available, by position) times the link qty (default 1). Members must have status 1 and be in
+ * stock (spec §5), as the server's home lists price them.
+ */
+export function productPrice(product: PricedProduct, now: Date, customerGroupId = 0): ProductPrice {
+  switch (product.type_id) {
+    case 'configurable':
+      return configurablePrice(product, now, customerGroupId);
+    case 'grouped':
+      return sumLines(groupedLines(product.product_links ?? []), now, customerGroupId);
+    case 'bundle':
+      return sumLines(bundleLines(product.bundle_options ?? []), now, customerGroupId);
+    default: {
+      const own = unitPrice(product, now, customerGroupId);
+      return { price: own.price, final_price: own.final_price, from: false, sale: own.sale };
+    }
+  }
+}
+
+function configurablePrice(product: PricedProduct, now: Date, group: number): ProductPrice {
+  const children = availableChildren(product);
+  if (children.length === 0) {
+    const own = unitPrice(product, now, group);
+    return { price: own.price, final_price: own.final_price, from: false, sale: own.sale };
+  }
+  let best: (UnitPrice & { preferred: boolean }) | null = null;
+  const finals = new Set<Cents>();
+  for (const child of children) {
+    const p = { ...unitPrice(child, now, group), preferred: child.size === PREFERRED_SIZE_ID };
+    finals.add(p.final_price);
+    if (
+      !best ||
+      p.final_price < best.final_price ||
+      (p.final_price === best.final_price &&
+        (p.price < best.price || (p.price === best.price && p.preferred && !best.preferred)))
+    ) {
+      best = p;
+    }
+  }
+  const chosen = best as UnitPrice;
+  return { price: chosen.price, final_price: chosen.final_price, from: finals.size > 1, sale: chosen.sale };
+}
+
+interface Line {
+  member: LinkedProduct;
+  qty: number;
+}
+
+function linkQty(link: ProductLink): number {
+  return Number.isFinite(link.qty) && link.qty > 0 ? link.qty : 1;
+}
+
+function usable(link: ProductLink): link is ProductLink & { product: LinkedProduct } {
+  return link.product != null && isMemberAvailable(link.product);
+}
+
+function groupedLines(links: readonly ProductLink[]): Line[] {
+  // Grouped members count at qty 1 whatever their link says (spec §4).
+  return links.filter((l) => l.link_type === 'associated' && usable(l)).map((l) => ({ member: l.product!, qty: 1 }));
+}
+
+function byPosition<T extends { position: number }>(items: readonly T[]): T[] {
+  return items
+    .map((item, i) => ({ item, i }))
+    .sort((a, b) => a.item.position - b.item.position || a.i - b.i)
+    .map((x) => x.item);
+}
+
+function bundleLines(options: readonly BundleOption[]): Line[] {
+  const lines: Line[] = [];
+  for (const option of byPosition(options)) {
+    const links = byPosition(option.product_links ?? []).filter(usable);
+    const selection = links.find((l) => l.is_default) ?? links[0];
+    if (selection) lines.push({ member: selection.product, qty: linkQty(selection) });
+  }
+  return lines;
+}
+
+function sumLines(lines: readonly Line[], now: Date, group: number): ProductPrice {
+  let price = 0;
+  let final = 0;
+  let sale = false;
+  for (const { member, qty } of lines) {
+    const u = unitPrice(member, now, group);
+    price += Math.round(u.price * qty);
+    final += Math.round(u.final_price * qty);
+    sale ||= u.sale;
+  }
+  return { price, final_price: final, from: false, sale };
+}
+
+/**
+ * The product price plus the chosen custom-option add-ons (spec §4). A selection counts only
+ * when its option_type_id is above 0 and names a value of that option; fixed add-ons are cents
+ * as is, percent add-ons a percentage of `basePrice` rounded to the cent. A total below zero
+ * (negative add-ons) is clamped to 0: a price is never negative.
+ */
+export function customOptionsPrice(
+  basePrice: Cents,
+  options: readonly CustomOption[],
+  selections: readonly CustomOptionSelection[],
+): Cents {
+  let total = basePrice;
+  for (const s of selections) {
+    if (!(s.option_type_id > 0)) continue;
+    const value = options.find((o) => o.option_id === s.option_id)?.values.find((v) => v.option_type_id === s.option_type_id);
+    if (!value) continue;
+    total += value.price_type === 'percent' ? percentOf(basePrice, value.price) : Math.round(value.price);
+  }
+  return Math.max(0, total);
+}
+
+/**
+ * The quantity-discount price for a size: the discount whose qty_to_buy equals the size's
+ * weight in grams (default weight 1 when the size is unknown or missing, spec §9), or null.
+ */
+export function qtyDiscountPrice(product: Pick<CatalogProduct, 'discounts'>, sizeId: number | null | undefined): Cents | null {
+  const grams = sizeWeightGrams(sizeId);
+  const match = (product.discounts ?? []).find(
+    (d) => d.TYPE === 'qty_discount' && Math.abs(d.qty_to_buy - grams) < 1e-9,
+  );
+  return match ? match.price : null;
+}

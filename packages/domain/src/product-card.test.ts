@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { productWeightLabel, toProductCard } from './product-card.ts';
+import { OUT_OF_STOCK, child, flower, product } from './test-fixtures.ts';
+
+const now = new Date('2026-11-20T12:00:00Z');
+
+describe('toProductCard', () => {
+  it('maps a simple product with its flags and price', () => {
+    const card = toProductCard(product({ price: 2500, special_price: 1999, new: true, staff_pick: true }), now);
+    expect(card).toEqual({
+      id: 1,
+      sku: 'P-1',
+      type_id: 'simple',
+      name: 'Blue Dream',
+      slug: 'blue-dream',
+      url_path: 'menu/flower/blue-dream',
+      brand: 'Verdant Farms',
+      image: '/b/d/blue-dream.png',
+      strain_type: 'hybrid',
+      thc_percent: 21.5,
+      cbd_percent: 0.1,
+      license_type: 'both',
+      price: 2500,
+      final_price: 1999,
+      price_from: false,
+      sale: true,
+      new: true,
+      staff_pick: true,
+      best_seller: false,
+      updated_at: '2026-01-02T00:00:00Z',
+    });
+  });
+
+  it('treats no_selection as no image (spec §5)', () => {
+    expect(toProductCard(product({ image: 'no_selection' }), now).image).toBeNull();
+  });
+
+  it('prices a configurable from its cheapest available child, on sale if any available child is', () => {
+    const p = flower([
+      child({ id: 1, size: 91, price: 1500 }),
+      child({ id: 2, size: 92, price: 4000, special_price: 3600 }),
+      child({ id: 3, size: 93, price: 100, special_price: 50, stock: OUT_OF_STOCK }),
+    ]);
+    const card = toProductCard(p, now);
+    expect([card.price, card.final_price, card.price_from, card.sale]).toEqual([1500, 1500, true, true]);
+  });
+
+  it('is not on sale when the only special is outside its window or on an unavailable child', () => {
+    const p = flower([
+      child({ id: 1, size: 91, price: 1500, special_price: 1000, special_to_date: '2026-11-19' }),
+      child({ id: 2, size: 92, price: 4000, special_price: 3600, status: 2 }),
+    ]);
+    expect(toProductCard(p, now).sale).toBe(false);
+  });
+});
+
+describe('productWeightLabel', () => {
+  it('shows grams and ounces for size ids', () => {
+    expect(productWeightLabel({ size: 92 })).toBe('3.5 g (1/8 oz)');
+    expect(productWeightLabel({ size: 95 })).toBe('28 g (1 oz)');
+    expect(productWeightLabel({ size: 91 })).toBe('1 g');
+    expect(productWeightLabel({ size: '93' })).toBe('7 g (1/4 oz)');
+  });
+  it('is null without a known size', () => {
+    expect(productWeightLabel({ size: null })).toBeNull();
+    expect(productWeightLabel({ size: 42 })).toBeNull();
+    expect(productWeightLabel({ size: undefined })).toBeNull();
+  });
+});

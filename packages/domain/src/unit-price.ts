@@ -1,0 +1,40 @@
+/**
+ * The price of one sellable unit (a simple product, a configurable child, a kit member): its
+ * regular price, and the final price after an active special (spec §5 window) or a lower tier
+ * price for the shopper's customer group. Everything in integer cents.
+ */
+import { isSpecialPriceActive, type SpecialPriceInput } from './catalog.ts';
+import type { Cents } from './money.ts';
+import type { TierPrice } from './product.ts';
+
+export interface UnitPriceInput extends SpecialPriceInput {
+  tier_prices?: readonly TierPrice[] | null;
+}
+
+export interface UnitPrice {
+  price: Cents;
+  final_price: Cents;
+  /** An active special price (a tier price is a group price, not a sale). */
+  sale: boolean;
+}
+
+/**
+ * The lowest tier price of `customerGroupId` that applies at quantity 1, or null. Tiers for
+ * larger quantities belong to the cart; negative tiers are data errors and ignored.
+ */
+export function tierPriceAtQtyOne(tiers: readonly TierPrice[] | null | undefined, customerGroupId: number): Cents | null {
+  let best: Cents | null = null;
+  for (const t of tiers ?? []) {
+    if (t.customer_group_id !== customerGroupId || t.qty > 1 || t.price < 0) continue;
+    if (best == null || t.price < best) best = t.price;
+  }
+  return best;
+}
+
+export function unitPrice(p: UnitPriceInput, now: Date, customerGroupId = 0): UnitPrice {
+  const sale = isSpecialPriceActive(p, now);
+  let final = sale ? (p.special_price as Cents) : p.price;
+  const tier = tierPriceAtQtyOne(p.tier_prices, customerGroupId);
+  if (tier != null && tier < final) final = tier;
+  return { price: p.price, final_price: final, sale };
+}
