@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runHttpSuite } from './suites/http.ts';
+import { runSearchSuite } from './suites/search.ts';
 
 const results = {
   startedAt: new Date().toISOString(),
@@ -14,7 +15,12 @@ const results = {
   suites: {} as Record<string, unknown>,
 };
 
-results.suites.http = await runHttpSuite();
+// BENCH_ONLY=http,search runs a subset.
+const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
+const wanted = (name: string) => only.size === 0 || only.has(name);
+
+if (wanted('http')) results.suites.http = await runHttpSuite();
+if (wanted('search')) results.suites.search = await runSearchSuite();
 
 const out = path.join(import.meta.dirname, 'results/latest.json');
 fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -72,9 +72,12 @@ function configurablePrice(product: PricedProduct, now: Date, group: number): Pr
   }
   let best: (UnitPrice & { preferred: boolean }) | null = null;
   const finals = new Set<Cents>();
+  // On sale when any available size is: the same rule the catalogue's sale filter uses.
+  let anySale = false;
   for (const child of children) {
     const p = { ...unitPrice(child, now, group), preferred: child.size === PREFERRED_SIZE_ID };
     finals.add(p.final_price);
+    anySale ||= p.sale;
     if (
       !best ||
       p.final_price < best.final_price ||
@@ -85,7 +88,7 @@ function configurablePrice(product: PricedProduct, now: Date, group: number): Pr
     }
   }
   const chosen = best as UnitPrice;
-  return { price: chosen.price, final_price: chosen.final_price, from: finals.size > 1, sale: chosen.sale };
+  return { price: chosen.price, final_price: chosen.final_price, from: finals.size > 1, sale: anySale };
 }
 
 interface Line {

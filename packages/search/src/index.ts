@@ -1,34 +1,18 @@
 /**
  * @verdant/search — the catalogue query model (spec §7) and the in-process engine that runs in
- * Node and in the browser. The engine lands with the catalogue issue; the constants of spec §9
- * that shape every query live here already so that nothing else redefines them.
+ * Node and in the browser (no Node imports, no I/O). `createIndex(schema)` is the generic engine;
+ * `catalog/` holds the entity schemas and the query builders of spec §7.
  */
-export const SEARCH_DEFAULTS = Object.freeze({
-  pageSize: 50,
-  categoryListSize: 4000,
-  attributeListSize: 150,
-  cmsBlockListSize: 150,
-  aggregationSize: 300,
-  sizeAggregationSize: 10,
-  maxFilterQuerySize: 999,
-  minScore: 0.02,
-  fuzziness: 2,
-  minimumShouldMatch: 0.75,
-  minTermLength: 3,
-  clientTimeoutMs: 5000,
-  serverTimeoutMs: 1000,
-});
+export * from './constants.ts';
+export type * from './types.ts';
+export { SearchTermTooShortError, InvalidQueryError } from './errors.ts';
 
-/** Field boosts for text search (spec §9). */
-export const SEARCH_BOOSTS: Readonly<Record<string, number>> = Object.freeze({
-  name: 5,
-  discovery_tags: 4,
-  description: 3,
-  brand: 3,
-  discount_group: 3,
-  'category.name': 2,
-  sku: 1,
-});
+export { createIndex, DEFAULT_TEXT_OPTIONS } from './engine/create-index.ts';
+export type { IndexSchema, ComputedFields, TextOptions } from './engine/schema.ts';
+export { textTerms, processTerm } from './engine/text-index.ts';
 
-export const VISIBLE_IN_CATALOG = [2, 3, 4] as const;
-export const ENABLED_STATUSES = [0, 1] as const;
+export * from './catalog/documents.ts';
+export * from './catalog/schemas.ts';
+export * from './catalog/product-query.ts';
+export * from './catalog/entity-queries.ts';
+export { type PreparedProduct, prepareProduct, pricedAt, productOnSale, specialWindowEdges } from './catalog/pricing.ts';

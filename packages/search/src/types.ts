@@ -10,7 +10,25 @@ export type FilterValue = string | number | boolean;
 export type Filter =
   | { field: string; op: 'eq'; value: FilterValue }
   | { field: string; op: 'in'; values: FilterValue[] }
-  | { field: string; op: 'range'; gte?: number; gt?: number; lte?: number; lt?: number };
+  | {
+      field: string;
+      op: 'range';
+      gte?: number;
+      gt?: number;
+      lte?: number;
+      lt?: number;
+      /** Added: the value must also fall in at least one of these ranges (when non-empty), so several
+       *  price buckets (`0-50` and `150-`) are one filter on one field and a disjunctive aggregation
+       *  on that field can leave them out. */
+      anyOf?: RangeBounds[];
+    };
+
+export interface RangeBounds {
+  gte?: number;
+  gt?: number;
+  lte?: number;
+  lt?: number;
+}
 
 export interface SortSpec {
   field: string;

@@ -1,0 +1,74 @@
+/**
+ * A product's final price and sale flag as the index filters, sorts and facets them. The prices
+ * themselves are the domain's (`productPrice`: cheapest available child, grouped and bundle sums,
+ * tier prices) so a price filter agrees with the price on the card. What the index adds is when
+ * to ask: every special window's edges are parsed once at index time, and a product is repriced
+ * only when the query's `now` crosses one of its own edges.
+ */
+import {
+  type CatalogProduct,
+  type SpecialPriceInput,
+  availableChildren,
+  isSpecialPriceActive,
+  productPrice,
+} from '@verdant/domain';
+
+export interface PreparedProduct {
+  doc: CatalogProduct;
+  /** Epoch ms at which any special of the product, a child or a kit member starts or ends. */
+  edges: number[];
+  memoAt: number;
+  memo: { final_price: number; sale: boolean };
+}
+
+const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Instants where `isSpecialPriceActive` may change: the window opens at `from` and closes just
+ * after `to` (a bare date runs through the end of that day, UTC), as the domain rule reads them.
+ * A property test holds the domain rule constant between consecutive edges.
+ */
+export function specialWindowEdges(p: SpecialPriceInput): number[] {
+  if (p.special_price == null) return [];
+  const edges: number[] = [];
+  if (p.special_from_date) {
+    const t = Date.parse(p.special_from_date);
+    if (!Number.isNaN(t)) edges.push(t);
+  }
+  if (p.special_to_date) {
+    const bare = BARE_DATE.test(p.special_to_date);
+    const t = Date.parse(bare ? `${p.special_to_date}T23:59:59.999Z` : p.special_to_date);
+    if (!Number.isNaN(t)) edges.push(t + 1);
+  }
+  return edges;
+}
+
+export function prepareProduct(doc: CatalogProduct): PreparedProduct {
+  const edges = specialWindowEdges(doc);
+  for (const c of doc.configurable_children ?? []) edges.push(...specialWindowEdges(c));
+  for (const l of doc.product_links ?? []) if (l.product) edges.push(...specialWindowEdges(l.product));
+  for (const o of doc.bundle_options ?? []) for (const l of o.product_links ?? []) if (l.product) edges.push(...specialWindowEdges(l.product));
+  return { doc, edges, memoAt: Number.NaN, memo: { final_price: 0, sale: false } };
+}
+
+/**
+ * On sale: an active special on the product itself or on any available child — or, for kits, on
+ * a member the price is made of (the domain's `sale`, which the card's badge shows too).
+ */
+export function productOnSale(doc: CatalogProduct, now: Date, customerGroupId = 0): boolean {
+  return (
+    isSpecialPriceActive(doc, now) ||
+    availableChildren(doc).some((c) => isSpecialPriceActive(c, now)) ||
+    productPrice(doc, now, customerGroupId).sale
+  );
+}
+
+/** Final price (cents) and sale flag at `nowMs`, computed once per product and instant. */
+export function pricedAt(p: PreparedProduct, nowMs: number, customerGroupId: number): PreparedProduct['memo'] {
+  if (p.memoAt !== nowMs) {
+    const now = new Date(nowMs);
+    p.memo = { final_price: productPrice(p.doc, now, customerGroupId).final_price, sale: productOnSale(p.doc, now, customerGroupId) };
+    p.memoAt = nowMs;
+  }
+  return p.memo;
+}
