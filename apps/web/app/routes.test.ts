@@ -22,7 +22,7 @@ describe('route tree', () => {
 
   it('has the routes of spec §2', () => {
     const paths = all.filter((r) => !r.id.endsWith('-prefixed')).map((r) => r.path);
-    for (const p of ['/', '/pwa.html', '/checkout', '/terms', '/contact', '/my-account/orders/:orderId', '/compare', '/error', '/p/:parentSku/:slug/:childSku?', '/menu/:slug?', '/c/:slug', '/i/:slug', '/create-password', '/*', '/age-gate']) {
+    for (const p of ['/', '/pwa.html', '/checkout', '/terms', '/contact', '/my-account/orders/:orderId', '/compare', '/error', '/p/:parentSku/:slug/:childSku?', '/menu/:slug?', '/menu/*', '/c/:slug', '/i/:slug', '/create-password', '/*', '/age-gate']) {
       expect(paths).toContain(p);
     }
   });

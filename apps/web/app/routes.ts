@@ -25,6 +25,8 @@ const storeTree: RouteConfigEntry[] = [
     route('compare', 'routes/compare.tsx', { id: 'compare' }),
     route('p/:parentSku/:slug/:childSku?', 'routes/product.tsx', { id: 'product' }),
     route('menu/:slug?', 'routes/category.tsx', { id: 'category' }),
+    // Nested categories (`/menu/flower/indica`): url_path `menu/flower/indica`.
+    route('menu/*', 'routes/category.tsx', { id: 'category-nested' }),
     route('c/:slug', 'routes/category.tsx', { id: 'category-link' }),
     route('i/:slug', 'routes/cms-page.tsx', { id: 'cms-page' }),
     route('create-password', 'routes/create-password.tsx', { id: 'create-password' }),

@@ -1,16 +1,26 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { AppLoadContext, MetaDescriptor, MetaArgs } from 'react-router';
 import { errorTitle, RouteError } from '../components/page/PageErrors.tsx';
-import { assertStorePrefix } from '../lib/guards.ts';
+import { isStorePrefixValid } from '../lib/paths.ts';
+import { resolveUnmatchedPath } from '../lib/url-mapping.ts';
 import { pageMeta } from '../lib/meta.ts';
 
 /**
  * What the three layouts of spec §2 (default, minimal, empty) share; they differ only in chrome.
  * In the `/:storeCode` copy of the route tree the loader rejects a prefix that is not the store
- * the server resolved, so `/not-a-store/...` answers 404.
+ * the server resolved. Such a path (`/blue-dream`, `/shop/blue-dream-eighth`) matched the
+ * prefixed tree only by shape, so it goes through the URL mapping first, then answers 404.
  */
-export function layoutLoader({ params, context }: { params: { storeCode?: string }; context: AppLoadContext }) {
-  assertStorePrefix(params.storeCode, context.basePath);
+export async function layoutLoader({
+  params,
+  context,
+  request,
+}: {
+  params: { storeCode?: string };
+  context: AppLoadContext;
+  request: Request;
+}) {
+  if (!isStorePrefixValid(params.storeCode, context.basePath)) await resolveUnmatchedPath(request, context);
   return null;
 }
 

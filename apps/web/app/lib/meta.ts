@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from 'react-router';
 import type { RootData } from './root-data.ts';
+import { withBasePath } from './paths.ts';
 
 interface MatchLike {
   id: string;
@@ -22,6 +23,12 @@ export interface PageMetaOptions {
   title?: string | null;
   description?: string | null;
   noindex?: boolean;
+  /** Absolute canonical URL of the page (`<link rel="canonical">` and og:url). */
+  canonical?: string | null;
+  /** Absolute image URL for link previews (og:image). */
+  image?: string | null;
+  /** Open Graph type: `website` by default, `product` on product pages. */
+  type?: string;
 }
 
 /** Title, description and Open Graph tags for a page, each carrying the store's name. */
@@ -35,6 +42,22 @@ export function pageMeta(matches: ReadonlyArray<MatchLike | undefined>, options:
     tags.push({ name: 'description', content: description }, { property: 'og:description', content: description });
   }
   if (store) tags.push({ property: 'og:site_name', content: store.name });
-  if (options.noindex) tags.push({ name: 'robots', content: 'noindex' });
+  tags.push({ property: 'og:type', content: options.type ?? 'website' });
+  if (options.canonical) {
+    tags.push({ tagName: 'link', rel: 'canonical', href: options.canonical }, { property: 'og:url', content: options.canonical });
+  }
+  if (options.image) tags.push({ property: 'og:image', content: options.image });
+  // `follow`: a filtered or searched list is not worth indexing, but its product links are.
+  if (options.noindex) tags.push({ name: 'robots', content: 'noindex, follow' });
   return tags;
+}
+
+/**
+ * An absolute URL on the request's origin: `absoluteUrl('https://x.test/menu?a=1', '/eastside', '/p/a/b')`
+ * → `https://x.test/eastside/p/a/b`. Canonical links and JSON-LD need absolute URLs; the origin
+ * is the host the shopper used (the store is resolved from it), so each store canonicalises to itself.
+ */
+export function absoluteUrl(requestUrl: string, basePath: string, path: string): string {
+  const origin = new URL(requestUrl).origin;
+  return origin + withBasePath(basePath, path);
 }

@@ -1,3 +1,5 @@
+import { categoryPath as domainCategoryPath, productPath as domainProductPath } from '@verdant/domain';
+
 /**
  * Paths inside a store. The server resolves the store from the host or from a `/{storeCode}`
  * prefix and hands the app a `basePath` ('' or '/code', spec §2); every in-store link goes
@@ -14,16 +16,14 @@ export function withBasePath(basePath: string, path: string): string {
   return base + p;
 }
 
-/** The product page path of spec §2: `/p/{parentSku}/{slug}` with an optional `/{childSku}`. */
+/** The product page path of spec §2 (`/p/{parentSku}/{slug}` + optional `/{childSku}`), by the domain rule. */
 export function productPath(parentSku: string, slug: string, childSku?: string | null): string {
-  const parts = ['p', parentSku, slug || 'product'];
-  if (childSku && childSku !== parentSku) parts.push(childSku);
-  return `/${parts.map(encodeURIComponent).join('/')}`;
+  return domainProductPath({ sku: parentSku, slug }, childSku);
 }
 
 /** The category page path: `/menu` or `/menu/{slug}`. */
 export function categoryPath(slug?: string | null): string {
-  return slug ? `/menu/${encodeURIComponent(slug)}` : '/menu';
+  return domainCategoryPath({ url_path: slug ? `menu/${slug}` : 'menu' });
 }
 
 /**

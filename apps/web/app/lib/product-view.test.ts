@@ -9,6 +9,12 @@ describe('productImageSrc', () => {
     expect(productImageSrc('no_selection')).toBe('/placeholder-product.svg');
     expect(productImageSrc('')).toBe('/placeholder-product.svg');
   });
+
+  it('asks the image endpoint for a resized copy when a size is given', () => {
+    expect(productImageSrc('/catalog/product/a.svg', 310, 300)).toBe('/img/310/300/catalog/product/a.svg');
+    expect(productImageSrc('catalog/b.jpg', 600, 744)).toBe('/img/600/744/catalog/b.jpg');
+    expect(productImageSrc('no_selection', 310, 300)).toBe('/placeholder-product.svg');
+  });
 });
 
 describe('labels', () => {

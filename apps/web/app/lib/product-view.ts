@@ -5,11 +5,21 @@ export const THUMBNAIL_WIDTH = 310;
 export const THUMBNAIL_HEIGHT = 300;
 export const PLACEHOLDER_IMAGE = '/placeholder-product.svg';
 
-/** `/media/...` for a catalogue image; the placeholder when there is none (`no_selection`, spec §5). */
-export function productImageSrc(image: string | null | undefined): string {
+/** Gallery size of spec §9 (600x744) and the small size (150x150) for thumbnails in lists. */
+export const GALLERY_WIDTH = 600;
+export const GALLERY_HEIGHT = 744;
+export const SMALL_IMAGE_SIZE = 150;
+
+/**
+ * A catalogue image: `/media/...` as stored, or resized by the server's image endpoint
+ * (`/img/310/300/...`, spec §9 sizes) when a size is given; the placeholder when there is none
+ * (`no_selection`, spec §5).
+ */
+export function productImageSrc(image: string | null | undefined, width?: number, height?: number): string {
   if (!image || image === 'no_selection') return PLACEHOLDER_IMAGE;
   if (/^https?:\/\//i.test(image)) return image;
-  return `/media${image.startsWith('/') ? '' : '/'}${image}`;
+  const path = `${image.startsWith('/') ? '' : '/'}${image}`;
+  return width && height ? `/img/${width}/${height}${path}` : `/media${path}`;
 }
 
 /** `hybrid` → `Hybrid`, `cbd` → `CBD`. */

@@ -1,27 +1,112 @@
+import { data, redirect, type ShouldRevalidateFunctionArgs } from 'react-router';
+import { categoryPath, PAGE_SIZE, type CatalogCategory } from '@verdant/domain';
 import type { Route } from './+types/category';
-import { ComingSoon } from '../components/page/ComingSoon.tsx';
-import { pageMeta } from '../lib/meta.ts';
-import { humanizeSlug } from '../lib/paths.ts';
+import { CategoryView, type CategoryViewData } from '../components/catalog/CategoryView.tsx';
+import { JsonLd } from '../components/seo/JsonLd.tsx';
+import { consumeAppendedUrl } from '../lib/catalog-append.ts';
+import { canonicalSearch, catalogSearch, isSearchTextTooShort, parseCatalogQuery, shouldNoindex } from '../lib/catalog-query.ts';
+import { categoryCrumbs, categoryUrlPath, findCategoryByKey, indexCategories, isRootCategory, subcategories } from '../lib/category-tree.ts';
+import { filterGroups } from '../lib/filter-view.ts';
+import { breadcrumbListJsonLd } from '../lib/json-ld.ts';
+import { absoluteUrl, pageMeta, rootDataFromMatches } from '../lib/meta.ts';
+import { outputCacheHeaders } from '../lib/output-cache.ts';
+import { withBasePath } from '../lib/paths.ts';
+import { readShopper } from '../lib/shopper.ts';
+import { toPublicStore } from '../lib/store-view.ts';
+import { resolveUnmatchedPath, stripBasePath } from '../lib/url-mapping.ts';
 
-/** /menu/{slug?} and /c/{slug} (spec §2): the slug defaults to `menu`. */
-export function loader({ params }: Route.LoaderArgs) {
-  const slug = params.slug || 'menu';
-  return { slug, title: slug === 'menu' ? 'Menu' : humanizeSlug(slug) };
+/**
+ * Category pages (spec §2): `/menu` (the root), `/menu/{slug}`, nested `/menu/{a}/{b}` (splat
+ * route) and the link form `/c/{slug}`. The category is the one whose url_path is the route path
+ * without its leading slash; a url-key, slug or id (spec §2's other parameters) redirects to that
+ * path (`/c/…` renders in place). Filters, sort, search text and page count come from the query.
+ * `/menu?q=…` is also the full search results page.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const { store, services, basePath } = context;
+  const storePathname = stripBasePath(url.pathname, basePath);
+  const linkForm = /^\/c\//i.test(storePathname);
+  const segments = linkForm ? '' : ((params as { '*'?: string })['*'] ?? params.slug ?? '');
+  const tree = await services.categoryTree(store);
+  const byId = indexCategories(tree);
+
+  let category: CatalogCategory | null | undefined = linkForm ? undefined : await services.categoryByPath(store, categoryUrlPath(segments));
+  if (!category) {
+    const key = linkForm ? (params.slug ?? '') : (segments.split('/').filter(Boolean).at(-1) ?? '');
+    category = findCategoryByKey(byId, key) ?? (linkForm ? await services.categoryByPath(store, categoryUrlPath(key)) : null);
+    if (!category) return resolveUnmatchedPath(request, context);
+    if (!linkForm) throw redirect(`${withBasePath(basePath, categoryPath(category))}${url.search}`, 301);
+  }
+
+  const parsed = parseCatalogQuery(url.searchParams);
+  if (parsed.invalid) throw redirect(`${url.pathname}${catalogSearch(parsed)}`, 302);
+  const { invalid: _invalid, ...query } = parsed;
+  const { licenseType } = readShopper(request.headers.get('Cookie'), store);
+  const tooShort = isSearchTextTooShort(query.text);
+  const list = tooShort
+    ? { items: [], total: 0, start: 0, perPage: 0, facets: {}, attributeMetadata: [], suggestions: [] }
+    : await services.searchProducts(store, {
+        licenseType,
+        text: query.text || undefined,
+        categoryId: category.id,
+        filters: query.filters,
+        sort: query.sort,
+        start: 0,
+        size: query.page * PAGE_SIZE,
+      });
+
+  const path = categoryPath(category);
+  const crumbs = categoryCrumbs(category, byId);
+  const money = toPublicStore(store).money;
+  const payload: CategoryViewData = {
+    category: { id: category.id, name: category.name, isRoot: isRootCategory(category) },
+    crumbs,
+    subcategories: subcategories(category, byId).map((c) => ({ name: c.name, path: categoryPath(c) })),
+    query,
+    tooShort,
+    licenseType,
+    items: list.items,
+    total: list.total,
+    suggestions: list.suggestions,
+    groups: tooShort ? [] : filterGroups(list.facets, query.filters, list.attributeMetadata, money),
+  };
+  const origin = (p: string) => absoluteUrl(request.url, basePath, p);
+  const result = {
+    ...payload,
+    canonical: origin(`${path}${canonicalSearch(query)}`),
+    noindex: shouldNoindex(query),
+    breadcrumbLd: breadcrumbListJsonLd(crumbs.map((c) => ({ name: c.name, url: origin(c.path ?? path) }))),
+  };
+  // Only query-less URLs may be kept by the output cache (the server never keeps the others).
+  return data(result, { headers: url.search ? {} : outputCacheHeaders() });
 }
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, { title: loaderData?.title });
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
+/** "Load more" records its page count in the URL without reloading what is already shown. */
+export function shouldRevalidate({ nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (consumeAppendedUrl(nextUrl)) return false;
+  return defaultShouldRevalidate;
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  if (!loaderData) return pageMeta(matches);
+  const store = rootDataFromMatches(matches)?.store;
+  const { category, query, total } = loaderData;
+  const title = query.text ? `Search results for “${query.text}”` : category.name;
+  const where = store ? ` at ${store.name}` : '';
+  const description = query.text
+    ? `${total} products matching “${query.text}”${where}.`
+    : `Shop ${category.isRoot ? 'the full menu' : category.name.toLowerCase()}${where}: ${total} products with prices, sizes, THC and CBD.`;
+  return pageMeta(matches, { title, description, canonical: loaderData.canonical, noindex: loaderData.noindex });
+};
 
 export default function Category({ loaderData }: Route.ComponentProps) {
   return (
-    <ComingSoon
-      title={loaderData.title}
-      what="The menu is coming:"
-      features={[
-        'Every product of this store for your licence type, by category',
-        'Filters: size, sale, staff picks, best sellers, price, brand',
-        'Sorting: Latest, Price: Low to high, Price: High to low',
-        'Search with instant results, online and offline',
-      ]}
-    />
+    <>
+      <CategoryView data={loaderData} />
+      <JsonLd data={loaderData.breadcrumbLd} />
+    </>
   );
 }

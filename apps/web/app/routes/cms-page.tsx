@@ -1,11 +1,11 @@
 import type { Route } from './+types/cms-page';
 import { CmsContent, PageShell } from '../components/page/PageShell.tsx';
 import { notFound } from '../lib/guards.ts';
-import { pageMeta } from '../lib/meta.ts';
+import { absoluteUrl, pageMeta } from '../lib/meta.ts';
 import { outputCacheHeaders } from '../lib/output-cache.ts';
 
 /** /i/{slug}: a CMS page by identifier (spec §2); no such page is a 404. */
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request }: Route.LoaderArgs) {
   const identifier = params.slug.toLowerCase();
   const page = await context.services.cmsPage(context.store, identifier);
   if (!page) notFound();
@@ -14,13 +14,18 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     content: page.content,
     metaTitle: page.meta_title,
     metaDescription: page.meta_description,
+    canonical: absoluteUrl(request.url, context.basePath, `/i/${encodeURIComponent(page.identifier)}`),
   };
 }
 
 export const headers: Route.HeadersFunction = () => outputCacheHeaders();
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageMeta(matches, { title: loaderData?.metaTitle || loaderData?.title, description: loaderData?.metaDescription });
+  pageMeta(matches, {
+    title: loaderData?.metaTitle || loaderData?.title,
+    description: loaderData?.metaDescription,
+    canonical: loaderData?.canonical,
+  });
 
 export default function CmsPage({ loaderData }: Route.ComponentProps) {
   return (

@@ -1,11 +1,13 @@
-import { notFound } from '../lib/guards.ts';
+import type { Route } from './+types/not-found';
+import { resolveUnmatchedPath } from '../lib/url-mapping.ts';
 
 /**
- * The catch-all (spec §2, page-not-found): answers HTTP 404; the layout's error boundary renders
- * the "Page not found" page inside the store's chrome.
+ * The catch-all (spec §2, page-not-found): the path is first resolved through the URL mapping
+ * (a product, category or CMS page → redirect there); otherwise HTTP 404, and the layout's error
+ * boundary renders the "Page not found" page inside the store's chrome.
  */
-export function loader(): never {
-  notFound();
+export async function loader({ request, context }: Route.LoaderArgs): Promise<never> {
+  return resolveUnmatchedPath(request, context);
 }
 
 export default function PageNotFound() {

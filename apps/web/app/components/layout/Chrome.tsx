@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Announcer } from '../feedback/Announcer.tsx';
 import { Footer } from './Footer.tsx';
 import { ComplianceBar, Header, SkipLink, StoreLogoLink } from './Header.tsx';
 
@@ -18,6 +19,7 @@ export function DefaultChrome({ children }: { children: ReactNode }) {
       <Header />
       <Main>{children}</Main>
       <Footer />
+      <Announcer />
     </>
   );
 }

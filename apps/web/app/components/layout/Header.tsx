@@ -1,4 +1,6 @@
 import { LicenseSwitcher } from '../age-gate/LicenseSwitcher.tsx';
+import { SearchPanel } from '../search/SearchPanel.tsx';
+import { CompareLink, WishlistPanel } from '../saved/WishlistPanel.tsx';
 import { StoreLink, StoreNavLink } from '../store/StoreLink.tsx';
 import { useRootData } from '../../lib/root-data.ts';
 
@@ -39,7 +41,7 @@ export function StoreLogoLink() {
   const h = 40;
   return (
     <StoreLink to="/" className="inline-flex shrink-0 items-center rounded-md" prefetch="intent">
-      <img src={store.logo} alt={store.name} width={Math.round((h * 200) / 48)} height={h} className="h-10 w-auto sm:h-11" />
+      <img src={store.logo} alt={store.name} width={Math.round((h * 200) / 48)} height={h} className="h-9 w-auto sm:h-11" />
     </StoreLink>
   );
 }
@@ -49,35 +51,42 @@ export function Header() {
   return (
     <header className="border-b border-stone-200 bg-white">
       <ComplianceBar />
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2 sm:gap-x-6 sm:px-6 sm:py-3">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-2 gap-y-1 px-4 py-2 sm:gap-x-6 sm:px-6 sm:py-3">
         <StoreLogoLink />
-        <nav aria-label="Main" className="order-last -mx-2 w-full overflow-x-auto md:order-none md:mx-0 md:w-auto">
-          <ul className="flex gap-1">
-            <li>
-              <StoreNavLink to="/menu" className={navLinkClass} prefetch="intent">
-                Menu
-              </StoreNavLink>
-            </li>
-            {store.specials.length > 0 ? (
+        <div className="order-3 flex w-full min-w-0 items-center gap-2 md:order-2 md:w-auto md:flex-1">
+          <nav aria-label="Main" className="-mx-2 min-w-0 flex-1 overflow-x-auto md:mx-0">
+            <ul className="flex gap-1">
               <li>
-                <StoreLink to="/#deals" className={navLinkClass({ isActive: false })}>
-                  Deals
-                </StoreLink>
+                <StoreNavLink to="/menu" className={navLinkClass} prefetch="intent">
+                  Menu
+                </StoreNavLink>
               </li>
-            ) : null}
-            <li>
-              <StoreNavLink to="/sale" className={navLinkClass} prefetch="intent">
-                Sale
-              </StoreNavLink>
-            </li>
-            <li>
-              <StoreNavLink to="/contact" className={navLinkClass} prefetch="intent">
-                Store info
-              </StoreNavLink>
-            </li>
-          </ul>
-        </nav>
-        <div className="ml-auto">
+              {store.specials.length > 0 ? (
+                <li>
+                  <StoreLink to="/#deals" className={navLinkClass({ isActive: false })}>
+                    Deals
+                  </StoreLink>
+                </li>
+              ) : null}
+              <li>
+                <StoreNavLink to="/sale" className={navLinkClass} prefetch="intent">
+                  Sale
+                </StoreNavLink>
+              </li>
+              <li>
+                <StoreNavLink to="/contact" className={navLinkClass} prefetch="intent">
+                  Store info
+                </StoreNavLink>
+              </li>
+            </ul>
+          </nav>
+          <div className="flex shrink-0 items-center gap-2">
+            <SearchPanel />
+            <WishlistPanel />
+            <CompareLink />
+          </div>
+        </div>
+        <div className="order-2 ml-auto md:order-3 md:ml-0">
           <LicenseSwitcher />
         </div>
       </div>

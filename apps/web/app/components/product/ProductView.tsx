@@ -1,0 +1,149 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Form, useLocation, useNavigate, useParams } from 'react-router';
+import { chooseVariant, formatMoney, productErrors, productPath, productPrice, unitPrice, type CatalogProduct } from '@verdant/domain';
+import { Breadcrumbs } from '../catalog/Breadcrumbs.tsx';
+import { SaveToggle } from '../saved/SaveToggle.tsx';
+import { Price } from './Price.tsx';
+import { ProductGallery } from './ProductGallery.tsx';
+import { SizeSelector } from './SizeSelector.tsx';
+import { KitMembers, ProductFacts } from './ProductFacts.tsx';
+import type { BreadcrumbItem } from '../../lib/category-tree.ts';
+import { galleryImages, sizeChoices, stockLabel } from '../../lib/product-page.ts';
+import { useRootData, useStorePath } from '../../lib/root-data.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
+import { announce } from '../../lib/announce.ts';
+
+interface Props {
+  product: CatalogProduct;
+  /** The time prices were judged at on the server (the same on hydration). */
+  now: string;
+  crumbs: BreadcrumbItem[];
+  /** The variant warning of a `?size=` choice without JavaScript. */
+  serverWarning: string | null;
+}
+
+const STOCK_CLASSES = { ok: 'text-brand-ink', volatile: 'text-amber-800', out_of_stock: 'text-red-700' } as const;
+
+/**
+ * The product page body. A configurable shows the size radio group; the chosen child (from the
+ * URL, else the variant rule's best default) drives the price, stock line and URL, which keeps the
+ * child sku (history replace, no scroll jump, no reload).
+ */
+export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Props) {
+  const { store } = useRootData();
+  const storePath = useStorePath();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const params = useParams();
+  const now = useMemo(() => new Date(nowIso), [nowIso]);
+  const configurable = product.type_id === 'configurable';
+  const choices = useMemo(() => sizeChoices(product, now), [product, now]);
+  const defaultChild = useMemo(() => (configurable ? chooseVariant(product, {}, { now }).child : null), [product, now, configurable]);
+  const urlChild = product.configurable_children.find((c) => c.sku === params.childSku) ?? null;
+  const [selectedSku, setSelectedSku] = useState<string | null>(urlChild?.sku ?? defaultChild?.sku ?? null);
+  const [warning, setWarning] = useState<string | null>(serverWarning);
+  useEffect(() => setSelectedSku(urlChild?.sku ?? defaultChild?.sku ?? null), [urlChild, defaultChild]);
+
+  const child = product.configurable_children.find((c) => c.sku === selectedSku) ?? null;
+  const price = child ? { ...unitPrice(child, now), from: false } : productPrice(product, now);
+  const stock = stockLabel(child ? child.stock : product.stock);
+  const errors = productErrors(product);
+  const images = galleryImages(child?.image ? { ...product, image: child.image } : product);
+  const saved = { sku: product.sku, name: product.name, path: productPath(product), image: product.image, brand: product.brand };
+
+  const chooseSize = (size: number) => {
+    const choice = chooseVariant(product, { size }, { now });
+    setWarning(choice.warning);
+    if (!choice.child) return;
+    setSelectedSku(choice.child.sku);
+    const chosen = choices.find((c) => c.child?.sku === choice.child?.sku);
+    if (chosen) announce(`${chosen.label} selected: ${formatMoney(chosen.finalPrice, store.money)}.`);
+    navigate(`${storePath(productPath(product, choice.child.sku))}${location.search}`, { replace: true, preventScrollReset: true });
+  };
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 sm:py-8">
+      <Breadcrumbs items={crumbs} />
+      <div className="mt-5 grid gap-8 md:grid-cols-2 lg:gap-12">
+        <ProductGallery images={images} name={product.name} />
+        <div>
+          {product.brand ? <p className="text-sm font-semibold tracking-wide text-stone-600 uppercase">{product.brand}</p> : null}
+          <h1 className="mt-1 font-display text-3xl font-bold tracking-tight text-stone-900 sm:text-4xl">{product.name}</h1>
+          <ProductFacts product={product} />
+          <div data-testid="product-price">
+            <Price price={price.price} finalPrice={price.final_price} from={!child && price.from} money={store.money} className="mt-4 text-2xl" />
+          </div>
+          <p className={`mt-1 font-medium ${STOCK_CLASSES[stock.status]}`}>{stock.label}</p>
+
+          {configurable && choices.length > 0 ? (
+            <Form method="get" className="mt-6" onSubmit={(e) => hydrated && e.preventDefault()}>
+              <SizeSelector choices={choices} selectedSize={child?.size ?? null} onChoose={chooseSize} money={store.money} />
+              {hydrated ? null : (
+                <button type="submit" className="mt-3 inline-flex min-h-11 items-center rounded-full border border-stone-300 px-5 font-medium hover:bg-stone-100">
+                  Choose size
+                </button>
+              )}
+            </Form>
+          ) : null}
+          <div role="status" aria-live="polite" className={warning ? 'mt-3 text-sm font-medium text-red-700' : ''}>
+            {warning}
+          </div>
+          {errors.variants ? (
+            <p role="alert" className="mt-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+              {errors.variants}
+            </p>
+          ) : null}
+
+          <KitMembers product={product} now={now} money={store.money} />
+
+          <div className="mt-6 flex flex-wrap gap-3">
+            <button
+              type="button"
+              disabled
+              aria-describedby="cart-soon"
+              className="inline-flex min-h-12 items-center rounded-full bg-brand px-8 font-semibold text-on-brand opacity-60"
+            >
+              Add to cart
+            </button>
+            <SaveToggle kind="wishlist" product={saved} variant="full" />
+            <SaveToggle kind="compare" product={saved} variant="full" />
+          </div>
+          <p id="cart-soon" className="mt-2 text-sm text-stone-600">
+            Online ordering arrives soon. Until then, reserve by phone or visit {store.name}.
+          </p>
+
+          {product.description ? (
+            <section aria-labelledby="about-title" className="mt-8">
+              <h2 id="about-title" className="text-lg font-semibold text-stone-900">
+                About this product
+              </h2>
+              <div className="mt-2 space-y-3 leading-relaxed text-stone-800">
+                {product.description
+                  .split(/\r?\n\s*\r?\n/)
+                  .filter((p) => p.trim())
+                  .map((p, i) => (
+                    <p key={i}>{p.trim()}</p>
+                  ))}
+              </div>
+            </section>
+          ) : null}
+          {product.discovery_tags.length > 0 ? (
+            <section aria-labelledby="tags-title" className="mt-6">
+              <h2 id="tags-title" className="text-lg font-semibold text-stone-900">
+                Good to know
+              </h2>
+              <ul className="mt-2 flex flex-wrap gap-2">
+                {product.discovery_tags.map((tag) => (
+                  <li key={tag} className="rounded-full bg-stone-100 px-3 py-1 text-sm text-stone-800">
+                    {tag}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+        </div>
+      </div>
+    </div>
+  );
+}

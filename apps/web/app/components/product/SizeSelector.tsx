@@ -1,0 +1,69 @@
+import { formatMoney } from '@verdant/domain';
+import type { SizeChoice } from '../../lib/product-page.ts';
+
+interface Props {
+  choices: SizeChoice[];
+  selectedSize: number | null;
+  onChoose?: (size: number) => void;
+  money: { currencyCode: string; locale: string };
+}
+
+/**
+ * The size radio group (spec §4, §9): each weight with its price, its quantity-discount price and
+ * the price per gram; sizes that cannot be offered are disabled and say "Sold out". The radios are
+ * named `size`: inside the page's GET form they work without JavaScript too.
+ */
+export function SizeSelector({ choices, selectedSize, onChoose, money }: Props) {
+  return (
+    <fieldset className="min-w-0">
+      <legend className="text-sm font-semibold tracking-wide text-stone-900 uppercase">Size</legend>
+      <div className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-3">
+        {choices.map((c) => {
+          const id = `size-${c.size}`;
+          const checked = c.size === selectedSize;
+          return (
+            <div key={c.size} className="relative">
+              <input
+                id={id}
+                type="radio"
+                name="size"
+                value={c.size}
+                checked={checked}
+                disabled={!c.available}
+                onChange={() => onChoose?.(c.size)}
+                className="peer absolute top-3 right-3 h-4 w-4 accent-brand"
+              />
+              <label
+                htmlFor={id}
+                className="flex h-full min-h-20 cursor-pointer flex-col rounded-2xl border border-stone-300 bg-white p-3 pr-8 hover:border-stone-500 peer-checked:border-brand peer-checked:ring-2 peer-checked:ring-brand peer-disabled:cursor-not-allowed peer-disabled:bg-stone-100 peer-disabled:text-stone-600 peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-ink"
+              >
+                <span className="font-semibold">{c.label}</span>
+                {c.available ? (
+                  <>
+                    <span className="text-sm">
+                      {c.finalPrice < c.price ? (
+                        <>
+                          <span className="sr-only">Sale price </span>
+                          <span className="font-semibold text-red-700">{formatMoney(c.finalPrice, money)}</span>{' '}
+                          <s className="text-stone-600">{formatMoney(c.price, money)}</s>
+                        </>
+                      ) : (
+                        formatMoney(c.finalPrice, money)
+                      )}
+                    </span>
+                    {c.discountPrice != null ? (
+                      <span className="text-xs font-medium text-brand-ink">Weight deal {formatMoney(c.discountPrice, money)}</span>
+                    ) : null}
+                    {c.perGram != null ? <span className="text-xs text-stone-600">{formatMoney(c.perGram, money)}/g</span> : null}
+                  </>
+                ) : (
+                  <span className="text-sm font-medium">Sold out</span>
+                )}
+              </label>
+            </div>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,258 @@
+import { MESSAGES } from '@verdant/domain';
+import type { Locator, Page } from '@playwright/test';
+import { expect, expectNoAxeViolations, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
+import { cardPrices, productCards } from '../fixtures/catalog.ts';
+
+test.beforeEach(async ({ context }) => {
+  await passGateByCookie(context, 'downtown', 'recreational');
+});
+
+const resultCount = (page: Page) => page.getByRole('main').getByRole('status').first();
+
+test.describe('category pages', () => {
+  test('browse Flower, filter by size and price, sort by price', async ({ page }) => {
+    await page.goto(storeUrl('downtown'));
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Menu' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Menu');
+    await page.getByRole('navigation', { name: 'Subcategories' }).getByRole('link', { name: 'Flower' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Flower');
+    await expect(page).toHaveTitle('Flower — Verdant Downtown');
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+    await expect(crumbs.getByRole('link', { name: 'Menu' })).toBeVisible();
+    await expect(crumbs.locator('[aria-current="page"]')).toHaveText('Flower');
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', storeUrl('downtown', '/menu/flower'));
+
+    const filters = page.getByRole('complementary', { name: 'Product filters' });
+    await filters.getByRole('group', { name: 'Size' }).getByRole('checkbox', { name: /^3\.5 g \(1\/8 oz\)/ }).check();
+    await expect(page).toHaveURL(/[?&]size=92\b/);
+    await expect(filters.getByRole('checkbox', { name: /^3\.5 g/ })).toBeChecked();
+
+    await filters.getByRole('group', { name: 'Price' }).getByRole('checkbox', { name: /^< \$50/ }).check();
+    await expect(page).toHaveURL(/size=92&price=0-50/);
+    await expect(page.getByRole('list', { name: 'Active filters' }).getByRole('link')).toHaveCount(2);
+    // The polite result count matches the cards shown (one page holds them all here).
+    await expect(resultCount(page)).toHaveText(/^\d+ products?$/);
+    const count = Number.parseInt((await resultCount(page).textContent()) ?? '', 10);
+    expect(count).toBeLessThanOrEqual(50);
+    await expect(productCards(page)).toHaveCount(count);
+
+    await page.getByLabel('Sort by').selectOption({ label: 'Price: Low to high' });
+    await expect(page).toHaveURL(/sort=price_asc/);
+    const prices = await cardPrices(page);
+    expect(prices.length).toBeGreaterThan(3);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    expect(prices.every((p) => p < 50)).toBe(true);
+
+    // Clicking a chosen filter again removes it (spec §5); Back undoes the last change.
+    await filters.getByRole('checkbox', { name: /^< \$50/ }).uncheck();
+    await expect(page).not.toHaveURL(/price=/);
+    await expect(page).toHaveURL(/sort=price_asc/);
+  });
+
+  test('load more appends the next page and Back restores what was loaded', async ({ page }) => {
+    await page.goto(storeUrl('downtown', '/menu'));
+    const cards = productCards(page);
+    await expect(cards).toHaveCount(50);
+    await page.getByRole('button', { name: 'Load more products' }).click();
+    await expect(cards).toHaveCount(100);
+    await expect(page).toHaveURL(/[?&]page=2\b/);
+    // Focus moves to the first product of the new page.
+    await expect(cards.nth(50).getByRole('link')).toBeFocused();
+
+    const picked = cards.nth(60).getByRole('heading', { level: 3 });
+    const name = (await picked.textContent()) ?? '';
+    await picked.getByRole('link').click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+    await page.goBack();
+    await expect(cards).toHaveCount(100);
+    await expect(cards.nth(60).getByRole('heading', { level: 3 })).toHaveText(name);
+    await expect(cards.nth(60)).toBeInViewport();
+  });
+
+  test('an unknown category is a 404 page', async ({ page }) => {
+    const response = await page.goto(storeUrl('downtown', '/menu/no-such-category'));
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+  });
+
+  test('filters and load more work without JavaScript', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    await passGateByCookie(context, 'downtown', 'recreational');
+    const page = await context.newPage();
+    await page.goto(storeUrl('downtown', '/menu/flower'));
+    await page.getByRole('checkbox', { name: /^3\.5 g/ }).check();
+    await page.getByRole('checkbox', { name: /^< \$50/ }).check();
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page).toHaveURL(/\/menu\/flower\?size=92&price=0-50$/);
+    await expect(page.getByRole('checkbox', { name: /^3\.5 g/ })).toBeChecked();
+
+    await page.goto(storeUrl('downtown', '/menu'));
+    await page.getByRole('link', { name: 'Load more products' }).click();
+    await expect(page).toHaveURL(/\/menu\?page=2$/);
+    await expect(productCards(page)).toHaveCount(100);
+    await context.close();
+  });
+
+  test('has no axe violations', async ({ page }) => {
+    await page.goto(storeUrl('downtown', '/menu/flower?size=92'));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Flower');
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('search panel', () => {
+  const openPanel = async (page: Page): Promise<Locator> => {
+    await page.getByRole('banner').getByRole('button', { name: 'Search' }).click();
+    const panel = page.getByRole('dialog', { name: 'Search the menu' });
+    await expect(panel).toBeVisible();
+    return panel;
+  };
+
+  test('finds Blue Dream from a misspelling and opens it', async ({ page }) => {
+    await page.goto(storeUrl('downtown'));
+    const panel = await openPanel(page);
+    const input = panel.getByRole('searchbox', { name: 'Search the menu' });
+    await expect(input).toBeFocused();
+    await input.fill('bl');
+    await expect(panel.getByRole('status')).toHaveText(MESSAGES.searchTermTooShort);
+    await input.fill('blu drem');
+    const results = panel.getByRole('list', { name: 'Search results' });
+    await expect(results.getByRole('link', { name: 'Blue Dream', exact: true })).toBeVisible();
+    await expect(panel.getByRole('link', { name: /See all results/ })).toHaveAttribute('href', '/menu?q=blu%20drem');
+    await results.getByRole('link', { name: 'Blue Dream', exact: true }).click();
+    await expect(page).toHaveURL(storeUrl('downtown', '/p/FL-BLUE-DREAM/blue-dream'));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blue Dream');
+    await expect(panel).toBeHidden();
+  });
+
+  test('Escape closes the panel and focus returns to the search button', async ({ page }) => {
+    await page.goto(storeUrl('downtown'));
+    const panel = await openPanel(page);
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Search' })).toBeFocused();
+  });
+
+  test('"See all results" opens the full results page', async ({ page }) => {
+    await page.goto(storeUrl('downtown'));
+    const panel = await openPanel(page);
+    await panel.getByRole('searchbox', { name: 'Search the menu' }).fill('blue dream');
+    await panel.getByRole('searchbox', { name: 'Search the menu' }).press('Enter');
+    await expect(page).toHaveURL(storeUrl('downtown', '/menu?q=blue+dream'));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Search results for “blue dream”');
+    await expect(productCards(page).first()).toContainText('Blue Dream');
+  });
+
+  test('has no axe violations while open', async ({ page }) => {
+    await page.goto(storeUrl('downtown'));
+    const panel = await openPanel(page);
+    await panel.getByRole('searchbox', { name: 'Search the menu' }).fill('blue dream');
+    await expect(panel.getByRole('list', { name: 'Search results' })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('product page', () => {
+  test('choosing 7 g changes the price and the child sku in the URL', async ({ page }) => {
+    await page.goto(storeUrl('downtown', '/p/FL-BLUE-DREAM/blue-dream'));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blue Dream');
+    await expect(page).toHaveTitle(/^Blue Dream by .+ — Verdant Downtown$/);
+    const sizes = page.getByRole('group', { name: 'Size' });
+    const sevenGrams = sizes.getByRole('radio', { name: /^7 g \(1\/4 oz\)/ });
+    const label = (await sevenGrams.getAttribute('id')) ?? '';
+    const sevenPrice = /\$\d+\.\d{2}/.exec((await page.locator(`label[for="${label}"]`).textContent()) ?? '')?.[0];
+    expect(sevenPrice).toBeTruthy();
+    const price = page.getByTestId('product-price');
+    const before = await price.textContent();
+
+    await sevenGrams.check();
+    await expect(page).toHaveURL(storeUrl('downtown', '/p/FL-BLUE-DREAM/blue-dream/FL-BLUE-DREAM-QTR'));
+    await expect(sevenGrams).toBeChecked();
+    await expect(price).toContainText(sevenPrice!);
+    expect(await price.textContent()).not.toBe(before);
+
+    // The chosen size survives a reload (the child sku is in the URL).
+    await page.reload();
+    await expect(page.getByRole('group', { name: 'Size' }).getByRole('radio', { name: /^7 g/ })).toBeChecked();
+    await expect(page.getByRole('button', { name: 'Add to cart' })).toBeDisabled();
+    const ld = await page.locator('script[type="application/ld+json"]').allTextContents();
+    const product = ld.map((s) => JSON.parse(s)).find((d) => d['@type'] === 'Product');
+    expect(product.offers['@type']).toBe('AggregateOffer');
+    expect(product.offers.priceCurrency).toBe('USD');
+    expect(product.offers.lowPrice).toMatch(/^\d+\.\d{2}$/);
+  });
+
+  test('a wrong slug and a legacy URL redirect to the product page', async ({ page }) => {
+    const response = await page.goto(storeUrl('downtown', '/p/FL-BLUE-DREAM/old-name'));
+    expect(response?.request().redirectedFrom()).not.toBeNull();
+    await expect(page).toHaveURL(storeUrl('downtown', '/p/FL-BLUE-DREAM/blue-dream'));
+    await page.goto(storeUrl('downtown', '/shop/blue-dream-eighth'));
+    await expect(page).toHaveURL(/\/p\/FL-BLUE-DREAM\/blue-dream\/FL-BLUE-DREAM-8TH$/);
+    await expect(page.getByRole('group', { name: 'Size' }).getByRole('radio', { name: /^3\.5 g/ })).toBeChecked();
+  });
+
+  test('an unknown product is a 404 page', async ({ page }) => {
+    const response = await page.goto(storeUrl('downtown', '/p/NO-SUCH-SKU/nothing'));
+    expect(response?.status()).toBe(404);
+  });
+
+  test('has no axe violations', async ({ page }) => {
+    await page.goto(storeUrl('downtown', '/p/FL-BLUE-DREAM/blue-dream'));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blue Dream');
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('wishlist and compare', () => {
+  test('two products side by side on the compare page', async ({ page }) => {
+    await page.goto(storeUrl('downtown', '/menu/flower'));
+    const cards = productCards(page);
+    const names: string[] = [];
+    for (const i of [0, 1]) {
+      const card = cards.nth(i);
+      names.push(((await card.getByRole('heading', { level: 3 }).textContent()) ?? '').trim());
+      const button = card.getByRole('button', { name: /^Add to compare/ });
+      await button.click();
+      await expect(button).toHaveAttribute('aria-pressed', 'true');
+    }
+    await expect(page.locator('[data-announcer]')).toHaveText(`${names[1]} added to your compare list.`);
+    await page.getByRole('banner').getByRole('link', { name: /Compare/ }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Compare products');
+    const table = page.getByRole('table');
+    await expect(table.getByRole('columnheader')).toHaveCount(2);
+    for (const name of names) await expect(table.getByRole('columnheader', { name: new RegExp(name) })).toBeVisible();
+    for (const row of ['Price', 'Brand', 'Strain type', 'THC', 'CBD', 'Sizes', 'Category', 'License type']) {
+      await expect(table.getByRole('rowheader', { name: row })).toBeVisible();
+    }
+    await expect(page).toHaveURL(/\/compare\?skus=/);
+    await expectNoAxeViolations(page);
+
+    await table.getByRole('button', { name: `Remove ${names[0]} from compare` }).click();
+    await expect(table.getByRole('columnheader')).toHaveCount(1);
+    await page.reload();
+    await expect(page.getByRole('table').getByRole('columnheader')).toHaveCount(1);
+  });
+
+  test('the wishlist survives a reload and is mirrored to other tabs', async ({ page, context }) => {
+    await page.goto(storeUrl('downtown', '/p/FL-BLUE-DREAM/blue-dream'));
+    const other = await context.newPage();
+    await other.goto(storeUrl('downtown', '/contact'));
+
+    const add = page.getByRole('button', { name: 'Add to wishlist' });
+    await expect(add).toHaveAttribute('aria-pressed', 'false');
+    await add.click();
+    await expect(add).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Wishlist 1 item' })).toBeVisible();
+    await expect(other.getByRole('banner').getByRole('button', { name: 'Wishlist 1 item' })).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Add to wishlist' })).toHaveAttribute('aria-pressed', 'true');
+    await page.getByRole('banner').getByRole('button', { name: /^Wishlist/ }).click();
+    const panel = page.getByRole('dialog', { name: 'Wishlist' });
+    await expect(panel.getByRole('link', { name: 'Blue Dream' })).toBeVisible();
+    await panel.getByRole('button', { name: 'Remove Blue Dream from wishlist' }).click();
+    await expect(panel).toContainText('Your wishlist is empty');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('button', { name: 'Add to wishlist' })).toHaveAttribute('aria-pressed', 'false');
+  });
+});
