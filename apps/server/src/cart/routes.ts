@@ -1,0 +1,178 @@
+/**
+ * The cart endpoints of spec §7. The cart id is the `cartId` query parameter (or the Bearer
+ * token while no customer token exists); a cart is only ever found in the store of the request.
+ * Every answer is `{code, result}`; amounts are integer cents.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { offeredLicenseTypes, storeOffers, LICENSE_TYPES, type Store } from '@verdant/domain';
+import { ApiError, ok } from '../http/envelope.ts';
+import type { CommerceContext } from '../commerce.ts';
+import { deliveryCheck, paymentMethodsFor, shippingMethodsFor, storeDelivers, type ShippingMethodCode } from '../shipping/methods.ts';
+import { findUsableCoupon } from './coupons.ts';
+import { CART_MESSAGES as M } from './messages.ts';
+import { cartTokenOf, createCart, customerOf, requireCart } from './repository.ts';
+import { cartDeleteSchema, cartUpdateSchema, firstIssue, orderTypeSchema } from './schemas.ts';
+import { deleteFromCart, updateCart } from './update.ts';
+import { cartTotals, readCart, serverItem } from './view.ts';
+
+export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const parsed = schema.safeParse(value ?? {});
+  if (!parsed.success) throw new ApiError(400, firstIssue(parsed.error));
+  return parsed.data;
+}
+
+const createSchema = z.object({
+  license_type: z.enum(LICENSE_TYPES, { error: 'license_type must be recreational or medical' }).optional(),
+});
+
+const latLng = { lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) };
+
+const shippingInfoSchema = z.object({
+  addressInformation: z.object({
+    shippingAddress: z
+      .object({
+        ...latLng,
+        city: z.string().max(100).optional(),
+        zip: z.string().max(20).optional(),
+        address: z.string().max(200).optional(),
+        apt_ste: z.string().max(100).nullable().optional(),
+      })
+      .partial({ lat: true, lng: true })
+      .optional(),
+    shipping_method_code: orderTypeSchema.optional(),
+    shipping_carrier_code: z.string().max(50).optional(),
+  }),
+});
+
+const collectTotalsSchema = z.object({
+  methods: z
+    .object({
+      shippingMethodCode: orderTypeSchema.optional(),
+      shippingCarrierCode: z.string().max(50).optional(),
+      paymentMethod: z.object({ method: z.literal('cashondelivery', { error: 'Unknown payment method' }) }).optional(),
+    })
+    .optional(),
+});
+
+const couponSchema = z.object({ coupon: z.string().trim().min(1, M.incorrectCoupon).max(64, M.incorrectCoupon) });
+
+function assertDeliversIf(store: Store, code: ShippingMethodCode | undefined): void {
+  if (code === 'delivery' && !storeDelivers(store)) throw new ApiError(400, M.deliveryNotOffered);
+}
+
+export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): void {
+  const token = (request: FastifyRequest) => cartTokenOf(request);
+
+  app.post('/api/cart/create', async (request) => {
+    const body = parseOr400(createSchema, request.body);
+    const store = request.store;
+    const licenseType = body.license_type ?? offeredLicenseTypes(store)[0];
+    if (!storeOffers(store, licenseType)) throw new ApiError(400, M.licenseNotOffered(licenseType));
+    const customer = await customerOf(request);
+    const cart = await createCart(c.db, store.storeId, licenseType, c.now(), customer?.id ?? null);
+    return ok(cart.token, { license_type: licenseType });
+  });
+
+  app.post('/api/cart/update', async (request) => {
+    const body = parseOr400(cartUpdateSchema, request.body);
+    assertDeliversIf(request.store, body.order_type);
+    const items = await updateCart(
+      c.db,
+      request.store,
+      token(request),
+      {
+        changes: 'cartItem' in body ? [body.cartItem] : body.cartItems,
+        mode: 'cartItem' in body ? 'add-or-set' : 'replace',
+        orderType: body.order_type,
+        burnCredits: body.burnCredits,
+      },
+      await customerOf(request),
+      c.now(),
+    );
+    return ok('cartItem' in body && items.length === 1 ? items[0] : items);
+  });
+
+  app.post('/api/cart/delete', async (request) => {
+    const body = parseOr400(cartDeleteSchema, request.body);
+    return ok(await deleteFromCart(c.db, request.store, token(request), body.cartItem, c.now()));
+  });
+
+  app.get('/api/cart/pull', async (request) => {
+    const cart = await requireCart(c.db, token(request), request.store.storeId);
+    const entries = await readCart(c.db, request.store, cart, await customerOf(request), c.now());
+    return ok(entries.map((e) => serverItem(e.row, e.resolved, cart.token, e.error)));
+  });
+
+  app.get('/api/cart/totals', async (request) => {
+    const cart = await requireCart(c.db, token(request), request.store.storeId);
+    return ok(await cartTotals(c.db, request.store, cart, await customerOf(request), c.now()));
+  });
+
+  app.post('/api/cart/collect-totals', async (request) => {
+    const body = parseOr400(collectTotalsSchema, request.body);
+    const code = body.methods?.shippingMethodCode;
+    assertDeliversIf(request.store, code);
+    let cart = await requireCart(c.db, token(request), request.store.storeId);
+    if (code && code !== cart.order_type) cart = await setOrderType(c, cart.id, code);
+    return ok(await cartTotals(c.db, request.store, cart, await customerOf(request), c.now()));
+  });
+
+  app.get('/api/cart/payment-methods', async (request) => {
+    const cart = await requireCart(c.db, token(request), request.store.storeId);
+    const entries = await readCart(c.db, request.store, cart, null, c.now());
+    return ok(paymentMethodsFor(entries.flatMap((e) => (e.resolved ? [e.resolved.productType] : []))));
+  });
+
+  app.get('/api/cart/shipping-methods', async (request) => {
+    const cart = await requireCart(c.db, token(request), request.store.storeId);
+    return ok(shippingMethodsFor(request.store).map((m) => ({ ...m, selected: m.method_code === cart.order_type })));
+  });
+
+  app.post('/api/cart/shipping-information', async (request) => {
+    const { addressInformation: info } = parseOr400(shippingInfoSchema, request.body);
+    const store = request.store;
+    const code = info.shipping_method_code ?? 'pickup';
+    assertDeliversIf(store, code);
+    let cart = await requireCart(c.db, token(request), store.storeId);
+    const address = info.shippingAddress;
+    let check: { distance: number | null; too_far: boolean } = { distance: null, too_far: false };
+    if (address?.lat != null && address.lng != null) check = deliveryCheck(store, { lat: address.lat, lng: address.lng });
+    else if (code === 'delivery') throw new ApiError(400, M.deliveryAddressRequired);
+    if (code !== cart.order_type) cart = await setOrderType(c, cart.id, code);
+    const customer = await customerOf(request);
+    const entries = await readCart(c.db, store, cart, customer, c.now());
+    return ok({
+      shipping_method: code,
+      distance: check.distance,
+      too_far: code === 'delivery' ? check.too_far : false,
+      payment_methods: paymentMethodsFor(entries.flatMap((e) => (e.resolved ? [e.resolved.productType] : []))),
+      totals: await cartTotals(c.db, store, cart, customer, c.now()),
+    });
+  });
+
+  app.post('/api/cart/apply-coupon', async (request) => {
+    const query = request.query as Record<string, unknown>;
+    const { coupon } = parseOr400(couponSchema, { coupon: query.coupon ?? (request.body as Record<string, unknown> | undefined)?.coupon });
+    const cart = await requireCart(c.db, token(request), request.store.storeId);
+    const usable = await findUsableCoupon(c.db, coupon, request.store.storeId, c.now());
+    if (!usable) throw new ApiError(400, M.incorrectCoupon);
+    await c.db.updateTable('carts').set({ coupon_code: usable.code, updated_at: c.now().toISOString() }).where('id', '=', cart.id).execute();
+    return ok(true);
+  });
+
+  app.post('/api/cart/delete-coupon', async (request) => {
+    const cart = await requireCart(c.db, token(request), request.store.storeId);
+    await c.db.updateTable('carts').set({ coupon_code: null, updated_at: c.now().toISOString() }).where('id', '=', cart.id).execute();
+    return ok(true);
+  });
+}
+
+async function setOrderType(c: CommerceContext, cartId: number, code: ShippingMethodCode) {
+  return c.db
+    .updateTable('carts')
+    .set({ order_type: code, updated_at: c.now().toISOString() })
+    .where('id', '=', cartId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

@@ -1,0 +1,130 @@
+/**
+ * zod schemas of the cart and order payloads (spec §3 cart item, product_option; §7 calls). The
+ * server trusts none of it: prices, names and types in a payload are dropped here, and every
+ * sku, quantity and option is checked against the database afterwards.
+ */
+import { z } from 'zod';
+import { CART_MESSAGES, MAX_LINE_QTY } from './messages.ts';
+
+const numeric = (v: unknown) => (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v);
+
+/** A positive whole quantity; numeric strings are accepted (some clients send "2"). */
+export const qtySchema = z.preprocess(
+  numeric,
+  z
+    .number({ error: CART_MESSAGES.qtyPositiveInteger })
+    .int(CART_MESSAGES.qtyPositiveInteger)
+    .positive(CART_MESSAGES.qtyPositiveInteger)
+    .max(MAX_LINE_QTY - 1, CART_MESSAGES.qtyTooLarge(MAX_LINE_QTY)),
+);
+
+/** An id that may arrive as a number or a digit string (option ids, selection ids, item ids). */
+export const idSchema = z.preprocess(numeric, z.number().int().nonnegative());
+
+export const productOptionSchema = z
+  .object({
+    extension_attributes: z
+      .object({
+        custom_options: z
+          .array(
+            z.object({
+              option_id: idSchema,
+              option_value: z.union([z.string().max(255), z.number()]).transform(String),
+            }),
+          )
+          .max(50),
+        configurable_item_options: z.array(z.object({ option_id: idSchema, option_value: idSchema })).max(10),
+        bundle_options: z
+          .array(
+            z.object({
+              option_id: idSchema,
+              option_qty: qtySchema.optional(),
+              option_selections: z.array(idSchema).max(20).optional(),
+            }),
+          )
+          .max(20),
+      })
+      .partial()
+      .optional(),
+  })
+  .nullable()
+  .optional();
+
+export type ProductOptionInput = z.infer<typeof productOptionSchema>;
+
+const skuSchema = z.string().trim().min(1, 'sku must not be empty').max(128, 'sku is too long');
+
+/** A cart or order line as a client names it: sku (a child, or a parent with a size), qty, options. */
+export const lineSchema = z.object({
+  sku: skuSchema,
+  qty: qtySchema,
+  size: z.preprocess(numeric, z.number().int().positive()).nullable().optional(),
+  product_option: productOptionSchema,
+});
+
+export type LineInput = z.infer<typeof lineSchema>;
+
+export const cartItemSchema = z
+  .object({
+    sku: skuSchema.optional(),
+    qty: qtySchema,
+    quoteId: z.union([z.string().max(200), z.number()]).optional(),
+    item_id: idSchema.optional(),
+    size: z.preprocess(numeric, z.number().int().positive()).nullable().optional(),
+    product_option: productOptionSchema,
+  })
+  .refine((i) => i.sku != null || i.item_id != null, { message: CART_MESSAGES.itemIdentifierRequired });
+
+export type CartItemInput = z.infer<typeof cartItemSchema>;
+
+export const orderTypeSchema = z.enum(['pickup', 'delivery'], { error: 'order_type must be pickup or delivery' });
+
+/** Reward points to burn: whole points only (spec §5). */
+export const pointsSchema = z.preprocess(
+  numeric,
+  z
+    .number({ error: CART_MESSAGES.pointsDecimals })
+    .int(CART_MESSAGES.pointsDecimals)
+    .nonnegative(CART_MESSAGES.pointsNegative)
+    .max(10_000_000, CART_MESSAGES.pointsDecimals),
+);
+
+export const cartUpdateSchema = z.union([
+  z.object({ cartItem: cartItemSchema, order_type: orderTypeSchema.optional(), burnCredits: pointsSchema.optional() }),
+  z.object({
+    cartItems: z.array(cartItemSchema).max(100, 'At most 100 cart items per update'),
+    order_type: orderTypeSchema.optional(),
+    burnCredits: pointsSchema.optional(),
+  }),
+]);
+
+export const cartDeleteSchema = z.object({
+  cartItem: z
+    .object({
+      sku: skuSchema.optional(),
+      item_id: idSchema.optional(),
+      quoteId: z.union([z.string().max(200), z.number()]).optional(),
+    })
+    .refine((i) => i.sku != null || i.item_id != null, { message: CART_MESSAGES.itemIdentifierRequired }),
+});
+
+/** The first problem, in words a shopper can read. */
+export function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request';
+  // A union reports its branches' issues nested; the most specific one is the useful one.
+  if (issue.code === 'invalid_union' && 'errors' in issue && Array.isArray(issue.errors)) {
+    const nested = (issue.errors as z.core.$ZodIssue[][]).flat();
+    const specific = nested.find((i) => i.code !== 'invalid_type' || i.path.length > 1) ?? nested[0];
+    if (specific) return withPath(specific);
+  }
+  return withPath(issue);
+}
+
+function withPath(issue: z.core.$ZodIssue): string {
+  // Our own messages name their field or stand alone (spec copy); zod's generic ones get the path.
+  const field = issue.path.at(-1);
+  if (issue.path.length === 0 || (field != null && issue.message.includes(String(field)))) return issue.message;
+  if (Object.values(CART_MESSAGES).includes(issue.message as never) || issue.message === CART_MESSAGES.qtyTooLarge(MAX_LINE_QTY)) return issue.message;
+  return `${issue.path.join('.')}: ${issue.message}`;
+}

@@ -1,0 +1,157 @@
+/**
+ * Test helpers of the commerce suites (not a test file): the app with the commerce routes on a
+ * demo catalogue seeded at a fixed reference date and a clock pinned to it, a shopper client,
+ * and fixtures that pin a product's price, stock and status so that expected numbers do not
+ * depend on the generator's choices.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { Kysely } from 'kysely';
+import { buildApp, type AppDeps } from '../app.ts';
+import { registerCommerceRoutes } from '../commerce.ts';
+import { DEMO_STORES_FILE } from '../config.ts';
+import type { Database } from '../db/schema.ts';
+import { readStoresFile, seedDemo } from '../seed/index.ts';
+import { StoreRegistry } from '../stores/registry.ts';
+import type { TestDatabase } from '../test/databases.ts';
+
+export const REFERENCE_DATE = new Date('2026-06-15T12:00:00.000Z');
+export const registry = StoreRegistry.fromFile(DEMO_STORES_FILE);
+
+export async function commerceApp(t: TestDatabase, now: () => Date = () => REFERENCE_DATE): Promise<FastifyInstance> {
+  await seedDemo(t.db, readStoresFile(DEMO_STORES_FILE), { dataDir: t.dataDir, referenceDate: REFERENCE_DATE });
+  // `now` rides along for when buildApp wires the commerce routes itself (and forwards its clock);
+  // until then buildApp ignores it and the routes are registered here.
+  const deps: AppDeps & { now: () => Date } = {
+    config: { dataDir: t.dataDir, demoMode: true, production: true, logLevel: 'silent' },
+    registry,
+    db: t.db,
+    logger: false,
+    now,
+  };
+  const app = await buildApp(deps);
+  if (!app.hasRoute({ method: 'POST', url: '/api/cart/create' })) registerCommerceRoutes(app, { db: t.db, registry, now });
+  return app;
+}
+
+export interface Answer<T = any> {
+  status: number;
+  code: number;
+  result: T;
+  headers: Record<string, unknown>;
+}
+
+/** A shopper of one store (by host), holding one cart token. */
+export class Shopper {
+  token = '';
+  constructor(
+    readonly app: FastifyInstance,
+    readonly host = 'downtown.localhost',
+  ) {}
+
+  async call<T = any>(method: 'GET' | 'POST', url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+    const opts: InjectOptions = { method, url, headers: { host: this.host, ...headers } };
+    if (body !== undefined) opts.payload = body as InjectOptions['payload'];
+    const res = await this.app.inject(opts);
+    const json = res.json() as { code: number; result: T };
+    return { status: res.statusCode, code: json.code, result: json.result, headers: res.headers };
+  }
+
+  async createCart(licenseType?: 'recreational' | 'medical'): Promise<string> {
+    const r = await this.call<string>('POST', '/api/cart/create', licenseType ? { license_type: licenseType } : {});
+    if (r.status !== 200) throw new Error(`cart/create answered ${r.status}: ${JSON.stringify(r.result)}`);
+    this.token = r.result;
+    return this.token;
+  }
+
+  update(cartItem: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+    return this.call('POST', `/api/cart/update?cartId=${this.token}`, { cartItem: { quoteId: this.token, ...cartItem }, ...extra });
+  }
+
+  pull() {
+    return this.call<any[]>('GET', `/api/cart/pull?cartId=${this.token}`);
+  }
+
+  totals() {
+    return this.call('GET', `/api/cart/totals?cartId=${this.token}`);
+  }
+
+  saveOrder(body: Record<string, unknown>, headers: Record<string, string> = {}) {
+    return this.call('POST', '/api/order/save', body, headers);
+  }
+}
+
+export function orderBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    idempotency_key: randomUUID(),
+    order_type: 'pickup',
+    personal_details: { firstName: 'Ana', lastName: 'Reyes', emailAddress: 'ana@example.com', phone: '(916) 555-0101' },
+    payment_method: 'cashondelivery',
+    ...overrides,
+  };
+}
+
+export interface ProductFixture {
+  price?: number;
+  special?: { price: number; from?: string | null; to?: string | null } | null;
+  stock?: number;
+  manageStock?: boolean;
+  inStock?: boolean;
+  lowStock?: number;
+  status?: number;
+  tiers?: { qty: number; price: number }[];
+}
+
+/** Pin a product of a store: price (group 0), special, tiers, stock and status. Returns its id. */
+export async function pin(db: Kysely<Database>, storeId: number, sku: string, f: ProductFixture): Promise<number> {
+  const { id } = await db.selectFrom('products').select('id').where('store_id', '=', storeId).where('sku', '=', sku).executeTakeFirstOrThrow();
+  if (f.status != null) await db.updateTable('products').set({ status: f.status }).where('id', '=', id).execute();
+  if (f.price != null || f.special !== undefined) {
+    const special = f.special ?? null;
+    await db.deleteFrom('product_prices').where('product_id', '=', id).execute();
+    const current = f.price;
+    if (current != null) {
+      await db
+        .insertInto('product_prices')
+        .values({
+          product_id: id,
+          customer_group_id: 0,
+          price_cents: current,
+          special_price_cents: special?.price ?? null,
+          special_from_date: special?.from ?? null,
+          special_to_date: special?.to ?? null,
+        })
+        .execute();
+    }
+  }
+  if (f.tiers) {
+    await db.deleteFrom('tier_prices').where('product_id', '=', id).execute();
+    if (f.tiers.length) {
+      await db.insertInto('tier_prices').values(f.tiers.map((t) => ({ product_id: id, customer_group_id: 0, qty: t.qty, price_cents: t.price }))).execute();
+    }
+  }
+  if (f.stock != null || f.manageStock != null || f.inStock != null || f.lowStock != null) {
+    await db
+      .updateTable('stock')
+      .set({
+        ...(f.stock != null ? { qty: f.stock } : {}),
+        ...(f.manageStock != null ? { manage_stock: f.manageStock ? 1 : 0 } : {}),
+        is_in_stock: f.inStock === false ? 0 : 1,
+        ...(f.lowStock != null ? { low_stock_threshold: f.lowStock } : {}),
+      })
+      .where('product_id', '=', id)
+      .execute();
+  }
+  return id;
+}
+
+export async function stockQty(db: Kysely<Database>, storeId: number, sku: string): Promise<number> {
+  const row = await db
+    .selectFrom('stock')
+    .innerJoin('products', 'products.id', 'stock.product_id')
+    .select('stock.qty')
+    .where('products.store_id', '=', storeId)
+    .where('products.sku', '=', sku)
+    .executeTakeFirstOrThrow();
+  return row.qty;
+}

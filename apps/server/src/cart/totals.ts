@@ -1,0 +1,127 @@
+/**
+ * Cart totals from server prices (spec §3 totals segments), through the domain's computeTotals:
+ * each line's components become totals lines (a bundle's members are taxed by their own tax
+ * class), then the per-component amounts are added back up per cart line.
+ *
+ * Every amount is integer cents (`amounts_in: 'cents'`); `thc_equivalent_grams` is grams.
+ * `discount` is the amount taken off, as a positive number: total = subtotal − discount +
+ * excise_taxes + sales_taxes + shipping.
+ */
+import type { Cents, LicenseType, Store } from '@verdant/domain';
+import { computeTotals, type Coupon, type TaxRate, type Totals, type TotalsLine } from './rules.ts';
+import { limitCheck } from './checks.ts';
+import type { ResolvedLine } from './resolve.ts';
+
+export interface PricedCart {
+  totals: Totals;
+  /** Per cart line, in the order given. */
+  lines: LineAmounts[];
+  overLimit: boolean;
+  overLimitMessage: string | null;
+}
+
+export interface LineAmounts {
+  rowTotal: Cents;
+  discount: Cents;
+  excise: Cents;
+  sales: Cents;
+  rowTotalInclTax: Cents;
+  thcGrams: number;
+}
+
+export interface PriceCartInput {
+  lines: readonly ResolvedLine[];
+  ratesOf: (taxClassId: number) => TaxRate[];
+  coupon: Coupon | null;
+  credits: Cents;
+  shippingInclTax: Cents;
+  store: Store;
+  licenseType: LicenseType;
+}
+
+export function priceCart(input: PriceCartInput): PricedCart {
+  const totalsLines: TotalsLine[] = [];
+  const owner: number[] = [];
+  input.lines.forEach((l, i) =>
+    l.components.forEach((c, k) => {
+      totalsLines.push({ id: `${i}:${k}`, qty: l.qty * c.qtyPerUnit, unitPrice: c.unitPrice, rates: input.ratesOf(c.taxClassId), limit: c.limit });
+      owner.push(i);
+    }),
+  );
+  const totals = computeTotals({ lines: totalsLines, coupon: input.coupon, credits: input.credits, shippingInclTax: input.shippingInclTax });
+  const lines: LineAmounts[] = input.lines.map(() => ({ rowTotal: 0, discount: 0, excise: 0, sales: 0, rowTotalInclTax: 0, thcGrams: 0 }));
+  totals.lines.forEach((t, j) => {
+    const a = lines[owner[j]];
+    a.rowTotal += t.rowTotal;
+    a.discount += t.discount;
+    a.excise += t.excise;
+    a.sales += t.sales;
+    a.rowTotalInclTax += t.rowTotalInclTax;
+  });
+  input.lines.forEach((l, i) => (lines[i].thcGrams = limitCheck([l], input.store, input.licenseType).grams));
+  const limit = limitCheck(input.lines, input.store, input.licenseType);
+  return { totals, lines, overLimit: limit.over, overLimitMessage: limit.message };
+}
+
+const SEGMENT_TITLES = {
+  subtotal: 'Subtotal',
+  discount: 'Discount',
+  excise_taxes: 'Excise taxes',
+  sales_taxes: 'Sales taxes',
+  shipping: 'Shipping',
+  total: 'Grand Total',
+  thc_equivalent_grams: 'THC equivalent (g)',
+} as const;
+
+export interface TotalsItemExtra {
+  item_id: number | null;
+}
+
+/** The `/api/cart/totals` result. */
+export function totalsResponse(
+  priced: PricedCart,
+  lines: readonly ResolvedLine[],
+  extras: readonly TotalsItemExtra[],
+  meta: { couponCode: string | null; shippingMethod: string; creditsRequested: number },
+) {
+  const s = priced.totals.segments;
+  return {
+    grand_total: s.total,
+    base_currency_code: 'USD',
+    quote_currency_code: 'USD',
+    amounts_in: 'cents',
+    subtotal: s.subtotal,
+    discount_amount: s.discount,
+    excise_tax_amount: s.excise_taxes,
+    sales_tax_amount: s.sales_taxes,
+    tax_amount: s.excise_taxes + s.sales_taxes,
+    shipping_incl_tax: s.shipping,
+    shipping_method: meta.shippingMethod,
+    coupon_code: meta.couponCode,
+    coupon_discount: priced.totals.couponDiscount,
+    credits_requested: meta.creditsRequested,
+    credits_used: priced.totals.creditsUsed,
+    items_qty: lines.reduce((a, l) => a + l.qty, 0),
+    items: lines.map((l, i) => ({
+      item_id: extras[i]?.item_id ?? null,
+      sku: l.sku,
+      name: l.name,
+      qty: l.qty,
+      price: l.unitPrice,
+      row_total: priced.lines[i].rowTotal,
+      discount_amount: priced.lines[i].discount,
+      excise_tax_amount: priced.lines[i].excise,
+      sales_tax_amount: priced.lines[i].sales,
+      tax_amount: priced.lines[i].excise + priced.lines[i].sales,
+      row_total_incl_tax: priced.lines[i].rowTotalInclTax,
+      thc_equivalent_grams: priced.lines[i].thcGrams,
+    })),
+    total_segments: (Object.keys(SEGMENT_TITLES) as (keyof typeof SEGMENT_TITLES)[]).map((code) => ({
+      code,
+      title: SEGMENT_TITLES[code],
+      value: s[code],
+    })),
+    over_limit: priced.overLimit,
+    over_limit_message: priced.overLimitMessage,
+  };
+}

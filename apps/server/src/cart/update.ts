@@ -1,0 +1,172 @@
+/**
+ * Changing a cart (spec §7 cart/update, cart/delete), enforced on the server in one transaction
+ * with the cart row locked: the product exists in this store and is enabled, has a price, fits
+ * the cart's licence, is in stock for every line drawing on it, and the cart stays within the
+ * purchase limit. Any failure leaves the cart exactly as it was.
+ *
+ * Semantics:
+ *  - `cartItem` without item_id adds: a line with the same sku (and options) grows by qty.
+ *  - `cartItem` with item_id sets that line: its qty, and its sku/size/options when given (a
+ *    re-configured line that now equals another line is merged into it, spec §4 Configuring).
+ *  - `cartItems` replaces the cart with the given lines (the client's state is authoritative);
+ *    lines keep their item_id when matched by item_id or by sku and options.
+ */
+import type { Store } from '@verdant/domain';
+import { ApiError } from '../http/envelope.ts';
+import { loadProducts } from '../prices/loader.ts';
+import { licenseProblem, limitProblem, stockProblem } from './checks.ts';
+import { CART_MESSAGES as M, MAX_CART_LINES, MAX_LINE_QTY } from './messages.ts';
+import { cartLines, lineInputOf, medicalCardProblem, pointsBalance, requireCart, type CartLineRow, type CustomerRef, type Db } from './repository.ts';
+import { resolveLine, type ResolvedLine } from './resolve.ts';
+import type { CartItemInput, LineInput } from './schemas.ts';
+import { resolveContext, resolveRows, serverItem } from './view.ts';
+
+export interface UpdateRequest {
+  changes: readonly CartItemInput[];
+  mode: 'add-or-set' | 'replace';
+  orderType?: 'pickup' | 'delivery';
+  burnCredits?: number;
+}
+
+interface Slot {
+  rowId: number | null;
+  row: CartLineRow | null;
+  resolved: ResolvedLine | null;
+  touched: boolean;
+  removed: boolean;
+}
+
+export type ServerItem = ReturnType<typeof serverItem>;
+
+export async function updateCart(db: Db, store: Store, token: string | null, req: UpdateRequest, customer: CustomerRef | null, now: Date): Promise<ServerItem[]> {
+  return db.transaction().execute(async (trx) => {
+    const cart = await requireCart(trx, token, store.storeId, true);
+    for (const c of req.changes) if (c.quoteId != null && String(c.quoteId) !== cart.token) throw new ApiError(400, M.quoteMismatch);
+    const rows = await cartLines(trx, cart.id);
+    const ctx = resolveContext(store, customer, now);
+    const products = await loadProducts(trx, store.storeId, [...rows.map((r) => r.sku), ...req.changes.flatMap((c) => (c.sku ? [c.sku] : []))], ctx.groupId);
+    const before = resolveRows(rows, products, ctx);
+    const slots: Slot[] = before.map((e) => ({ rowId: e.row.id, row: e.row, resolved: e.resolved, touched: false, removed: req.mode === 'replace' }));
+    const resolve = (input: LineInput) => resolveLine(input, products, ctx);
+    const at = (r: ResolvedLine, qty: number): ResolvedLine => {
+      if (qty >= MAX_LINE_QTY) throw new ApiError(400, M.qtyTooLarge(MAX_LINE_QTY));
+      return resolve({ sku: r.sku, qty, size: r.size, product_option: r.productOption })[0];
+    };
+    const live = () => slots.filter((s) => !s.removed);
+
+    for (const change of req.changes) {
+      const target = change.item_id != null ? slots.find((s) => s.rowId === change.item_id) : undefined;
+      if (change.item_id != null && !target) throw new ApiError(404, `Cart item ${change.item_id} not found`);
+      const input: LineInput = target && !change.sku
+        ? { ...lineInputOf(target.row!), qty: change.qty, product_option: change.product_option ?? lineInputOf(target.row!).product_option }
+        : { sku: change.sku!, qty: change.qty, size: change.size, product_option: change.product_option };
+      const lines = resolve(input);
+      if (req.mode === 'replace') {
+        for (const r of lines) place(slots, r, at, target && lines.length === 1 ? target : undefined, true);
+      } else if (target && lines.length === 1) {
+        const other = live().find((s) => s !== target && s.resolved?.key === lines[0].key);
+        if (other) {
+          other.resolved = at(lines[0], other.resolved!.qty + lines[0].qty);
+          other.touched = true;
+          target.removed = true;
+        } else {
+          Object.assign(target, { resolved: lines[0], touched: true, removed: false });
+        }
+      } else {
+        if (target) target.removed = true;
+        for (const r of lines) place(slots, r, at, undefined, false);
+      }
+    }
+
+    if (live().length > MAX_CART_LINES) throw new ApiError(400, M.tooManyLines);
+    const after = live().flatMap((s) => (s.resolved ? [s.resolved] : []));
+    const changed = live().filter((s) => s.touched).map((s) => s.resolved!);
+    const problem =
+      medicalCardProblem(customer, cart.license_type, now) ??
+      licenseProblem(changed, cart.license_type) ??
+      stockProblem(after, changed) ??
+      limitProblem(before.flatMap((e) => (e.resolved ? [e.resolved] : [])), after, store, cart.license_type);
+    if (problem) throw new ApiError(400, problem);
+    if (req.burnCredits != null && req.burnCredits > 0) {
+      const balance = await pointsBalance(trx, cart.customer_id, store.storeId);
+      if (req.burnCredits > balance) throw new ApiError(400, M.notEnoughPoints(balance));
+    }
+    return write(trx, cart.id, cart.token, slots, req, now);
+  });
+}
+
+/** Put a resolved line into the cart: merge with a line of the same key, else claim `target` or a free row, else new. */
+function place(slots: Slot[], r: ResolvedLine, at: (r: ResolvedLine, qty: number) => ResolvedLine, target: Slot | undefined, replace: boolean): void {
+  const same = slots.find((s) => !s.removed && s.touched && s.resolved?.key === r.key);
+  if (same) {
+    same.resolved = at(r, same.resolved!.qty + r.qty);
+    return;
+  }
+  if (!replace) {
+    const existing = slots.find((s) => !s.removed && s.resolved?.key === r.key);
+    if (existing) {
+      existing.resolved = at(r, existing.resolved!.qty + r.qty);
+      existing.touched = true;
+      return;
+    }
+  }
+  // Replacing: keep the item id of the line the client named, or of an unclaimed line with the same key.
+  const claim = replace ? ((target && target.removed ? target : undefined) ?? slots.find((s) => s.removed && !s.touched && s.resolved?.key === r.key)) : undefined;
+  if (claim) Object.assign(claim, { resolved: r, touched: true, removed: false });
+  else slots.push({ rowId: null, row: null, resolved: r, touched: true, removed: false });
+}
+
+async function write(trx: Db, cartId: number, token: string, slots: Slot[], req: UpdateRequest, now: Date): Promise<ServerItem[]> {
+  const iso = now.toISOString();
+  const gone = slots.filter((s) => s.removed && s.rowId != null).map((s) => s.rowId!);
+  if (gone.length) await trx.deleteFrom('cart_items').where('cart_id', '=', cartId).where('id', 'in', gone).execute();
+  const touched = slots.filter((s) => s.touched && !s.removed);
+  const fields = (r: ResolvedLine) => ({
+    sku: r.sku,
+    parent_sku: r.parentSku,
+    qty: r.qty,
+    size: r.size,
+    product_option: r.productOption ? JSON.stringify(r.productOption) : null,
+    updated_at: iso,
+  });
+  for (const s of touched.filter((x) => x.rowId != null)) {
+    await trx.updateTable('cart_items').set(fields(s.resolved!)).where('id', '=', s.rowId!).where('cart_id', '=', cartId).execute();
+  }
+  const fresh = touched.filter((x) => x.rowId == null);
+  if (fresh.length) {
+    const ids = await trx
+      .insertInto('cart_items')
+      .values(fresh.map((s) => ({ cart_id: cartId, ...fields(s.resolved!), created_at: iso })))
+      .returning('id')
+      .execute();
+    fresh.forEach((s, i) => (s.rowId = ids[i].id));
+  }
+  await trx
+    .updateTable('carts')
+    .set({
+      updated_at: iso,
+      ...(req.orderType ? { order_type: req.orderType } : {}),
+      ...(req.burnCredits != null ? { credits: req.burnCredits } : {}),
+    })
+    .where('id', '=', cartId)
+    .execute();
+  const shown = req.mode === 'replace' ? slots.filter((s) => !s.removed && s.resolved) : touched;
+  return shown.map((s) => {
+    const r = s.resolved!;
+    return serverItem({ id: s.rowId!, ...fields(r) }, r, token);
+  });
+}
+
+/** Remove a line by item_id, or every line of a sku. Deleting what is not there is not an error (retries). */
+export async function deleteFromCart(db: Db, store: Store, token: string | null, item: { item_id?: number; sku?: string; quoteId?: string | number }, now: Date): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const cart = await requireCart(trx, token, store.storeId, true);
+    if (item.quoteId != null && String(item.quoteId) !== cart.token) throw new ApiError(400, M.quoteMismatch);
+    let q = trx.deleteFrom('cart_items').where('cart_id', '=', cart.id);
+    q = item.item_id != null ? q.where('id', '=', item.item_id) : q.where((eb) => eb.or([eb('sku', '=', item.sku!), eb('parent_sku', '=', item.sku!)]));
+    await q.execute();
+    await trx.updateTable('carts').set({ updated_at: now.toISOString() }).where('id', '=', cart.id).execute();
+    return true;
+  });
+}
+

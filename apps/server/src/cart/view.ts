@@ -1,0 +1,96 @@
+/**
+ * Reading a cart: its lines re-resolved against today's catalogue and prices (a cart never keeps
+ * a price), the server item shape of spec §3 (item_id, quote_id, …) and the totals.
+ */
+import type { Store } from '@verdant/domain';
+import { ApiError } from '../http/envelope.ts';
+import { loadProducts, type LoadedProduct } from '../prices/loader.ts';
+import { loadTaxRules, rateLookup, storeTaxContext } from '../prices/tax-rules.ts';
+import { shippingInclTax } from '../shipping/methods.ts';
+import { findUsableCoupon, toDomainCoupon } from './coupons.ts';
+import { cartLines, lineInputOf, type CartLineRow, type CartRow, type CustomerRef, type Db } from './repository.ts';
+import { resolveLine, type ResolveContext, type ResolvedLine } from './resolve.ts';
+import { priceCart, totalsResponse } from './totals.ts';
+
+export interface LineEntry {
+  row: CartLineRow;
+  resolved: ResolvedLine | null;
+  /** Why the line cannot be sold any more (disabled, price gone…): it is left out of the totals. */
+  error: string | null;
+}
+
+export function resolveContext(store: Store, customer: CustomerRef | null, now: Date): ResolveContext {
+  return { now, groupId: customer?.groupId ?? store.tax.userGroupId };
+}
+
+export function resolveRows(rows: readonly CartLineRow[], products: ReadonlyMap<string, LoadedProduct>, ctx: ResolveContext): LineEntry[] {
+  return rows.map((row) => {
+    try {
+      const [resolved] = resolveLine(lineInputOf(row), products, ctx);
+      return { row, resolved: resolved ?? null, error: resolved ? null : 'unavailable' };
+    } catch (e) {
+      if (e instanceof ApiError) return { row, resolved: null, error: e.message };
+      throw e;
+    }
+  });
+}
+
+export async function readCart(db: Db, store: Store, cart: CartRow, customer: CustomerRef | null, now: Date): Promise<LineEntry[]> {
+  const rows = await cartLines(db, cart.id);
+  const ctx = resolveContext(store, customer, now);
+  const products = await loadProducts(db, store.storeId, rows.map((r) => r.sku), ctx.groupId);
+  return resolveRows(rows, products, ctx);
+}
+
+/** One server cart item (spec §3 cart item; prices in cents). */
+export function serverItem(row: Pick<CartLineRow, 'id' | 'sku' | 'qty' | 'size' | 'parent_sku' | 'product_option'>, resolved: ResolvedLine | null, token: string, error: string | null = null) {
+  return {
+    item_id: row.id,
+    sku: row.sku,
+    qty: row.qty,
+    quote_id: token,
+    name: resolved?.name ?? null,
+    price: resolved?.unitPrice ?? null,
+    original_price: resolved?.originalPrice ?? null,
+    special_price: resolved?.specialPrice ?? null,
+    row_total: resolved ? resolved.unitPrice * row.qty : null,
+    product_type: resolved?.productType ?? null,
+    parentSku: row.parent_sku,
+    size: row.size,
+    uom: resolved?.uom ?? null,
+    canna_type: resolved?.cannaType ?? null,
+    unit_weight_grams_equivelent: resolved?.unitWeight ?? null,
+    product_option: row.product_option ? JSON.parse(row.product_option) : null,
+    ...(error ? { errors: { stock: error } } : {}),
+  };
+}
+
+export async function cartTotals(db: Db, store: Store, cart: CartRow, customer: CustomerRef | null, now: Date) {
+  const entries = await readCart(db, store, cart, customer, now);
+  return totalsOf(db, store, cart, entries, customer, now);
+}
+
+export async function totalsOf(db: Db, store: Store, cart: CartRow, entries: readonly LineEntry[], customer: CustomerRef | null, now: Date) {
+  const sellable = entries.filter((e): e is LineEntry & { resolved: ResolvedLine } => e.resolved != null);
+  const [rules, coupon] = await Promise.all([loadTaxRules(db, store.storeId), findUsableCoupon(db, cart.coupon_code, store.storeId, now)]);
+  const ratesOf = rateLookup(rules, storeTaxContext(store, customer?.taxClassId));
+  const priced = priceCart({
+    lines: sellable.map((e) => e.resolved),
+    ratesOf,
+    coupon: coupon ? toDomainCoupon(coupon) : null,
+    credits: cart.credits,
+    shippingInclTax: shippingInclTax(cart.order_type),
+    store,
+    licenseType: cart.license_type,
+  });
+  return {
+    ...totalsResponse(
+      priced,
+      sellable.map((e) => e.resolved),
+      sellable.map((e) => ({ item_id: e.row.id })),
+      { couponCode: coupon?.code ?? null, shippingMethod: cart.order_type, creditsRequested: cart.credits },
+    ),
+    license_type: cart.license_type,
+    unavailable_items: entries.filter((e) => e.resolved == null).map((e) => ({ item_id: e.row.id, sku: e.row.sku, qty: e.row.qty, error: e.error })),
+  };
+}

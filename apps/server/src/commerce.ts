@@ -1,0 +1,34 @@
+/**
+ * Commerce endpoints: prices (render-list), stock, cart, shipping/payment methods and orders.
+ * buildApp wires them with `registerCommerceRoutes(app, { db, registry })` before the app is
+ * ready; tests call it the same way after buildApp and before the first inject.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from './db/schema.ts';
+import type { StoreRegistry } from './stores/registry.ts';
+import { registerCartRoutes } from './cart/routes.ts';
+import { registerOrderRoutes } from './orders/routes.ts';
+import { registerRenderListRoute } from './prices/render-list.ts';
+import { registerStockRoutes } from './stock/routes.ts';
+
+export interface CommerceDeps {
+  db: Kysely<Database>;
+  registry: StoreRegistry;
+  /** The clock for special-price windows, coupons and timestamps (tests pin it). */
+  now?: () => Date;
+}
+
+export interface CommerceContext {
+  db: Kysely<Database>;
+  registry: StoreRegistry;
+  now: () => Date;
+}
+
+export function registerCommerceRoutes(app: FastifyInstance, deps: CommerceDeps): void {
+  const context: CommerceContext = { db: deps.db, registry: deps.registry, now: deps.now ?? (() => new Date()) };
+  registerRenderListRoute(app, context);
+  registerStockRoutes(app, context);
+  registerCartRoutes(app, context);
+  registerOrderRoutes(app, context);
+}

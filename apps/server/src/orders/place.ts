@@ -1,0 +1,206 @@
+/**
+ * Placing an order: ONE transaction that records the idempotency key, re-prices and re-checks
+ * the order (./prepare.ts), takes the stock with conditional decrements, counts the coupon use,
+ * records the order with every tax and discount line, burns reward points, clears the server cart
+ * and completes the key with the response.
+ *
+ * Overselling is impossible by construction: each decrement is
+ *   UPDATE stock SET qty = qty - :w WHERE product_id = :id AND manage_stock = 1 AND is_in_stock = 1 AND qty >= :w
+ * and a product whose row did not change fails the whole order. PostgreSQL (READ COMMITTED)
+ * makes a concurrent decrement of the same row wait and re-evaluate the condition on the
+ * committed value; SQLite runs one write transaction at a time. Rows are decremented in product
+ * id order so that two orders never wait on each other in a cycle.
+ */
+import type { Store } from '@verdant/domain';
+import { ApiError } from '../http/envelope.ts';
+import { CART_MESSAGES as M } from '../cart/messages.ts';
+import type { CustomerRef, Db } from '../cart/repository.ts';
+import { stockNeeds } from '../cart/checks.ts';
+import { findKey, isUniqueViolation, ORDER_SCOPE, replay, type StoredAnswer } from './idempotency.ts';
+import { orderNumber } from './number.ts';
+import { prepareOrder, type PreparedOrder } from './prepare.ts';
+import type { OrderInput } from './schema.ts';
+
+export interface PlaceOrderResult extends StoredAnswer {
+  /** True when this answer is the stored answer of an earlier request with the same key. */
+  replayed: boolean;
+}
+
+export async function placeOrder(db: Db, store: Store, input: OrderInput, key: string, hash: string, customer: CustomerRef | null, now: Date): Promise<PlaceOrderResult> {
+  const earlier = await findKey(db, key);
+  if (earlier) return { ...replay(earlier, store.storeId, hash), replayed: true };
+  try {
+    const body = await db.transaction().execute(async (trx) => {
+      const iso = now.toISOString();
+      await trx
+        .insertInto('idempotency_keys')
+        .values({ scope: ORDER_SCOPE, key, store_id: store.storeId, request_hash: hash, status: 'in_progress', http_status: null, response: null, created_at: iso, updated_at: iso })
+        .execute();
+      const order = await prepareOrder(trx, store, input, customer, now);
+      await takeStock(trx, order, iso);
+      if (order.coupon) await countCouponUse(trx, order.coupon.id, iso);
+      const answer = await recordOrder(trx, store, input, key, order, iso);
+      await trx
+        .updateTable('idempotency_keys')
+        .set({ status: 'completed', http_status: 200, response: JSON.stringify(answer), updated_at: iso })
+        .where('scope', '=', ORDER_SCOPE)
+        .where('key', '=', key)
+        .execute();
+      return answer;
+    });
+    return { status: 200, body, replayed: false };
+  } catch (error) {
+    // Lost a race on the key: the winner has committed; answer what it answered.
+    if (isUniqueViolation(error)) {
+      const winner = await findKey(db, key);
+      if (winner) return { ...replay(winner, store.storeId, hash), replayed: true };
+    }
+    throw error;
+  }
+}
+
+async function takeStock(trx: Db, order: PreparedOrder, iso: string): Promise<void> {
+  const stockOf = new Map(order.lines.flatMap((l) => l.components.map((c) => [c.productId, c.stock] as const)));
+  const needs = [...stockNeeds(order.lines).entries()].sort(([a], [b]) => a - b);
+  for (const [productId, need] of needs) {
+    const stock = stockOf.get(productId);
+    if (!stock || !stock.is_in_stock) throw new ApiError(409, M.productsNotAvailable);
+    if (!stock.manage_stock) continue;
+    const result = await trx
+      .updateTable('stock')
+      .set((eb) => ({
+        qty: eb('qty', '-', need),
+        version: eb('version', '+', 1),
+        // Sold out: say so, so that listings and stock checks stop offering it.
+        is_in_stock: eb.case().when(eb(eb('qty', '-', need), '>', 0)).then(eb.ref('is_in_stock')).else(eb.val<0 | 1>(0)).end(),
+        updated_at: iso,
+      }))
+      .where('product_id', '=', productId)
+      .where('manage_stock', '=', 1)
+      .where('is_in_stock', '=', 1)
+      .where('qty', '>=', need)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new ApiError(409, M.productsNotAvailable);
+  }
+}
+
+async function countCouponUse(trx: Db, couponId: number, iso: string): Promise<void> {
+  const result = await trx
+    .updateTable('coupons')
+    .set((eb) => ({ times_used: eb('times_used', '+', 1), updated_at: iso }))
+    .where('id', '=', couponId)
+    .where((eb) => eb.or([eb('max_uses', 'is', null), eb('times_used', '<', eb.ref('max_uses'))]))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw new ApiError(400, M.incorrectCoupon);
+}
+
+async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string, order: PreparedOrder, iso: string) {
+  const s = order.priced.totals.segments;
+  const { id } = await trx
+    .insertInto('orders')
+    .values({
+      // Unique placeholder until the id is known; replaced below in the same transaction.
+      increment_id: `pending-${key}`,
+      store_id: store.storeId,
+      customer_id: order.customerId,
+      idempotency_key: key,
+      status: 'pending',
+      order_type: input.order_type,
+      license_type: order.licenseType,
+      payment_method: input.payment_method,
+      shipping_method: input.order_type,
+      coupon_code: order.coupon?.code ?? null,
+      subtotal_cents: s.subtotal,
+      discount_cents: s.discount,
+      excise_tax_cents: s.excise_taxes,
+      sales_tax_cents: s.sales_taxes,
+      shipping_cents: s.shipping,
+      total_cents: s.total,
+      credits_used_cents: order.priced.totals.creditsUsed,
+      thc_equivalent_grams: s.thc_equivalent_grams,
+      personal_details: JSON.stringify(input.personal_details),
+      shipping_address: input.shipping_address ? JSON.stringify({ ...input.shipping_address, distance: order.delivery?.distance ?? null }) : null,
+      billing_address: null,
+      created_at: iso,
+      updated_at: iso,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const incrementId = orderNumber(store, id);
+  await trx.updateTable('orders').set({ increment_id: incrementId }).where('id', '=', id).execute();
+
+  const items = order.lines.map((l, i) => {
+    const a = order.priced.lines[i];
+    return {
+      order_id: id,
+      product_id: l.productId,
+      sku: l.sku,
+      parent_sku: l.parentSku,
+      name: l.name,
+      type_id: l.productType,
+      qty: l.qty,
+      size: l.size,
+      uom: l.uom,
+      price_cents: l.unitPrice,
+      row_total_cents: a.rowTotal,
+      discount_cents: a.discount,
+      excise_tax_cents: a.excise,
+      sales_tax_cents: a.sales,
+      thc_equivalent_grams: a.thcGrams,
+      // Bundles keep what they were made of, as sold.
+      product_option: l.productOption || l.components.length > 1
+        ? JSON.stringify({ ...(l.productOption ?? {}), components: l.components.map((c) => ({ sku: c.sku, qty: c.qtyPerUnit, price: c.unitPrice })) })
+        : null,
+    };
+  });
+  await trx.insertInto('order_items').values(items).execute();
+
+  if (order.priced.totals.creditsUsed > 0 && order.customerId != null) {
+    await trx
+      .insertInto('reward_points')
+      .values({ customer_id: order.customerId, store_id: store.storeId, delta: -order.priced.totals.creditsUsed, reason: 'order', order_id: id, created_at: iso })
+      .execute();
+  }
+  if (order.cart) {
+    // The browser clears its own cart without a sync (spec §4 Place order); the server's goes too.
+    await trx.deleteFrom('cart_items').where('cart_id', '=', order.cart.id).execute();
+    await trx.updateTable('carts').set({ coupon_code: null, credits: 0, updated_at: iso }).where('id', '=', order.cart.id).execute();
+  }
+
+  return {
+    code: 200,
+    result: {
+      order_id: id,
+      increment_id: incrementId,
+      status: 'pending',
+      created_at: iso,
+      order_type: input.order_type,
+      license_type: order.licenseType,
+      payment_method: input.payment_method,
+      coupon_code: order.coupon?.code ?? null,
+      currency: 'USD',
+      amounts_in: 'cents',
+      subtotal: s.subtotal,
+      discount: s.discount,
+      excise_taxes: s.excise_taxes,
+      sales_taxes: s.sales_taxes,
+      shipping: s.shipping,
+      total: s.total,
+      credits_used: order.priced.totals.creditsUsed,
+      thc_equivalent_grams: s.thc_equivalent_grams,
+      delivery_distance: order.delivery?.distance ?? null,
+      items: items.map((it, i) => ({
+        sku: it.sku,
+        name: it.name,
+        qty: it.qty,
+        size: it.size,
+        price: it.price_cents,
+        row_total: it.row_total_cents,
+        discount: it.discount_cents,
+        excise_tax: it.excise_tax_cents,
+        sales_tax: it.sales_tax_cents,
+        row_total_incl_tax: order.priced.lines[i].rowTotalInclTax,
+      })),
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Everything an order is judged on, read inside its transaction: the lines (the payload's
+ * products on the offline path, else the server cart), re-resolved and re-priced from the
+ * database; licence mixing; the purchase limit; the coupon; reward points; the delivery area;
+ * and the server-computed totals. Nothing priced by the client survives this step.
+ */
+import { offeredLicenseTypes, storeOffers, type LicenseType, type Store } from '@verdant/domain';
+import { ApiError } from '../http/envelope.ts';
+import { licenseProblem, limitCheck } from '../cart/checks.ts';
+import { findUsableCoupon, toDomainCoupon, type CouponRow } from '../cart/coupons.ts';
+import { CART_MESSAGES as M, MAX_CART_LINES } from '../cart/messages.ts';
+import { cartLines, lineInputOf, medicalCardProblem, pointsBalance, requireCart, type CartRow, type CustomerRef, type Db } from '../cart/repository.ts';
+import { resolveLine, type ResolvedLine } from '../cart/resolve.ts';
+import type { LineInput } from '../cart/schemas.ts';
+import { priceCart, type PricedCart } from '../cart/totals.ts';
+import { resolveContext } from '../cart/view.ts';
+import { loadProducts } from '../prices/loader.ts';
+import { loadTaxRules, rateLookup, storeTaxContext } from '../prices/tax-rules.ts';
+import { deliveryCheck, shippingInclTax, storeDelivers, type DeliveryCheck } from '../shipping/methods.ts';
+import type { OrderInput } from './schema.ts';
+
+export interface PreparedOrder {
+  cart: CartRow | null;
+  licenseType: LicenseType;
+  lines: ResolvedLine[];
+  priced: PricedCart;
+  coupon: CouponRow | null;
+  customerId: number | null;
+  delivery: DeliveryCheck | null;
+}
+
+export async function prepareOrder(trx: Db, store: Store, input: OrderInput, customer: CustomerRef | null, now: Date): Promise<PreparedOrder> {
+  const offline = (input.products?.length ?? 0) > 0;
+  let cart: CartRow | null = null;
+  if (input.cart_id) {
+    try {
+      cart = await requireCart(trx, input.cart_id, store.storeId, true);
+    } catch (e) {
+      // The offline path carries its own lines: a cart that expired meanwhile does not matter.
+      if (!(offline && e instanceof ApiError)) throw e;
+    }
+  }
+  const licenseType = cart?.license_type ?? input.license_type ?? offeredLicenseTypes(store)[0];
+  if (!storeOffers(store, licenseType)) throw new ApiError(400, M.licenseNotOffered(licenseType));
+
+  const inputs: LineInput[] = offline ? input.products! : cart ? (await cartLines(trx, cart.id)).map(lineInputOf) : [];
+  if (inputs.length === 0) throw new ApiError(400, M.emptyCart);
+  if (inputs.length > MAX_CART_LINES) throw new ApiError(400, M.tooManyLines);
+  const ctx = resolveContext(store, customer, now);
+  const products = await loadProducts(trx, store.storeId, inputs.map((i) => i.sku), ctx.groupId);
+  const lines = mergeLines(inputs, (i) => {
+    try {
+      return resolveLine(i, products, ctx);
+    } catch (e) {
+      if (e instanceof ApiError) throw new ApiError(409, M.productsNotAvailable);
+      throw e;
+    }
+  });
+
+  const card = medicalCardProblem(customer, licenseType, now);
+  if (card) throw new ApiError(400, card);
+  const mix = licenseProblem(lines, licenseType);
+  if (mix) throw new ApiError(400, mix);
+  const limit = limitCheck(lines, store, licenseType);
+  if (limit.over) throw new ApiError(400, limit.message ?? M.productsNotAvailable);
+
+  const code = input.coupon ?? cart?.coupon_code ?? null;
+  const coupon = code ? await findUsableCoupon(trx, code, store.storeId, now) : null;
+  if (code && !coupon) throw new ApiError(400, M.incorrectCoupon);
+
+  const customerId = customer?.id ?? cart?.customer_id ?? null;
+  const credits = input.credits ?? cart?.credits ?? 0;
+  if (credits > 0) {
+    const balance = await pointsBalance(trx, customerId, store.storeId);
+    if (credits > balance) throw new ApiError(400, M.notEnoughPoints(balance));
+  }
+
+  let delivery: DeliveryCheck | null = null;
+  if (input.order_type === 'delivery') {
+    if (!storeDelivers(store)) throw new ApiError(400, M.deliveryNotOffered);
+    const a = input.shipping_address ?? (() => { throw new ApiError(400, M.deliveryAddressRequired); })();
+    delivery = deliveryCheck(store, { lat: a.lat, lng: a.lng });
+    if (delivery.too_far) throw new ApiError(400, M.tooFar);
+  }
+
+  const rules = await loadTaxRules(trx, store.storeId);
+  const priced = priceCart({
+    lines,
+    ratesOf: rateLookup(rules, storeTaxContext(store, customer?.taxClassId)),
+    coupon: coupon ? toDomainCoupon(coupon) : null,
+    credits,
+    shippingInclTax: shippingInclTax(input.order_type),
+    store,
+    licenseType,
+  });
+  return { cart, licenseType, lines, priced, coupon, customerId, delivery };
+}
+
+/** Resolve each input and merge lines that are the same (an offline payload may repeat a sku). */
+function mergeLines(inputs: readonly LineInput[], resolve: (i: LineInput) => ResolvedLine[]): ResolvedLine[] {
+  const byKey = new Map<string, ResolvedLine>();
+  for (const input of inputs) {
+    for (const line of resolve(input)) {
+      const same = byKey.get(line.key);
+      if (!same) {
+        byKey.set(line.key, line);
+        continue;
+      }
+      // Re-resolve at the summed quantity: tier prices depend on it.
+      const [merged] = resolve({ sku: line.sku, qty: same.qty + line.qty, size: line.size, product_option: line.productOption });
+      byKey.set(line.key, merged);
+    }
+  }
+  return [...byKey.values()];
+}

@@ -1,0 +1,36 @@
+/**
+ * `POST /api/order/save` (spec §7 Orders). The idempotency key (a UUID) comes in the body as
+ * `idempotency_key` or in the `Idempotency-Key` header; a repeat of a placed order answers the
+ * first order's response (header `Idempotent-Replayed: true`), a reuse with another payload 422.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { CommerceContext } from '../commerce.ts';
+import { ApiError } from '../http/envelope.ts';
+import { CART_MESSAGES as M } from '../cart/messages.ts';
+import { customerOf } from '../cart/repository.ts';
+import { parseOr400 } from '../cart/routes.ts';
+import { requestHash } from './idempotency.ts';
+import { placeOrder } from './place.ts';
+import { orderSaveSchema } from './schema.ts';
+
+const uuid = z.string().uuid();
+
+export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): void {
+  app.post('/api/order/save', async (request, reply) => {
+    const input = parseOr400(orderSaveSchema, request.body);
+    const header = request.headers['idempotency-key'];
+    const fromHeader = typeof header === 'string' && header !== '' ? header.trim() : undefined;
+    if (fromHeader && input.idempotency_key && fromHeader.toLowerCase() !== input.idempotency_key.toLowerCase()) {
+      throw new ApiError(400, M.idempotencyKeyConflict);
+    }
+    const key = (input.idempotency_key ?? fromHeader)?.toLowerCase();
+    if (!key || !uuid.safeParse(key).success) throw new ApiError(400, M.idempotencyKeyRequired);
+    // The hash covers what the order means (the parsed payload), not ignored fields such as prices.
+    const { idempotency_key: _ignored, ...meaning } = input;
+    const hash = requestHash(request.store.storeId, meaning);
+    const answer = await placeOrder(c.db, request.store, input, key, hash, await customerOf(request), c.now());
+    if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    return reply.code(answer.status).send(answer.body);
+  });
+}
