@@ -4,7 +4,7 @@
  * the same stock) and the purchase limit (spec §5). Each returns the spec's message or null.
  */
 import type { LicenseType, Store } from '@verdant/domain';
-import { checkTransactionLimit, type LimitCheck, type LimitItem } from './rules.ts';
+import { checkTransactionLimit, type LimitCheck, type LimitItem } from '@verdant/domain';
 import { CART_MESSAGES as M } from './messages.ts';
 import type { ResolvedLine } from './resolve.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { Db } from './repository.ts';
 import type { Row } from '../db/schema.ts';
-import type { Coupon } from './rules.ts';
+import type { Coupon } from '@verdant/domain';
 
 export type CouponRow = Row<'coupons'>;
 

@@ -25,7 +25,7 @@ import {
 import { ApiError } from '../http/envelope.ts';
 import type { LoadedCustomOption, LoadedLink, LoadedProduct, SellableUnit } from '../prices/loader.ts';
 import { priceUnit, weightPriceFor } from '../prices/unit-price.ts';
-import type { LimitItem } from './rules.ts';
+import type { LimitItem } from '@verdant/domain';
 import { CART_MESSAGES as M } from './messages.ts';
 import type { LineInput, ProductOptionInput } from './schemas.ts';
 

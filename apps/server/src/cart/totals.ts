@@ -8,7 +8,7 @@
  * excise_taxes + sales_taxes + shipping.
  */
 import type { Cents, LicenseType, Store } from '@verdant/domain';
-import { computeTotals, type Coupon, type TaxRate, type Totals, type TotalsLine } from './rules.ts';
+import { computeTotals, type Coupon, type TaxRate, type Totals, type TotalsLine } from '@verdant/domain';
 import { limitCheck } from './checks.ts';
 import type { ResolvedLine } from './resolve.ts';
 

@@ -16,7 +16,7 @@ import type { CommerceContext } from '../commerce.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { parseOr400 } from '../cart/routes.ts';
 import { resolveLine } from '../cart/resolve.ts';
-import { taxOn, type TaxRate } from '../cart/rules.ts';
+import { taxOn, type TaxRate } from '@verdant/domain';
 import { loadProducts, type LoadedProduct, type SellableUnit } from './loader.ts';
 import { loadTaxRules, rateLookup, storeTaxContext } from './tax-rules.ts';
 import { priceUnit, weightPriceFor } from './unit-price.ts';

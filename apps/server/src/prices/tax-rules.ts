@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '@verdant/domain';
 import type { Database } from '../db/schema.ts';
-import { applicableRates, type TaxContext, type TaxRate, type TaxRule } from '../cart/rules.ts';
+import { applicableRates, type TaxContext, type TaxRate, type TaxRule } from '@verdant/domain';
 
 /**
  * The customer tax class of a guest (and, until accounts land, of everyone): the demo rules list
