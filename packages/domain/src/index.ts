@@ -4,6 +4,7 @@ export * from './sizes.ts';
 export * from './license.ts';
 export * from './messages.ts';
 export * from './store.ts';
+export * from './store-rules.ts';
 export * from './store-resolution.ts';
 export * from './catalog.ts';
 export * from './product.ts';

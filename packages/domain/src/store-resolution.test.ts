@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseStoresFile, usableMaxGrams, effectiveLicenseType, offeredLicenseTypes } from './store.ts';
+import { parseStoresFile } from './store.ts';
+import { usableMaxGrams, effectiveLicenseType, offeredLicenseTypes } from './store-rules.ts';
 import { normalizeHost, resolveStore, resolveStoreFromHost, storePath } from './store-resolution.ts';
 
 const demoPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../apps/server/config/stores.demo.json');

@@ -1,8 +1,10 @@
-import { offeredLicenseTypes, type LicenseType, type Store } from '@verdant/domain';
+import { offeredLicenseTypes, usableMaxGrams, type LicenseType, type Store } from '@verdant/domain';
 
 /**
- * The part of a store the browser gets (root loader data): what every page shows. Compliance
- * limits, tax and search settings stay on the server.
+ * The part of a store the browser gets (root loader data): what every page shows. Tax and search
+ * settings stay on the server; of the compliance settings only the per-transaction purchase
+ * limits come along (public law, shown in the cart and checked there before the server checks
+ * again, spec §5).
  */
 export interface PublicStore {
   storeCode: string;
@@ -18,6 +20,8 @@ export interface PublicStore {
     deliveryRadiusMiles: number;
   };
   money: { currencyCode: string; locale: string };
+  /** THC-equivalent grams per transaction, by licence type (spec §3 compliance_settings usable_max). */
+  purchaseLimits: Partial<Record<LicenseType, number>>;
 }
 
 export function toPublicStore(store: Store): PublicStore {
@@ -34,6 +38,12 @@ export function toPublicStore(store: Store): PublicStore {
     specials: store.dispensarySettings.specials,
     placeInfo: { ...place, deliveryRadiusMiles: delivery_radius_miles },
     money: { currencyCode: store.i18n.currencyCode, locale: store.i18n.defaultLocale },
+    purchaseLimits: Object.fromEntries(
+      offeredLicenseTypes(store).flatMap((t) => {
+        const max = usableMaxGrams(store, t);
+        return max == null ? [] : [[t, max]];
+      }),
+    ),
   };
 }
 

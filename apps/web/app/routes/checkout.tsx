@@ -1,23 +1,14 @@
-import { MESSAGES } from '@verdant/domain';
 import type { Route } from './+types/checkout';
-import { ComingSoon } from '../components/page/ComingSoon.tsx';
+import { CheckoutPage } from '../components/checkout/CheckoutPage.tsx';
 import { pageMeta } from '../lib/meta.ts';
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: 'Checkout', noindex: true });
 
-/** /checkout (spec §2): placeholder until the cart and order flow land. */
+/**
+ * /checkout (spec §2): the cart lives in the browser (IndexedDB), so the server renders the
+ * "loading your cart" state that the browser also renders first, and the form appears once the
+ * cart is read. `?thank-you` shows the order the server confirmed (the spec's thank-you flag).
+ */
 export default function Checkout() {
-  return (
-    <ComingSoon
-      title="Checkout"
-      what="Checkout is coming:"
-      features={[
-        'Pickup in store (free) or delivery to your door',
-        `Pay on delivery or at pickup: “${MESSAGES.payOnDeliveryText}”`,
-        'Coupon codes and reward points',
-        'Purchase limits checked for your licence type before you order',
-        'Orders placed offline are queued and confirmed when you are back online',
-      ]}
-    />
-  );
+  return <CheckoutPage />;
 }

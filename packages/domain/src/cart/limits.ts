@@ -1,7 +1,8 @@
 import { NON_CANNABIS_CANNA_TYPES } from '../catalog.ts';
 import type { LicenseType } from '../license.ts';
 import { sizeWeightGrams, isSizeId } from '../sizes.ts';
-import { usableMaxGrams, type Store } from '../store.ts';
+import type { Store } from '../store.ts';
+import { usableMaxGrams } from '../store-rules.ts';
 
 /**
  * Purchase limits (spec §5 "Transaction limit"): the THC-equivalent grams in the cart against the

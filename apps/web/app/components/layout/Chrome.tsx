@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { Announcer } from '../feedback/Announcer.tsx';
+import { Notifications } from '../feedback/Notifications.tsx';
+import { useCartBoot } from '../../state/use-cart.ts';
 import { Footer } from './Footer.tsx';
 import { ComplianceBar, Header, SkipLink, StoreLogoLink } from './Header.tsx';
 
@@ -11,6 +13,12 @@ function Main({ children }: { children: ReactNode }) {
   );
 }
 
+/** Reads the cart and checkout from IndexedDB once the page runs in the browser. */
+function CartBoot() {
+  useCartBoot();
+  return null;
+}
+
 /** Default layout (spec §2): header, main, footer. */
 export function DefaultChrome({ children }: { children: ReactNode }) {
   return (
@@ -20,6 +28,8 @@ export function DefaultChrome({ children }: { children: ReactNode }) {
       <Main>{children}</Main>
       <Footer />
       <Announcer />
+      <Notifications />
+      <CartBoot />
     </>
   );
 }

@@ -1,4 +1,6 @@
+import { useMatches } from 'react-router';
 import { LicenseSwitcher } from '../age-gate/LicenseSwitcher.tsx';
+import { CartButton } from '../cart/Microcart.tsx';
 import { SearchPanel } from '../search/SearchPanel.tsx';
 import { CompareLink, WishlistPanel } from '../saved/WishlistPanel.tsx';
 import { StoreLink, StoreNavLink } from '../store/StoreLink.tsx';
@@ -46,8 +48,27 @@ export function StoreLogoLink() {
   );
 }
 
+/** Spec §2 UI flag "checkout mode": on /checkout the header keeps only the logo, the licence and a way back. */
+function useCheckoutMode(): boolean {
+  return useMatches().some((m) => m.id === 'checkout' || m.id === 'checkout-prefixed');
+}
+
 export function Header() {
   const { store } = useRootData();
+  const checkoutMode = useCheckoutMode();
+  if (checkoutMode) {
+    return (
+      <header className="border-b border-stone-200 bg-white">
+        <ComplianceBar />
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2 sm:px-6 sm:py-3">
+          <StoreLogoLink />
+          <StoreLink to="/menu" className="inline-flex min-h-11 items-center rounded-md px-3 font-medium text-stone-700 hover:bg-stone-100 hover:text-stone-900">
+            <span aria-hidden="true">←&nbsp;</span>Back to the menu
+          </StoreLink>
+        </div>
+      </header>
+    );
+  }
   return (
     <header className="border-b border-stone-200 bg-white">
       <ComplianceBar />
@@ -84,6 +105,7 @@ export function Header() {
             <SearchPanel />
             <WishlistPanel />
             <CompareLink />
+            <CartButton />
           </div>
         </div>
         <div className="order-2 ml-auto md:order-3 md:ml-0">

@@ -3,6 +3,7 @@ import { Form, useLocation, useNavigate, useParams } from 'react-router';
 import { chooseVariant, formatMoney, productErrors, productPath, productPrice, unitPrice, type CatalogProduct } from '@verdant/domain';
 import { Breadcrumbs } from '../catalog/Breadcrumbs.tsx';
 import { SaveToggle } from '../saved/SaveToggle.tsx';
+import { AddToCart } from './AddToCart.tsx';
 import { Price } from './Price.tsx';
 import { ProductGallery } from './ProductGallery.tsx';
 import { SizeSelector } from './SizeSelector.tsx';
@@ -97,21 +98,11 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
 
           <KitMembers product={product} now={now} money={store.money} />
 
-          <div className="mt-6 flex flex-wrap gap-3">
-            <button
-              type="button"
-              disabled
-              aria-describedby="cart-soon"
-              className="inline-flex min-h-12 items-center rounded-full bg-brand px-8 font-semibold text-on-brand opacity-60"
-            >
-              Add to cart
-            </button>
+          <AddToCart product={product} child={child} choice={choices.find((c) => c.child?.sku === child?.sku) ?? null} now={now} />
+          <div className="mt-4 flex flex-wrap gap-3">
             <SaveToggle kind="wishlist" product={saved} variant="full" />
             <SaveToggle kind="compare" product={saved} variant="full" />
           </div>
-          <p id="cart-soon" className="mt-2 text-sm text-stone-600">
-            Online ordering arrives soon. Until then, reserve by phone or visit {store.name}.
-          </p>
 
           {product.description ? (
             <section aria-labelledby="about-title" className="mt-8">

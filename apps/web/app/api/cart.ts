@@ -1,0 +1,142 @@
+/**
+ * The cart, stock, shipping and order calls of spec §7, typed as apps/server answers them
+ * (apps/server/src/cart/view.ts, totals.ts; stock/routes.ts; orders/place.ts). Amounts are integer
+ * cents. The cart store talks to the server only through `CartTransport`, so its unit tests run
+ * it against a fake.
+ */
+import type { LicenseType, ProductType, ServerCartItem, StockStatus } from '@verdant/domain';
+import { callApi } from './envelope.ts';
+
+/** A line as `/api/cart/pull` and `/api/cart/update` return it (spec §3 cart item). */
+export interface ServerItem extends ServerCartItem {
+  name: string | null;
+  /** Unit price the server charges (cents), null when it cannot price the line any more. */
+  price: number | null;
+  row_total: number | null;
+  product_type: ProductType;
+  parentSku: string | null;
+  size: number | null;
+  uom: string | null;
+  canna_type: number | null;
+  unit_weight_grams_equivelent: number | null;
+  errors?: { stock?: string };
+}
+
+export interface TotalsItem {
+  item_id: number | null;
+  sku: string;
+  qty: number;
+  price: number;
+  row_total: number;
+  discount_amount: number;
+  excise_tax_amount: number;
+  sales_tax_amount: number;
+  row_total_incl_tax: number;
+  thc_equivalent_grams: number;
+}
+
+/** `/api/cart/totals` (spec §3 totals segments), cents. */
+export interface ServerTotals {
+  grand_total: number;
+  subtotal: number;
+  discount_amount: number;
+  excise_tax_amount: number;
+  sales_tax_amount: number;
+  shipping_incl_tax: number;
+  shipping_method: 'pickup' | 'delivery';
+  coupon_code: string | null;
+  coupon_discount: number;
+  credits_used: number;
+  items_qty: number;
+  items: TotalsItem[];
+  total_segments: { code: string; title: string; value: number }[];
+  over_limit: boolean;
+  over_limit_message: string | null;
+  license_type: LicenseType;
+  unavailable_items: { item_id: number; sku: string; qty: number; error: string | null }[];
+}
+
+export interface CartItemPayload {
+  sku?: string;
+  qty: number;
+  quoteId: string;
+  item_id?: number;
+  size?: number | null;
+}
+
+export interface StockItem {
+  sku: string;
+  qty: number;
+  size: number | null;
+  is_in_stock: boolean;
+  available_qty: number | null;
+  status: StockStatus;
+}
+
+export interface ShippingAddressInput {
+  lat?: number;
+  lng?: number;
+  city?: string;
+  zip?: string;
+  address?: string;
+  apt_ste?: string | null;
+}
+
+export interface ShippingInformation {
+  shipping_method: 'pickup' | 'delivery';
+  distance: number | null;
+  too_far: boolean;
+  payment_methods: PaymentMethod[];
+  totals: ServerTotals;
+}
+
+export interface PaymentMethod {
+  code: string;
+  title: string;
+  cost: number;
+  cost_incl_tax: number;
+  default: boolean;
+}
+
+/** Spec §7: `/api/stock/list` takes at most 15 skus per call. */
+export const STOCK_LIST_CHUNK = 15;
+
+export interface CartTransport {
+  create(licenseType: LicenseType): Promise<string>;
+  pull(token: string): Promise<ServerItem[]>;
+  update(token: string, cartItem: CartItemPayload): Promise<ServerItem>;
+  remove(token: string, cartItem: { item_id?: number; sku?: string; quoteId: string }): Promise<boolean>;
+  totals(token: string): Promise<ServerTotals>;
+  shippingInformation(token: string, method: 'pickup' | 'delivery', address?: ShippingAddressInput): Promise<ShippingInformation>;
+  applyCoupon(token: string, coupon: string): Promise<boolean>;
+  deleteCoupon(token: string): Promise<boolean>;
+  stockCheck(sku: string, qty: number): Promise<StockItem>;
+  stockList(skus: readonly string[]): Promise<StockItem[]>;
+}
+
+const cart = (token: string) => ({ cartId: token });
+
+/** The real transport: same-origin `/api/*` calls; the store comes from the host (spec §1). */
+export const httpCartTransport: CartTransport = {
+  create: (licenseType) => callApi<string>('/api/cart/create', { method: 'POST', body: { license_type: licenseType } }),
+  pull: (token) => callApi<ServerItem[]>('/api/cart/pull', { query: cart(token) }),
+  update: (token, cartItem) => callApi<ServerItem>('/api/cart/update', { method: 'POST', query: cart(token), body: { cartItem } }),
+  remove: (token, cartItem) => callApi<boolean>('/api/cart/delete', { method: 'POST', query: cart(token), body: { cartItem } }),
+  totals: (token) => callApi<ServerTotals>('/api/cart/totals', { query: cart(token) }),
+  shippingInformation: (token, method, address) =>
+    callApi<ShippingInformation>('/api/cart/shipping-information', {
+      method: 'POST',
+      query: cart(token),
+      body: { addressInformation: { shipping_method_code: method, shipping_carrier_code: method, ...(address ? { shippingAddress: address } : {}) } },
+    }),
+  applyCoupon: (token, coupon) => callApi<boolean>('/api/cart/apply-coupon', { method: 'POST', query: { ...cart(token), coupon } }),
+  deleteCoupon: (token) => callApi<boolean>('/api/cart/delete-coupon', { method: 'POST', query: cart(token) }),
+  stockCheck: (sku, qty) => callApi<StockItem>('/api/stock/check', { query: { sku, qty } }),
+  stockList: async (skus) => {
+    const out: StockItem[] = [];
+    for (let i = 0; i < skus.length; i += STOCK_LIST_CHUNK) {
+      out.push(...(await callApi<StockItem[]>('/api/stock/list', { query: { skus: skus.slice(i, i + STOCK_LIST_CHUNK).join(',') } })));
+    }
+    return out;
+  },
+};

@@ -1,0 +1,49 @@
+/**
+ * `POST /api/order/save` (spec §7 Orders). The idempotency key travels in the body and in the
+ * `Idempotency-Key` header; the server answers a repeat of a placed order with the first order,
+ * so sending the same payload again after a lost answer can never place a second order.
+ */
+import type { LicenseType } from '@verdant/domain';
+import { callApi } from './envelope.ts';
+
+export interface OrderPayload {
+  idempotency_key: string;
+  cart_id: string | null;
+  order_type: 'pickup' | 'delivery';
+  license_type: LicenseType;
+  personal_details: { firstName: string; lastName: string; emailAddress: string; phone: string };
+  shipping_address?: { lat: number; lng: number; city: string; zip: string; address: string; apt_ste?: string | null } | null;
+  payment_method: 'cashondelivery';
+  coupon?: string | null;
+  credits?: number;
+  products: { sku: string; qty: number; size?: number | null }[];
+}
+
+/** What the server answers for a placed order (apps/server/src/orders/place.ts), cents. */
+export interface PlacedOrder {
+  order_id: number;
+  increment_id: string;
+  status: string;
+  created_at: string;
+  order_type: 'pickup' | 'delivery';
+  subtotal: number;
+  discount: number;
+  excise_taxes: number;
+  sales_taxes: number;
+  shipping: number;
+  total: number;
+  items: { sku: string; name: string; qty: number; size: number | null; row_total_incl_tax: number }[];
+}
+
+export type SaveOrder = (payload: OrderPayload) => Promise<PlacedOrder>;
+
+/** Placing an order can take longer than a cart call (one transaction over stock, coupon, points). */
+const ORDER_TIMEOUT_MS = 15_000;
+
+export const saveOrder: SaveOrder = (payload) =>
+  callApi<PlacedOrder>('/api/order/save', {
+    method: 'POST',
+    body: payload,
+    headers: { 'idempotency-key': payload.idempotency_key },
+    timeoutMs: ORDER_TIMEOUT_MS,
+  });

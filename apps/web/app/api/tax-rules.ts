@@ -1,0 +1,51 @@
+/**
+ * The store's tax rules, for the cart's instant estimate only (the server computes the totals that
+ * count). Read once per page life from the catalogue search's `taxrule` entity (spec §7 "Tax rules
+ * search"), which serves them for clients that compute tax offline.
+ */
+import { applicableRates, type TaxRate, type TaxRule } from '@verdant/domain';
+import { callApi } from './envelope.ts';
+
+interface TaxRuleDocument {
+  code: string;
+  priority: number;
+  product_tax_class_ids: number[];
+  customer_tax_class_ids: number[];
+  rates: (TaxRate & { tax_postcode?: string | null })[];
+}
+
+let rules: Promise<TaxRule[]> | null = null;
+
+export function loadTaxRules(): Promise<TaxRule[]> {
+  rules ??= callApi<{ items: TaxRuleDocument[] }>('/api/catalog/search', { method: 'POST', body: { entity: 'taxrule', query: { size: 100 } } })
+    .then((r) =>
+      r.items.map((d) => ({
+        code: d.code,
+        priority: d.priority,
+        product_tax_class_ids: d.product_tax_class_ids,
+        customer_tax_class_ids: d.customer_tax_class_ids,
+        rates: d.rates.map(({ code, kind, rate, tax_country_id, region_name, tax_region_id }) => ({ code, kind, rate, tax_country_id, region_name, tax_region_id })),
+      })),
+    )
+    .catch(() => {
+      rules = null; // try again next time; meanwhile the estimate carries no tax
+      return [];
+    });
+  return rules;
+}
+
+/**
+ * Rates per product tax class where the store is (taxes are charged at the store, for pickup and
+ * delivery alike). The customer group is not matched here: the estimate is for a guest, and the
+ * server's answer replaces it.
+ */
+export function taxRatesLookup(rules: readonly TaxRule[], place: { country_id: string; region_code: string }): (taxClassId: number | null) => TaxRate[] {
+  const ctx = { countryId: place.country_id, regionName: place.region_code, groupedTax: false, customerTaxClassId: 0 };
+  const cache = new Map<number, TaxRate[]>();
+  return (taxClassId) => {
+    const id = taxClassId ?? 0;
+    let rates = cache.get(id);
+    if (!rates) cache.set(id, (rates = applicableRates(id, rules, ctx)));
+    return rates;
+  };
+}

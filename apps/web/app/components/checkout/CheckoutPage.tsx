@@ -1,0 +1,196 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { saveOrder, type OrderPayload } from '../../api/order.ts';
+import { CART_MESSAGES } from '../../lib/cart-messages.ts';
+import { validateAddress, validatePersonal } from '../../lib/checkout-validation.ts';
+import { useRootData, useStorePath } from '../../lib/root-data.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
+import { placeOrder } from '../../state/place-order.ts';
+import { useCart, useCartApi, useCartTotals, useCheckout, useCheckoutApi } from '../../state/use-cart.ts';
+import { PageShell } from '../page/PageShell.tsx';
+import { StoreLink } from '../store/StoreLink.tsx';
+import { DeliveryFields, useDeliveryCheck, type AddressErrors } from './DeliveryFields.tsx';
+import { PaymentFields } from './PaymentFields.tsx';
+import { PersonalFields, type PersonalErrors } from './PersonalFields.tsx';
+import { ReviewBlock } from './ReviewBlock.tsx';
+import { ThankYou } from './ThankYou.tsx';
+
+type Errors = PersonalErrors & AddressErrors;
+const FIELD_ORDER: (keyof Errors)[] = ['firstName', 'lastName', 'emailAddress', 'phone', 'address', 'city', 'zip'];
+const FIELD_LABELS: Record<keyof Errors, string> = {
+  firstName: 'First name', lastName: 'Last name', emailAddress: 'E-mail', phone: 'Phone', address: 'Street address', city: 'City', zip: 'ZIP code',
+};
+
+/** Spec §2 /checkout: the cart must have lines; `?thank-you` shows the order the server confirmed. */
+export function CheckoutPage() {
+  const hydrated = useHydrated();
+  const cartLoaded = useCart((s) => s.loaded);
+  const itemCount = useCart((s) => s.items.length);
+  const order = useCheckout((s) => s.order);
+  const [params] = useSearchParams();
+  if (!hydrated || !cartLoaded) {
+    return (
+      <PageShell title="Checkout">
+        <p className="text-stone-700">Loading your cart…</p>
+        <noscript>
+          <p className="mt-2 text-stone-700">Checkout needs JavaScript. You can also reserve your order by phone.</p>
+        </noscript>
+      </PageShell>
+    );
+  }
+  if (params.has('thank-you') && order) return <ThankYou order={order} />;
+  if (itemCount === 0) {
+    return (
+      <PageShell title="Checkout">
+        <p role="alert" className="text-lg text-stone-800">
+          {CART_MESSAGES.emptyCartCheckout}
+        </p>
+        <p className="mt-6">
+          <StoreLink to="/menu" className="inline-flex min-h-11 items-center rounded-full bg-brand px-6 font-semibold text-on-brand hover:opacity-90">
+            Browse the menu
+          </StoreLink>
+        </p>
+      </PageShell>
+    );
+  }
+  return <CheckoutForm />;
+}
+
+function CheckoutForm() {
+  const { shopper } = useRootData();
+  const cart = useCartApi();
+  const checkout = useCheckoutApi();
+  const navigate = useNavigate();
+  const storePath = useStorePath();
+  const view = useCartTotals();
+  const pending = useCheckout((s) => s.pendingOrder);
+  const { check } = useDeliveryCheck();
+  const [errors, setErrors] = useState<Errors>({});
+  const [summary, setSummary] = useState<(keyof Errors)[]>([]);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [placing, setPlacing] = useState(false);
+  const summaryRef = useRef<HTMLDivElement>(null);
+
+  // Entering checkout: sync with the client state authoritative, refresh stock, set the order type on the server.
+  useEffect(() => {
+    const c = checkout.getState();
+    void cart.getState().syncStock();
+    const d = c.delivery;
+    const shipping =
+      c.shipping.method === 'delivery' && d
+        ? cart.getState().setShipping('delivery', { lat: d.lat, lng: d.lng, zip: d.zip, city: c.shipping.city, address: c.shipping.address })
+        : cart.getState().setShipping('pickup');
+    // A refusal here is asked again, and shown, when the order is placed.
+    shipping.catch(() => null);
+  }, [cart, checkout]);
+
+  const clearError = (field: string) => setErrors((e) => (field in e ? { ...e, [field]: undefined } : e));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    const c = checkout.getState();
+    const found: Errors = { ...validatePersonal(c.personal), ...validateAddress(c.shipping) };
+    if (c.shipping.method === 'delivery' && !found.zip) {
+      const zipProblem = await check();
+      if (zipProblem) found.zip = zipProblem;
+    }
+    const invalid = FIELD_ORDER.filter((f) => found[f]);
+    setErrors(found);
+    setSummary(invalid);
+    if (invalid.length) {
+      queueMicrotask(() => document.getElementById(invalid[0])?.focus());
+      return;
+    }
+    if (view.over) {
+      setFormError(view.overMessage);
+      queueMicrotask(() => summaryRef.current?.focus());
+      return;
+    }
+    setPlacing(true);
+    try {
+      const result = await placeOrder({ checkout, build: (key) => buildOrder(key), send: saveOrder });
+      if (result.kind === 'placed') {
+        cart.getState().clearAfterOrder();
+        navigate(`${storePath('/checkout')}?thank-you`, { replace: true });
+        return;
+      }
+      setFormError(
+        result.kind === 'refused'
+          ? result.message
+          : 'We couldn’t reach the store to confirm your order. It is saved on this device: press Place order again to send it. It will not be placed twice.',
+      );
+      if (result.kind === 'refused') void cart.getState().syncStock();
+      queueMicrotask(() => summaryRef.current?.focus());
+    } finally {
+      setPlacing(false);
+    }
+  };
+
+  /** The order as the server takes it (spec §7 order/save); the server prices it again itself. */
+  const buildOrder = (key: string): OrderPayload => {
+    const { items, token, licenseType } = cart.getState();
+    const { personal, shipping, delivery } = checkout.getState();
+    return {
+      idempotency_key: key,
+      cart_id: token,
+      order_type: shipping.method,
+      license_type: (items.length && licenseType) || shopper.licenseType,
+      personal_details: { firstName: personal.firstName.trim(), lastName: personal.lastName.trim(), emailAddress: personal.emailAddress.trim(), phone: personal.phone.trim() },
+      shipping_address:
+        shipping.method === 'delivery' && delivery
+          ? { lat: delivery.lat, lng: delivery.lng, city: shipping.city.trim(), zip: delivery.zip, address: shipping.address.trim(), apt_ste: shipping.apt_ste.trim() || null }
+          : null,
+      payment_method: 'cashondelivery',
+      coupon: view.couponCode,
+      products: items.map((i) => ({ sku: i.sku, qty: i.qty, size: i.size })),
+    };
+  };
+
+  const shownSummary = summary.filter((f) => errors[f]);
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-10">
+      <h1 className="font-display text-4xl font-bold tracking-tight text-stone-900">Checkout</h1>
+      <div ref={summaryRef} tabIndex={-1} className="focus:outline-none">
+        <div role="alert">
+          {shownSummary.length > 0 ? (
+            <div className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4 text-red-900">
+              <h2 className="font-semibold">
+                {shownSummary.length === 1 ? 'One field needs your attention:' : `${shownSummary.length} fields need your attention:`}
+              </h2>
+              <ul className="mt-1 list-disc pl-5 text-sm">
+                {shownSummary.map((f) => (
+                  <li key={f}>
+                    <a href={`#${f}`} className="underline" onClick={(e) => (e.preventDefault(), document.getElementById(f)?.focus())}>
+                      {FIELD_LABELS[f]}: {errors[f]}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          {formError ? <p className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4 font-medium text-red-900">{formError}</p> : null}
+        </div>
+      </div>
+      {pending ? (
+        <p role="status" className="mt-4 rounded-xl bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200">
+          An order from {new Date(pending.createdAt).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })} is waiting for the store’s
+          confirmation. Place order sends that same order again; it will not be placed twice.
+        </p>
+      ) : null}
+      <form onSubmit={submit} noValidate className="mt-6 space-y-6" aria-busy={placing}>
+        <PersonalFields errors={errors} onEdit={clearError} />
+        <DeliveryFields errors={errors} onEdit={clearError} onZipChecked={(message) => setErrors((e) => ({ ...e, zip: message ?? undefined }))} />
+        <PaymentFields couponCode={view.couponCode} />
+        <ReviewBlock view={view} />
+        <button
+          type="submit"
+          disabled={placing}
+          className="flex min-h-12 w-full items-center justify-center rounded-full bg-brand px-8 text-lg font-semibold text-on-brand hover:opacity-90 disabled:opacity-60 sm:w-auto"
+        >
+          {placing ? 'Placing your order…' : 'Place order'}
+        </button>
+      </form>
+    </div>
+  );
+}

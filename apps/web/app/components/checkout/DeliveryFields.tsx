@@ -1,0 +1,144 @@
+import { useState } from 'react';
+import { formatMoney } from '@verdant/domain';
+import { DELIVERY_FEE_INCL_TAX } from '../../lib/cart-config.ts';
+import { normalizeZip, knownZips, lookupZip } from '../../lib/zip-centroids.ts';
+import { useRootData } from '../../lib/root-data.ts';
+import { formatAddress } from '../../lib/store-view.ts';
+import type { FieldErrors } from '../../lib/checkout-validation.ts';
+import type { OrderType, ShippingDetails } from '../../state/checkout-store.ts';
+import { useCartApi, useCheckout, useCheckoutApi } from '../../state/use-cart.ts';
+import { Field, sectionClass, sectionTitleClass } from './Field.tsx';
+
+export type AddressErrors = FieldErrors<'address' | 'city' | 'zip'>;
+
+/** `958xx` style hints for the ZIP codes the demo map knows around the store's city. */
+function zipHint(city: string): string {
+  const prefixes = [...new Set(knownZips(city).map((z) => `${z.slice(0, 3)}xx`))];
+  return prefixes.length ? `${city} (${prefixes.join(', ')})` : 'the store’s city';
+}
+
+/**
+ * Asks the server whether the address can get a delivery (distance and too-far come from
+ * shipping-information); the ZIP's point comes from the demo ZIP table (lib/zip-centroids.ts).
+ * Resolves with the message for the ZIP field, or null when delivery is possible.
+ */
+export function useDeliveryCheck() {
+  const { store } = useRootData();
+  const cart = useCartApi();
+  const checkout = useCheckoutApi();
+  const [checking, setChecking] = useState(false);
+  const radius = store.placeInfo.deliveryRadiusMiles;
+  const check = async (): Promise<string | null> => {
+    const s = checkout.getState().shipping;
+    const zip = normalizeZip(s.zip);
+    const point = lookupZip(s.zip);
+    if (!zip || !point) {
+      return `We can’t check delivery to ZIP ${s.zip.trim()}: it isn’t on our delivery map. Choose pickup, or use a ZIP code in ${zipHint(store.placeInfo.address.city)}.`;
+    }
+    const known = checkout.getState().delivery;
+    let delivery = known && known.zip === zip ? known : null;
+    if (!delivery) {
+      setChecking(true);
+      try {
+        const info = await cart.getState().setShipping('delivery', { lat: point.lat, lng: point.lng, zip, city: s.city.trim(), address: s.address.trim(), apt_ste: s.apt_ste.trim() || null });
+        if (!info) return 'Delivery can’t be checked while the store can’t be reached. Choose pickup, or try again in a moment.';
+        delivery = { zip, lat: point.lat, lng: point.lng, distance: info.distance, too_far: info.too_far };
+        checkout.getState().setDelivery(delivery);
+      } catch (e) {
+        return e instanceof Error ? e.message : 'Delivery can’t be checked right now.';
+      } finally {
+        setChecking(false);
+      }
+    }
+    return delivery.too_far
+      ? `ZIP ${zip} is ${delivery.distance} miles from the store, outside its ${radius}-mile delivery area. Choose pickup or another address.`
+      : null;
+  };
+  return { check, checking };
+}
+
+interface Props {
+  errors: AddressErrors;
+  onEdit(field: keyof ShippingDetails): void;
+  onZipChecked(message: string | null): void;
+}
+
+/** Spec §3 Shipping: pickup (default, free) or delivery ($5.00 incl. tax) with the address. */
+export function DeliveryFields({ errors, onEdit, onZipChecked }: Props) {
+  const { store } = useRootData();
+  const shipping = useCheckout((s) => s.shipping);
+  const delivery = useCheckout((s) => s.delivery);
+  const setShipping = useCheckout((s) => s.setShipping);
+  const cart = useCartApi();
+  const { check, checking } = useDeliveryCheck();
+  const delivers = store.placeInfo.deliveryRadiusMiles > 0;
+  const change = (field: keyof ShippingDetails) => (value: string) => {
+    setShipping({ [field]: value });
+    onEdit(field);
+  };
+  const choose = async (method: OrderType) => {
+    setShipping({ method });
+    onEdit('method');
+    if (method === 'pickup') await cart.getState().setShipping('pickup').catch(() => null);
+    else if (normalizeZip(shipping.zip)) onZipChecked(await check());
+  };
+  const option = 'flex min-h-14 cursor-pointer items-start gap-3 rounded-xl border border-stone-300 p-3 has-checked:border-brand has-checked:ring-2 has-checked:ring-brand';
+
+  return (
+    <section aria-labelledby="shipping-title" className={sectionClass}>
+      <h2 id="shipping-title" className={sectionTitleClass}>
+        2. Pickup or delivery
+      </h2>
+      <fieldset className="mt-4">
+        <legend className="sr-only">Order type</legend>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <label className={option}>
+            <input type="radio" name="order_type" value="pickup" checked={shipping.method === 'pickup'} onChange={() => void choose('pickup')} className="mt-1 accent-brand" />
+            <span>
+              <span className="block font-semibold">Pickup — Free</span>
+              <span className="block text-sm text-stone-700">At {formatAddress(store.placeInfo)}</span>
+            </span>
+          </label>
+          {delivers ? (
+            <label className={option}>
+              <input type="radio" name="order_type" value="delivery" checked={shipping.method === 'delivery'} onChange={() => void choose('delivery')} className="mt-1 accent-brand" />
+              <span>
+                <span className="block font-semibold">Delivery — {formatMoney(DELIVERY_FEE_INCL_TAX, store.money)} incl. tax</span>
+                <span className="block text-sm text-stone-700">Within {store.placeInfo.deliveryRadiusMiles} miles of the store</span>
+              </span>
+            </label>
+          ) : null}
+        </div>
+      </fieldset>
+      {shipping.method === 'delivery' ? (
+        <div className="mt-4 grid gap-4 sm:grid-cols-6">
+          <Field id="address" label="Street address" required autoComplete="address-line1" className="sm:col-span-4" value={shipping.address} onChange={change('address')} error={errors.address} />
+          <Field id="apt_ste" label="Apt / suite" autoComplete="address-line2" className="sm:col-span-2" value={shipping.apt_ste} onChange={change('apt_ste')} />
+          <Field id="city" label="City" required autoComplete="address-level2" className="sm:col-span-3" value={shipping.city} onChange={change('city')} error={errors.city} />
+          <Field
+            id="zip"
+            label="ZIP code"
+            required
+            autoComplete="postal-code"
+            inputMode="numeric"
+            className="sm:col-span-3"
+            value={shipping.zip}
+            onChange={change('zip')}
+            onBlur={async () => {
+              if (normalizeZip(shipping.zip)) onZipChecked(await check());
+            }}
+            error={errors.zip}
+            hint={`We deliver in ${zipHint(store.placeInfo.address.city)}.`}
+          />
+          <p role="status" className="text-sm text-stone-700 sm:col-span-6">
+            {checking
+              ? 'Checking delivery to this address…'
+              : delivery && delivery.zip === normalizeZip(shipping.zip) && !delivery.too_far
+                ? `We deliver here: ${delivery.distance} miles from the store.`
+                : ''}
+          </p>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,40 @@
+import { formatMoney, MESSAGES } from '@verdant/domain';
+import type { TotalsView } from '../../lib/cart-view.ts';
+import { useRootData } from '../../lib/root-data.ts';
+import { isVirtualCart, lineKey, lineLabel } from '../../state/cart-items.ts';
+import { useCart } from '../../state/use-cart.ts';
+import { TotalsSummary } from '../cart/TotalsSummary.tsx';
+import { sectionClass, sectionTitleClass } from './Field.tsx';
+
+/** Spec §2 checkout review: the lines, the pay-on-delivery block and the itemised totals. */
+export function ReviewBlock({ view }: { view: TotalsView }) {
+  const { store } = useRootData();
+  const items = useCart((s) => s.items);
+  return (
+    <section aria-labelledby="review-title" className={sectionClass}>
+      <h2 id="review-title" className={sectionTitleClass}>
+        4. Review your order
+      </h2>
+      <ul aria-label="Products in your order" className="mt-3 divide-y divide-stone-200">
+        {items.map((i) => (
+          <li key={lineKey(i)} className="flex justify-between gap-4 py-2 text-sm">
+            <span>
+              <span className="font-medium text-stone-900">{lineLabel(i)}</span> <span className="text-stone-600">× {i.qty}</span>
+              {i.errors?.stock ? <span className="block font-medium text-red-700">{i.errors.stock}</span> : null}
+            </span>
+            <span className="tabular-nums">{formatMoney(view.rowTotals.get(lineKey(i)) ?? i.price * i.qty, store.money)}</span>
+          </li>
+        ))}
+      </ul>
+      {!isVirtualCart(items) ? (
+        <div className="mt-4 rounded-xl bg-brand/10 p-4" data-testid="pay-on-delivery">
+          <h3 className="font-semibold text-stone-900">{MESSAGES.payOnDeliveryTitle}</h3>
+          <p className="mt-1 text-sm text-stone-800">{MESSAGES.payOnDeliveryText}</p>
+        </div>
+      ) : null}
+      <div className="mt-4">
+        <TotalsSummary view={view} title="Totals" />
+      </div>
+    </section>
+  );
+}

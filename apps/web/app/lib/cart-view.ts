@@ -1,0 +1,116 @@
+/**
+ * What the microcart and checkout show of the cart's money and limit (spec §3 totals segments,
+ * §5 transaction limit): the server's totals when they were computed for exactly these lines,
+ * else the instant estimate of @verdant/domain's computeTotals (server totals win as soon as they
+ * arrive). The limit uses the domain's checkTransactionLimit; a fresh server answer overrides it.
+ */
+import {
+  cartItemsHash,
+  checkTransactionLimit,
+  computeTotals,
+  type Cents,
+  type LicenseType,
+  type Store,
+  type TaxRate,
+} from '@verdant/domain';
+import type { ServerTotals } from '../api/cart.ts';
+import { limitItems, lineKey, totalsLines, type CartItem } from '../state/cart-items.ts';
+
+export interface TotalsView {
+  /** `server`: the store's own figures; `estimate`: computed here until the store answers. */
+  source: 'server' | 'estimate';
+  subtotal: Cents;
+  discount: Cents;
+  excise: Cents;
+  sales: Cents;
+  shipping: Cents;
+  total: Cents;
+  couponCode: string | null;
+  /** THC-equivalent grams in the cart, the store's limit for the licence type (null: none), over it or not. */
+  grams: number;
+  limit: number | null;
+  over: boolean;
+  overMessage: string | null;
+  /** Each line's row total before tax (cents), by line key. */
+  rowTotals: Map<string, Cents>;
+}
+
+export interface TotalsViewInput {
+  items: readonly CartItem[];
+  token: string | null;
+  totals: ServerTotals | null;
+  totalsHash: string | null;
+}
+
+export interface TotalsViewOptions {
+  ratesOf: (taxClassId: number | null) => readonly TaxRate[];
+  limits: Pick<Store, 'dispensarySettings'> | null;
+  licenseType: LicenseType;
+  /** The chosen shipping method's price including tax, for the estimate. */
+  shippingInclTax: Cents;
+}
+
+export function isTotalsFresh(s: TotalsViewInput): s is TotalsViewInput & { totals: ServerTotals } {
+  return s.totals != null && s.totalsHash != null && s.totalsHash === cartItemsHash(s.items, s.token);
+}
+
+export function totalsView(s: TotalsViewInput, o: TotalsViewOptions): TotalsView {
+  const limit = checkTransactionLimit(limitItems(s.items), o.limits, o.licenseType);
+  if (isTotalsFresh(s)) {
+    const t = s.totals;
+    const byId = new Map(t.items.map((i) => [i.item_id, i.row_total]));
+    const rowTotals = new Map(s.items.map((i) => [lineKey(i), (i.server_item_id != null ? byId.get(i.server_item_id) : undefined) ?? i.price * i.qty]));
+    const grams = segment(t, 'thc_equivalent_grams') ?? limit.grams;
+    return {
+      source: 'server',
+      subtotal: t.subtotal,
+      discount: t.discount_amount,
+      excise: t.excise_tax_amount,
+      sales: t.sales_tax_amount,
+      shipping: t.shipping_incl_tax,
+      total: t.grand_total,
+      couponCode: t.coupon_code,
+      grams,
+      limit: limit.limit,
+      over: t.over_limit,
+      overMessage: t.over_limit ? t.over_limit_message : null,
+      rowTotals,
+    };
+  }
+  const estimate = computeTotals({ lines: totalsLines(s.items, o.ratesOf), shippingInclTax: s.items.length ? o.shippingInclTax : 0 });
+  const seg = estimate.segments;
+  return {
+    source: 'estimate',
+    subtotal: seg.subtotal,
+    discount: seg.discount,
+    excise: seg.excise_taxes,
+    sales: seg.sales_taxes,
+    shipping: seg.shipping,
+    total: seg.total,
+    // A coupon stays on the server cart; its amount is only known from the server's answer.
+    couponCode: s.totals?.coupon_code ?? null,
+    grams: limit.grams,
+    limit: limit.limit,
+    over: limit.over,
+    overMessage: limit.message,
+    rowTotals: new Map(estimate.lines.map((l) => [l.id, l.rowTotal])),
+  };
+}
+
+function segment(t: ServerTotals, code: string): number | null {
+  const s = t.total_segments.find((x) => x.code === code);
+  return s ? s.value : null;
+}
+
+/** `7 g of 28.5 g` (at most two decimals). */
+export function gramsOfLimit(grams: number, limit: number | null): string {
+  const g = (n: number) => `${Number(n.toFixed(2))} g`;
+  return limit == null ? g(grams) : `${g(grams)} of ${g(limit)}`;
+}
+
+/** The store's per-transaction limits as the domain's limit check reads them (compliance_settings only). */
+export function limitSettings(limits: Partial<Record<LicenseType, number>>): Pick<Store, 'dispensarySettings'> {
+  const entries = Object.entries(limits).map(([type, max]) => [type, { per_transaction: { usable_max: max } }]);
+  // Only compliance_settings is read by checkTransactionLimit (usableMaxGrams); the rest stays on the server.
+  return { dispensarySettings: { compliance_settings: { limits: Object.fromEntries(entries), hidden_categories: [] } } } as unknown as Pick<Store, 'dispensarySettings'>;
+}

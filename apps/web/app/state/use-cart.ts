@@ -1,0 +1,143 @@
+/**
+ * The cart and checkout stores of the current store code, for React. One of each per store and
+ * page life in the browser (IndexedDB via idb-keyval, BroadcastChannel, Web Locks, the HTTP
+ * transport); on the server every render gets a throwaway empty store that never loads, so the
+ * server HTML is the empty cart the browser also renders before it has read IndexedDB (no
+ * hydration mismatch).
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { get as idbGet, set as idbSet } from 'idb-keyval';
+import { useLocation } from 'react-router';
+import { useStore } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
+import type { LicenseType, TaxRate, TaxRule } from '@verdant/domain';
+import { httpCartTransport } from '../api/cart.ts';
+import { loadTaxRules, taxRatesLookup } from '../api/tax-rules.ts';
+import { DELIVERY_FEE_INCL_TAX } from '../lib/cart-config.ts';
+import { limitSettings, totalsView, type TotalsView } from '../lib/cart-view.ts';
+import { useRootData } from '../lib/root-data.ts';
+import type { PublicStore } from '../lib/store-view.ts';
+import { createCartStore, type CartState } from './cart-store.ts';
+import { createCheckoutStore, type CheckoutState } from './checkout-store.ts';
+import { browserLock } from './cart-queue.ts';
+import { notify } from './notifications.ts';
+import type { ListChannel, ListStorage } from './persisted.ts';
+
+const isBrowser = typeof window !== 'undefined';
+const carts = new Map<string, StoreApi<CartState>>();
+const checkouts = new Map<string, StoreApi<CheckoutState>>();
+/** The shopper's licence type as the page last rendered it (the cart creates its server cart for it). */
+let shopperLicense: LicenseType = 'recreational';
+
+function browserStorage(): ListStorage | null {
+  return typeof indexedDB === 'undefined' ? null : { get: (k) => idbGet(k), set: (k, v) => idbSet(k, v) };
+}
+
+function browserChannel(name: string): ListChannel | null {
+  return typeof BroadcastChannel === 'function' ? new BroadcastChannel(name) : null;
+}
+
+export function checkoutStoreFor(storeCode: string): StoreApi<CheckoutState> {
+  if (!isBrowser) return createCheckoutStore({ storeCode, storage: null, channel: null });
+  let store = checkouts.get(storeCode);
+  if (!store) {
+    store = createCheckoutStore({ storeCode, storage: browserStorage(), channel: browserChannel(`verdant-checkout:${storeCode}`) });
+    checkouts.set(storeCode, store);
+  }
+  return store;
+}
+
+export function cartStoreFor(store: Pick<PublicStore, 'storeCode' | 'purchaseLimits'>): StoreApi<CartState> {
+  const limits = limitSettings(store.purchaseLimits);
+  if (!isBrowser) {
+    return createCartStore({ storeCode: store.storeCode, transport: null, storage: null, channel: null, lock: null, licenseType: () => shopperLicense, limits });
+  }
+  let cart = carts.get(store.storeCode);
+  if (!cart) {
+    const checkout = checkoutStoreFor(store.storeCode);
+    cart = createCartStore({
+      storeCode: store.storeCode,
+      transport: httpCartTransport,
+      storage: browserStorage(),
+      channel: browserChannel(`verdant-cart:${store.storeCode}`),
+      lock: browserLock(),
+      licenseType: () => shopperLicense,
+      limits,
+      inCheckout: () => checkout.getState().isInCheckout(),
+      onRefused: (refusals) => refusals.forEach((r) => notify({ type: 'error', message: `${r.name}: ${r.message}`, action1: { label: 'OK' } })),
+    });
+    carts.set(store.storeCode, cart);
+  }
+  return cart;
+}
+
+export function useCartApi(): StoreApi<CartState> {
+  const { store, shopper } = useRootData();
+  shopperLicense = shopper.licenseType;
+  return cartStoreFor(store);
+}
+
+export function useCart<T>(selector: (state: CartState) => T): T {
+  return useStore(useCartApi(), selector);
+}
+
+export function useCheckoutApi(): StoreApi<CheckoutState> {
+  return checkoutStoreFor(useRootData().store.storeCode);
+}
+
+export function useCheckout<T>(selector: (state: CheckoutState) => T): T {
+  return useStore(useCheckoutApi(), selector);
+}
+
+/**
+ * Loads the cart and checkout once, after hydration; syncs again when the browser is back online;
+ * closes the microcart on navigation (here, because checkout mode has no cart button to do it).
+ */
+export function useCartBoot(): void {
+  const cart = useCartApi();
+  const checkout = useCheckoutApi();
+  const location = useLocation();
+  useEffect(() => cart.getState().setMicrocart(false), [cart, location.key]);
+  useEffect(() => {
+    void checkout.getState().load().then(() => cart.getState().load());
+    const online = () => {
+      if (cart.getState().sync === 'unreachable') void cart.getState().syncNow({ force: true });
+    };
+    window.addEventListener('online', online);
+    return () => window.removeEventListener('online', online);
+  }, [cart, checkout]);
+}
+
+/** The store's tax rules, read once when a totals view first needs them (the estimate only). */
+function useTaxRates(place: PublicStore['placeInfo']['address']): (taxClassId: number | null) => readonly TaxRate[] {
+  const [rules, setRules] = useState<TaxRule[]>([]);
+  useEffect(() => {
+    let live = true;
+    void loadTaxRules().then((r) => live && setRules(r));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return useMemo(() => taxRatesLookup(rules, place), [rules, place]);
+}
+
+/** Totals and limit as the microcart and checkout show them (server figures, else the estimate). */
+export function useCartTotals(): TotalsView {
+  const { store, shopper } = useRootData();
+  const items = useCart((s) => s.items);
+  const token = useCart((s) => s.token);
+  const totals = useCart((s) => s.totals);
+  const totalsHash = useCart((s) => s.totalsHash);
+  const cartLicense = useCart((s) => (s.items.length > 0 ? s.licenseType : null));
+  const method = useCheckout((s) => s.shipping.method);
+  const ratesOf = useTaxRates(store.placeInfo.address);
+  const limits = useMemo(() => limitSettings(store.purchaseLimits), [store.purchaseLimits]);
+  return useMemo(
+    () =>
+      totalsView(
+        { items, token, totals, totalsHash },
+        { ratesOf, limits, licenseType: cartLicense ?? shopper.licenseType, shippingInclTax: method === 'delivery' ? DELIVERY_FEE_INCL_TAX : 0 },
+      ),
+    [items, token, totals, totalsHash, ratesOf, limits, cartLicense, shopper.licenseType, method],
+  );
+}
