@@ -10,6 +10,14 @@ import type { Database } from './db/schema.ts';
 import { ApiError, sendError } from './http/envelope.ts';
 import type { StoreRegistry } from './stores/registry.ts';
 import { registerStoreviewRoutes } from './stores/storeview.ts';
+import { CatalogIndexManager } from './catalog/index-manager.ts';
+import { redisBus } from './catalog/change-bus.ts';
+import { registerCatalogRoutes } from './catalog/routes.ts';
+import { registerUrlRoutes } from './urls/routes.ts';
+import { registerCmsRoutes } from './cms/routes.ts';
+import { registerImageRoutes } from './images/routes.ts';
+import { registerSeoRoutes } from './seo/routes.ts';
+import { registerCommerceRoutes } from './commerce.ts';
 import { createStorefrontServices } from './ssr/services.ts';
 import { loadWebBuild, registerSsr } from './ssr/mount.ts';
 import { OutputCache } from './ssr/output-cache.ts';
@@ -18,6 +26,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Drop what this process cached for a store (pages, home lists) after its catalogue changed. */
     invalidateStore(storeId?: number): void;
+    /** Every store's in-memory catalogue; call `catalog.catalogChanged(storeId, productIds?)` after writing it. */
+    catalog: CatalogIndexManager;
   }
   interface FastifyRequest {
     /** The store this request is for (host or store-code path prefix, spec §1/§2). */
@@ -28,12 +38,14 @@ declare module 'fastify' {
 }
 
 export interface AppDeps {
-  config: Pick<ServerConfig, 'dataDir' | 'demoMode' | 'production' | 'logLevel'>;
+  config: Pick<ServerConfig, 'dataDir' | 'demoMode' | 'production' | 'logLevel' | 'redisUrl'>;
   registry: StoreRegistry;
   db: Kysely<Database>;
   /** Directory of the React Router build; omit to serve the API only (API tests). */
   webBuildDir?: string;
   logger?: FastifyServerOptions['logger'];
+  /** The time prices and special windows are judged at (tests pin it); default now. */
+  clock?: () => Date;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -79,7 +91,35 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return sendError(reply, 500, 'Internal Server Error 500');
   });
 
+  // Each store's catalogue in memory; with REDIS_URL, changes reach the other nodes by pub/sub.
+  const catalog = new CatalogIndexManager({
+    db: deps.db,
+    stores: deps.registry.stores,
+    bus: deps.config.redisUrl
+      ? redisBus({ url: deps.config.redisUrl, onError: (err) => app.log.warn({ err }, 'redis (catalogue changes)') })
+      : undefined,
+    onChanged: (storeId) => app.invalidateStore(storeId),
+    clock: deps.clock,
+    log: app.log,
+  });
+  await catalog.start();
+  app.decorate('catalog', catalog);
+  app.addHook('onClose', async () => catalog.close());
+  const storefront = createStorefrontServices({ manager: catalog, clock: deps.clock });
+  const catalogDeps = {
+    registry: deps.registry,
+    manager: catalog,
+    services: storefront.services,
+    clock: deps.clock ?? (() => new Date()),
+  };
+
   registerStoreviewRoutes(app, deps.registry);
+  registerCatalogRoutes(app, catalogDeps);
+  registerUrlRoutes(app, catalogDeps);
+  registerCmsRoutes(app, catalogDeps);
+  registerImageRoutes(app, { dataDir: deps.config.dataDir });
+  registerSeoRoutes(app, catalogDeps);
+  registerCommerceRoutes(app, { db: deps.db, registry: deps.registry, now: deps.clock });
   app.get('/api/health', async () => ({ code: 200, result: 'ok' }));
   app.all('/api/*', async (request, reply) => sendError(reply, 404, `No API endpoint ${request.method} ${request.url.split('?')[0]}`));
 
@@ -93,7 +133,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxAge: '1d',
   });
 
-  const storefront = createStorefrontServices(deps.db);
   const outputCache = new OutputCache();
   app.decorate('invalidateStore', (storeId?: number) => {
     storefront.invalidate(storeId);

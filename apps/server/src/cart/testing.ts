@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { buildApp, type AppDeps } from '../app.ts';
-import { registerCommerceRoutes } from '../commerce.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
@@ -20,17 +19,14 @@ export const registry = StoreRegistry.fromFile(DEMO_STORES_FILE);
 
 export async function commerceApp(t: TestDatabase, now: () => Date = () => REFERENCE_DATE): Promise<FastifyInstance> {
   await seedDemo(t.db, readStoresFile(DEMO_STORES_FILE), { dataDir: t.dataDir, referenceDate: REFERENCE_DATE });
-  // `now` rides along for when buildApp wires the commerce routes itself (and forwards its clock);
-  // until then buildApp ignores it and the routes are registered here.
-  const deps: AppDeps & { now: () => Date } = {
+  const deps: AppDeps = {
     config: { dataDir: t.dataDir, demoMode: true, production: true, logLevel: 'silent' },
     registry,
     db: t.db,
     logger: false,
-    now,
+    clock: now,
   };
   const app = await buildApp(deps);
-  if (!app.hasRoute({ method: 'POST', url: '/api/cart/create' })) registerCommerceRoutes(app, { db: t.db, registry, now });
   return app;
 }
 

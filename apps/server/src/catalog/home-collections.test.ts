@@ -1,7 +1,8 @@
 /**
- * Integration: homeCollections against the seeded demo catalogue on both databases. The lists are
- * compared with a brute-force reading of the same rows (the oracle below) and then probed by
- * changing single products.
+ * Integration: homeCollections over documents built from the seeded demo catalogue on both
+ * databases. The lists are compared with a brute-force reading of the same rows (the oracle
+ * below) and then probed by changing single products (documents are reloaded after each change,
+ * as the index manager does when the catalogue changes).
  */
 import {
   HOME_COLLECTIONS,
@@ -17,7 +18,9 @@ import type { Database } from '../db/schema.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { describeEachDatabase } from '../test/databases.ts';
-import { homeCollections } from './home-collections.ts';
+import { homeCollections, type CatalogView } from './home-collections.ts';
+import { loadDocuments } from './documents.ts';
+import type { CatalogIndexManager } from './index-manager.ts';
 
 const storesFile = readStoresFile(DEMO_STORES_FILE);
 const NOW = new Date('2026-06-15T12:00:00.000Z');
@@ -31,10 +34,21 @@ const hiding = (store: Store, hidden: string[]): Store =>
     compliance_settings: { ...store.dispensarySettings.compliance_settings!, hidden_categories: hidden },
   });
 
-// The query function fits the services contract the web app calls.
-const _contract: (db: Kysely<Database>) => StorefrontServices['homeCollections'] = (db) => (store, lt) =>
-  homeCollections(db, store, lt);
+// The list function fits the services contract the web app calls.
+const _contract: (m: CatalogIndexManager) => StorefrontServices['homeCollections'] = (m) => async (store, lt) =>
+  homeCollections(m.catalog(store.storeId), store, lt);
 void _contract;
+
+/** The store's documents as they are in the database now. */
+async function view(db: Kysely<Database>, store: Store): Promise<CatalogView> {
+  const { stores } = await loadDocuments(db, { storeIds: [store.storeId] }, { customerGroupFor: () => 0, now: NOW });
+  return { allProducts: () => stores[0].products, allCategories: () => stores[0].categories };
+}
+
+/** homeCollections as the old SQL function was called: from the rows as they are now. */
+async function listsOf(db: Kysely<Database>, store: Store, lt: LicenseType, now: Date = NOW) {
+  return homeCollections(await view(db, store), store, lt, now);
+}
 
 type Price = {
   price_cents: number;
@@ -141,7 +155,7 @@ describeEachDatabase('homeCollections', (getDb) => {
     const { db } = getDb();
     for (const store of storesFile.stores) {
       for (const lt of ['recreational', 'medical'] as const) {
-        const lists = await homeCollections(db, store, lt, NOW);
+        const lists = await listsOf(db, store, lt, NOW);
         const expected = await oracle(db, store, lt, NOW);
         for (const name of HOME_COLLECTIONS)
           expect(skus(lists[name]), `${store.storeCode} ${lt} ${name}`).toEqual(expected[name]);
@@ -152,7 +166,7 @@ describeEachDatabase('homeCollections', (getDb) => {
   it('returns at most 15 per list, newest first, and fills lists when it can', async () => {
     const { db } = getDb();
     for (const store of storesFile.stores) {
-      const lists = await homeCollections(
+      const lists = await listsOf(
         db,
         store,
         store.dispensarySettings.license_recreational ? 'recreational' : 'medical',
@@ -176,8 +190,8 @@ describeEachDatabase('homeCollections', (getDb) => {
 
   it('respects the licence type', async () => {
     const { db } = getDb();
-    const rec = await homeCollections(db, storeByCode('downtown'), 'recreational', NOW);
-    const med = await homeCollections(db, storeByCode('downtown'), 'medical', NOW);
+    const rec = await listsOf(db, storeByCode('downtown'), 'recreational', NOW);
+    const med = await listsOf(db, storeByCode('downtown'), 'medical', NOW);
     const all = (l: typeof rec) => HOME_COLLECTIONS.flatMap((n) => l[n]);
     expect(all(rec).every((c) => c.license_type !== 'medical')).toBe(true);
     expect(all(med).every((c) => c.license_type !== 'recreational')).toBe(true);
@@ -187,7 +201,7 @@ describeEachDatabase('homeCollections', (getDb) => {
   it('lists only active specials, priced below the regular price', async () => {
     const { db } = getDb();
     for (const store of storesFile.stores) {
-      const { specials } = await homeCollections(
+      const { specials } = await listsOf(
         db,
         store,
         store.dispensarySettings.license_recreational ? 'recreational' : 'medical',
@@ -210,7 +224,7 @@ describeEachDatabase('homeCollections', (getDb) => {
 
   it('prices configurables from their cheapest available child', async () => {
     const { db } = getDb();
-    const lists = await homeCollections(db, storeByCode('harbor'), 'recreational', NOW);
+    const lists = await listsOf(db, storeByCode('harbor'), 'recreational', NOW);
     const configurables = HOME_COLLECTIONS.flatMap((n) => lists[n]).filter((c) => c.type_id === 'configurable');
     expect(configurables.length).toBeGreaterThan(0);
     for (const card of configurables) {
@@ -249,7 +263,7 @@ describeEachDatabase('homeCollections', (getDb) => {
       return rows.map((r) => r.path);
     };
     const listedPaths = async (store: Store) => {
-      const lists = await homeCollections(db, store, 'recreational', NOW);
+      const lists = await listsOf(db, store, 'recreational', NOW);
       return categoryOf(HOME_COLLECTIONS.flatMap((n) => lists[n]));
     };
     // Eastside hides Tinctures (category 8); without that setting some tincture would be listed.
@@ -295,7 +309,7 @@ describeEachDatabase('homeCollections', (getDb) => {
       .where('product_id', '=', target.id)
       .execute();
     const first = async (now = NOW) => {
-      const l = await homeCollections(db, store, 'recreational', now);
+      const l = await listsOf(db, store, 'recreational', now);
       return HOME_COLLECTIONS.map((n) => l[n][0]?.sku === target.sku);
     };
     // A bare `to` date runs through the end of that day.
@@ -335,13 +349,13 @@ describeEachDatabase('homeCollections', (getDb) => {
   it('drops a configurable when no child is available, and puts pinned best sellers first', async () => {
     const { db } = getDb();
     const store = storeByCode('downtown');
-    const lists = await homeCollections(db, store, 'recreational', NOW);
+    const lists = await listsOf(db, store, 'recreational', NOW);
     const flower = HOME_COLLECTIONS.flatMap((n) => lists[n]).find((c) => c.type_id === 'configurable')!;
     const children = (await db.selectFrom('products').select('id').where('parent_id', '=', flower.id).execute()).map(
       (r) => r.id,
     );
     await db.updateTable('stock').set({ is_in_stock: 0 }).where('product_id', 'in', children).execute();
-    const without = await homeCollections(db, store, 'recreational', NOW);
+    const without = await listsOf(db, store, 'recreational', NOW);
     expect(HOME_COLLECTIONS.flatMap((n) => skus(without[n]))).not.toContain(flower.sku);
     await db.updateTable('stock').set({ is_in_stock: 1 }).where('product_id', 'in', children).execute();
 
@@ -353,12 +367,7 @@ describeEachDatabase('homeCollections', (getDb) => {
       .where('name', '=', 'Blue Dream')
       .executeTakeFirst();
     const pinned = [plain?.sku ?? 'FL-BLUE-DREAM', lists.bestsellers[lists.bestsellers.length - 1].sku, 'NO-SUCH-SKU'];
-    const { bestsellers } = await homeCollections(
-      db,
-      withSettings(store, { best_sellers: pinned }),
-      'recreational',
-      NOW,
-    );
+    const { bestsellers } = await listsOf(db, withSettings(store, { best_sellers: pinned }), 'recreational', NOW);
     expect(skus(bestsellers).slice(0, 2)).toEqual(pinned.slice(0, 2));
     expect(new Set(skus(bestsellers)).size).toBe(bestsellers.length);
     expect(bestsellers.length).toBeLessThanOrEqual(15);
@@ -368,14 +377,17 @@ describeEachDatabase('homeCollections', (getDb) => {
     const { db } = getDb();
     let queries = 0;
     const counter: KyselyPlugin = {
-      transformQuery: (args) => {
+      transformQuery: (args) => args.node,
+      // Once per executed statement (transformQuery also sees each subquery).
+      transformResult: async (args) => {
         queries++;
-        return args.node;
+        return args.result;
       },
-      transformResult: async (args) => args.result,
     };
-    const lists = await homeCollections(db.withPlugin(counter), storeByCode('eastside'), 'recreational', NOW);
-    expect(queries).toBeLessThanOrEqual(5);
+    const docs = await view(db.withPlugin(counter), storeByCode('eastside'));
+    // One query per table, whatever the catalogue size (no query per product).
+    expect(queries).toBeLessThanOrEqual(16);
+    const lists = homeCollections(docs, storeByCode('eastside'), 'recreational', NOW);
     const cards = HOME_COLLECTIONS.flatMap((n) => lists[n]);
     for (const c of cards) {
       expect(Number.isInteger(c.price) && Number.isInteger(c.final_price)).toBe(true);

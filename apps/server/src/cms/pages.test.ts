@@ -1,7 +1,7 @@
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Store } from '@verdant/domain';
 import type { StorefrontServices } from '@verdant/web/context';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import { CatalogIndexManager } from '../catalog/index-manager.ts';
 import { INACTIVE_PAGE_IDENTIFIER, readStoresFile, seedDemo, STATIC_PAGE_IDENTIFIERS } from '../seed/index.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { describeEachDatabase } from '../test/databases.ts';
@@ -10,36 +10,40 @@ import { cmsPage } from './pages.ts';
 const storesFile = readStoresFile(DEMO_STORES_FILE);
 const [downtown, eastside] = storesFile.stores;
 
-// The query function fits the services contract the web app calls.
-const _contract: (db: Kysely<Database>) => StorefrontServices['cmsPage'] = (db) => (store, id) =>
-  cmsPage(db, store, id);
+// The lookup fits the services contract the web app calls.
+const _contract: (m: CatalogIndexManager) => StorefrontServices['cmsPage'] = (m) => async (store, id) =>
+  cmsPage(m.catalog(store.storeId), id);
 void _contract;
 
 describeEachDatabase('cmsPage', (getDb) => {
+  let manager: CatalogIndexManager;
+  const page = (store: Store, identifier: string) => cmsPage(manager.catalog(store.storeId), identifier);
   beforeAll(async () => {
     const { db, dataDir } = getDb();
     await seedDemo(db, storesFile, { dataDir, referenceDate: new Date('2026-06-15T12:00:00.000Z') });
+    manager = new CatalogIndexManager({ db, stores: storesFile.stores });
+    await manager.start();
   });
+  afterAll(async () => manager?.close());
 
   it('finds every static page of every store, naming the store', async () => {
-    const { db } = getDb();
     for (const store of storesFile.stores) {
       for (const identifier of STATIC_PAGE_IDENTIFIERS) {
-        const page = await cmsPage(db, store, identifier);
-        expect(page, `${store.storeCode}/${identifier}`).not.toBeNull();
-        expect(page!.identifier).toBe(identifier);
-        expect(page!.title.length).toBeGreaterThan(0);
-        expect(page!.content).toContain(store.name);
-        expect(page!.content).not.toMatch(/<[a-z]/i);
-        expect(page!.meta_title).toBe(`${page!.title} | ${store.name}`);
-        expect(page!.meta_description?.length).toBeGreaterThan(0);
+        const found = page(store, identifier);
+        expect(found, `${store.storeCode}/${identifier}`).not.toBeNull();
+        expect(found!.identifier).toBe(identifier);
+        expect(found!.title.length).toBeGreaterThan(0);
+        expect(found!.content).toContain(store.name);
+        expect(found!.content).not.toMatch(/<[a-z]/i);
+        expect(found!.meta_title).toBe(`${found!.title} | ${store.name}`);
+        expect(found!.meta_description?.length).toBeGreaterThan(0);
       }
     }
   });
 
   it('returns exactly the CmsPage fields', async () => {
-    const page = await cmsPage(getDb().db, downtown, 'about-us');
-    expect(Object.keys(page!).sort()).toEqual([
+    const found = page(downtown, 'about-us');
+    expect(Object.keys(found!).sort()).toEqual([
       'content',
       'id',
       'identifier',
@@ -47,26 +51,25 @@ describeEachDatabase('cmsPage', (getDb) => {
       'meta_title',
       'title',
     ]);
-    expect(page).toMatchObject({ identifier: 'about-us', title: 'About us' });
-    expect(page!.content.split('\n\n').length).toBeGreaterThan(1);
+    expect(found).toMatchObject({ identifier: 'about-us', title: 'About us' });
+    expect(found!.content.split('\n\n').length).toBeGreaterThan(1);
   });
 
   it('keeps pages per store', async () => {
-    const { db } = getDb();
-    const a = await cmsPage(db, downtown, 'contact');
-    const b = await cmsPage(db, eastside, 'contact');
+    const a = page(downtown, 'contact');
+    const b = page(eastside, 'contact');
     expect(a!.id).not.toBe(b!.id);
     expect(b!.content).toContain('Verdant Eastside');
     expect(b!.content).not.toContain('Verdant Downtown');
   });
 
   it('returns null for unknown, inactive or differently spelled identifiers', async () => {
-    const { db } = getDb();
-    expect(await cmsPage(db, downtown, 'no-such-page')).toBeNull();
-    expect(await cmsPage(db, downtown, '')).toBeNull();
-    expect(await cmsPage(db, downtown, INACTIVE_PAGE_IDENTIFIER)).toBeNull();
-    expect(await cmsPage(db, downtown, 'About-Us')).toBeNull();
-    expect(await cmsPage(db, downtown, "about-us' or '1'='1")).toBeNull();
-    expect(await cmsPage(db, { ...downtown, storeId: 99 }, 'about-us')).toBeNull();
+    expect(page(downtown, 'no-such-page')).toBeNull();
+    expect(page(downtown, '')).toBeNull();
+    expect(page(downtown, INACTIVE_PAGE_IDENTIFIER)).toBeNull();
+    expect(page(downtown, 'About-Us')).toBeNull();
+    expect(page(downtown, "about-us' or '1'='1")).toBeNull();
+    // A store this deployment does not have has no catalogue at all.
+    expect(() => page({ ...downtown, storeId: 99 }, 'about-us')).toThrow(/store 99/);
   });
 });

@@ -1,20 +1,15 @@
-import type { Kysely } from 'kysely';
-import type { Store } from '@verdant/domain';
 import type { CmsPage } from '@verdant/web/context';
-import type { Database } from '../db/schema.ts';
+import type { StoreCatalog } from '../catalog/store-catalog.ts';
 
 /**
  * An active CMS page of the store by identifier (spec §2 static pages and /i/{slug}), or null when
- * the store has no such page or it is switched off. Identifiers match exactly.
+ * the store has no such page or it is switched off. Identifiers match exactly. Read from the
+ * store's in-memory catalogue, so a page view costs no query.
  */
-export async function cmsPage(db: Kysely<Database>, store: Store, identifier: string): Promise<CmsPage | null> {
+export function cmsPage(catalog: Pick<StoreCatalog, 'cmsPage'>, identifier: string): CmsPage | null {
   if (!identifier) return null;
-  const row = await db
-    .selectFrom('cms_pages')
-    .select(['id', 'identifier', 'title', 'content', 'meta_title', 'meta_description'])
-    .where('store_id', '=', store.storeId)
-    .where('identifier', '=', identifier)
-    .where('is_active', '=', 1)
-    .executeTakeFirst();
-  return row ?? null;
+  const page = catalog.cmsPage(identifier);
+  if (!page || !page.is_active) return null;
+  const { id, title, content, meta_title, meta_description } = page;
+  return { id, identifier: page.identifier, title, content, meta_title, meta_description };
 }

@@ -1,0 +1,274 @@
+/**
+ * Catalogue documents (spec §3) from database rows: CatalogProduct (configurable parents with
+ * their options and children, grouped and bundle products with their members embedded, custom
+ * options, media, category refs, labels from attribute options, quantity discounts, tier prices,
+ * stock), CatalogCategory and CatalogAttribute. Every product row becomes a document, children
+ * and kit members too (visibility 1), so a child sku can be looked up and lead to its parent.
+ *
+ * Reading is ./catalog-rows.ts (one query per table); this file only assembles, in memory.
+ */
+import type { Kysely } from 'kysely';
+import type {
+  BundleOption,
+  CatalogAttribute,
+  CatalogCategory,
+  CatalogProduct,
+  ConfigurableChild,
+  CustomOption,
+  LinkedProduct,
+  PriceFields,
+  ProductLink,
+  StockInfo,
+} from '@verdant/domain';
+import type { Database, Row } from '../db/schema.ts';
+import { toAttribute, toCategories } from './taxonomy-documents.ts';
+import { readCatalogRows, type CatalogRows, type RowScope } from './catalog-rows.ts';
+import { summaryPriceFields } from './pricing.ts';
+
+export interface StoreDocuments {
+  storeId: number;
+  products: CatalogProduct[];
+  categories: CatalogCategory[];
+}
+
+export interface BuildOptions {
+  /** Customer group whose prices the documents carry (the store's not-logged-in group); group 0 otherwise. */
+  customerGroupFor(storeId: number): number;
+  /** When configurable and kit summary prices are judged. */
+  now: Date;
+}
+
+function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
+  const map = new Map<K, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = map.get(k);
+    if (list) list.push(r);
+    else map.set(k, [r]);
+  }
+  return map;
+}
+
+const NO_STOCK: StockInfo = { qty: 0, is_in_stock: false, manage_stock: true, low_stock_threshold: 0 };
+
+/** Build every store's documents from rows read for `scope`. */
+export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreDocuments[] {
+  const labels = new Map(rows.attributes.map((a) => [a.attribute_code, toAttribute(a)]));
+  const optionLabel = (code: string, value: number | null) =>
+    value == null ? null : (labels.get(code)?.options.find((o) => o.value === String(value))?.label ?? null);
+
+  const stock = new Map(rows.stock.map((s) => [s.product_id, s]));
+  const pricesByProduct = groupBy(rows.prices, (p) => p.product_id);
+  const tiers = groupBy(rows.tierPrices, (t) => t.product_id);
+  const discounts = groupBy(rows.qtyDiscounts, (d) => d.product_id);
+  const media = groupBy(rows.media, (m) => m.product_id);
+  const attrs = groupBy(rows.attributeValues, (a) => a.product_id);
+  const confOptions = groupBy(rows.configurableOptions, (o) => o.product_id);
+  const confValues = groupBy(rows.configurableValues, (v) => `${v.product_id}:${v.attribute_id}`);
+  const bundleOptions = groupBy(rows.bundleOptions, (o) => o.product_id);
+  const links = groupBy(rows.links, (l) => l.product_id);
+  const customOptions = groupBy(rows.customOptions, (o) => o.product_id);
+  const customValues = groupBy(rows.customValues, (v) => v.option_id);
+  const assignments = groupBy(rows.productCategories, (a) => a.product_id);
+  const categoriesByStore = groupBy(rows.categories, (c) => c.store_id);
+  const categoryById = new Map(rows.categories.map((c) => [`${c.store_id}:${c.id}`, c]));
+  const children = groupBy(
+    rows.products.filter((p) => p.parent_id != null),
+    (p) => p.parent_id as number,
+  );
+  const bySku = new Map(rows.products.map((p) => [`${p.store_id}:${p.sku}`, p]));
+
+  const stockOf = (id: number): StockInfo => {
+    const s = stock.get(id);
+    if (!s) return { ...NO_STOCK };
+    return {
+      qty: s.qty,
+      is_in_stock: s.is_in_stock === 1,
+      manage_stock: s.manage_stock === 1,
+      low_stock_threshold: s.low_stock_threshold,
+    };
+  };
+  const priceOf = (p: Row<'products'>): PriceFields => {
+    const group = options.customerGroupFor(p.store_id);
+    const list = pricesByProduct.get(p.id) ?? [];
+    const row = list.find((r) => r.customer_group_id === group) ?? list.find((r) => r.customer_group_id === 0);
+    return {
+      price: row?.price_cents ?? 0,
+      special_price: row?.special_price_cents ?? null,
+      special_from_date: row?.special_from_date ?? null,
+      special_to_date: row?.special_to_date ?? null,
+      tier_prices: (tiers.get(p.id) ?? []).map((t) => ({
+        customer_group_id: t.customer_group_id,
+        qty: t.qty,
+        price: t.price_cents,
+      })),
+    };
+  };
+  const image = (value: string | null) => (value && value !== 'no_selection' ? value : null);
+
+  const child = (c: Row<'products'>): ConfigurableChild => ({
+    id: c.id,
+    sku: c.sku,
+    name: c.name,
+    status: c.status,
+    size: c.size,
+    image: image(c.image),
+    stock: stockOf(c.id),
+    ...priceOf(c),
+  });
+  const linked = (m: Row<'products'>): LinkedProduct => ({
+    id: m.id,
+    sku: m.sku,
+    name: m.name,
+    type_id: m.type_id,
+    status: m.status,
+    stock: stockOf(m.id),
+    ...priceOf(m),
+  });
+  const link = (p: Row<'products'>, l: Row<'product_links'>): ProductLink => {
+    const member = bySku.get(`${p.store_id}:${l.linked_product_sku}`);
+    return {
+      link_type: l.link_type,
+      linked_product_sku: l.linked_product_sku,
+      linked_product_type: l.linked_product_type,
+      qty: l.qty,
+      position: l.position,
+      is_default: l.is_default === 1,
+      ...(member ? { product: linked(member) } : {}),
+    };
+  };
+  const custom = (o: Row<'custom_options'>): CustomOption => {
+    const values = (customValues.get(o.option_id) ?? []).map((v) => ({
+      option_type_id: v.option_type_id,
+      title: v.title,
+      price_type: v.price_type,
+      price: v.price_type === 'percent' ? (v.price_percent ?? 0) : (v.price_cents ?? 0),
+      position: v.position,
+    }));
+    // A text option (field, area) is priced on the option itself: carried as its one value, keyed
+    // by the option id, so the add-on rule (option_type_id above 0) counts it like any other.
+    if (values.length === 0 && o.price_type) {
+      const price = o.price_type === 'percent' ? (o.price_percent ?? 0) : (o.price_cents ?? 0);
+      values.push({ option_type_id: o.option_id, title: o.title, price_type: o.price_type, price, position: 0 });
+    }
+    return {
+      option_id: o.option_id,
+      title: o.title,
+      type: o.type,
+      is_require: o.is_require === 1,
+      position: o.position,
+      values,
+    };
+  };
+
+  const toProduct = (p: Row<'products'>): CatalogProduct => {
+    const refs = (assignments.get(p.id) ?? [])
+      .map((a) => categoryById.get(`${a.store_id}:${a.category_id}`))
+      .filter((c): c is Row<'categories'> => c !== undefined);
+    const ownLinks = links.get(p.id) ?? [];
+    const bundle: BundleOption[] = (bundleOptions.get(p.id) ?? []).map((o) => ({
+      option_id: o.option_id,
+      title: o.title,
+      type: o.type,
+      required: o.required === 1,
+      position: o.position,
+      product_links: ownLinks.filter((l) => l.bundle_option_id === o.option_id).map((l) => link(p, l)),
+    }));
+    const doc: CatalogProduct = {
+      id: p.id,
+      sku: p.sku,
+      type_id: p.type_id,
+      name: p.name,
+      slug: p.slug,
+      url_key: p.url_key,
+      url_path: p.url_path,
+      status: p.status,
+      visibility: p.visibility,
+      tax_class_id: p.tax_class_id,
+      dispensaryID: p.store_id,
+      license_type: p.license_type,
+      category_ids: refs.map((c) => c.id),
+      category: refs.map((c) => ({ category_id: c.id, name: c.name, slug: c.slug, url_path: c.url_path })),
+      image: image(p.image),
+      media_gallery: (media.get(p.id) ?? []).map((m) => ({
+        image: m.image,
+        label: m.label,
+        position: m.position,
+        video: m.video,
+      })),
+      size: p.size,
+      uom: p.uom === 'g' ? 'g' : 'ea',
+      brand: optionLabel('brand_id', p.brand_id),
+      brand_id: p.brand_id,
+      discount_group: optionLabel('discount_group_id', p.discount_group_id),
+      discount_group_id: p.discount_group_id,
+      canna_type: p.canna_type,
+      strain_type: p.strain_type,
+      thc_percent: p.thc_percent,
+      cbd_percent: p.cbd_percent,
+      description: p.description,
+      short_description: p.short_description,
+      discovery_tags: p.discovery_tags
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+      unit_weight_grams_equivelent: p.unit_weight_grams_equivelent,
+      staff_pick: p.staff_pick === 1,
+      best_seller: p.best_seller === 1,
+      new: p.is_new === 1,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+      stock: stockOf(p.id),
+      discounts: (discounts.get(p.id) ?? []).map((d) => ({
+        TYPE: 'qty_discount',
+        qty_to_buy: d.qty_to_buy,
+        price: d.price_cents,
+      })),
+      ...priceOf(p),
+      configurable_options: (confOptions.get(p.id) ?? []).map((o) => ({
+        attribute_id: o.attribute_id,
+        attribute_code: o.attribute_code,
+        label: o.label,
+        position: o.position,
+        values: (confValues.get(`${p.id}:${o.attribute_id}`) ?? []).map((v) => ({
+          value_index: v.value_index,
+          label: v.label,
+        })),
+      })),
+      configurable_children: (children.get(p.id) ?? []).map(child),
+      product_links: ownLinks.map((l) => link(p, l)),
+      bundle_options: bundle,
+      custom_options: (customOptions.get(p.id) ?? []).map(custom),
+      custom_attributes: (attrs.get(p.id) ?? []).map((a) => ({ attribute_code: a.attribute_code, value: a.value })),
+    };
+    // Parents and kits have no price rows of their own: give them the price a listing shows.
+    if (doc.type_id === 'configurable' || doc.type_id === 'grouped' || doc.type_id === 'bundle') {
+      Object.assign(doc, summaryPriceFields(doc, options.now));
+    }
+    return doc;
+  };
+
+  const productsByStore = groupBy(rows.products, (p) => p.store_id);
+  const storeIds = [...new Set([...categoriesByStore.keys(), ...productsByStore.keys()])].sort((a, b) => a - b);
+  return storeIds.map((storeId) => ({
+    storeId,
+    products: (productsByStore.get(storeId) ?? []).map(toProduct),
+    categories: toCategories(categoriesByStore.get(storeId) ?? []),
+  }));
+}
+
+/** Read and build the documents of a scope (start-up, a store rebuild, or changed products). */
+export async function loadDocuments(
+  db: Kysely<Database>,
+  scope: RowScope,
+  options: BuildOptions,
+): Promise<{ stores: StoreDocuments[]; attributes: CatalogAttribute[] }> {
+  const rows = await readCatalogRows(db, scope);
+  const stores = buildDocuments(rows, options);
+  // A scope of stores answers for each of them, even one without rows (an empty catalogue).
+  const wanted = 'storeIds' in scope ? scope.storeIds : [scope.storeId];
+  const complete = wanted.map(
+    (id) => stores.find((s) => s.storeId === id) ?? { storeId: id, products: [], categories: [] },
+  );
+  return { stores: complete, attributes: rows.attributes.map(toAttribute) };
+}

@@ -1,0 +1,187 @@
+/**
+ * Integration: the per-store index manager on both databases — start-up time, changes made in the
+ * database reaching search (and dropping cached lists) within a second of catalogChanged, deleted
+ * products, whole-store rebuilds, and two managers ("nodes") kept in step over the real Redis.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDatabase } from '../test/databases.ts';
+import { redisBus } from './change-bus.ts';
+import { CatalogIndexManager } from './index-manager.ts';
+import { hostOf, NOW, seed, storesFile, testApp } from './test-app.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisReachable(): Promise<boolean> {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+const redisUp = await redisReachable();
+if (!redisUp) console.warn(`[verdant tests] skipping Redis pub/sub tests: no Redis at ${REDIS_URL}`);
+
+/** Poll until `check` passes or `ms` run out; returns the time it took. */
+async function within(what: string, ms: number, check: () => boolean | Promise<boolean>): Promise<number> {
+  const started = performance.now();
+  while (!(await check())) {
+    if (performance.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return performance.now() - started;
+}
+
+describeEachDatabase('catalogue index manager', (getDb) => {
+  let app: FastifyInstance;
+  const cards = async (query: string) => {
+    const res = await app.inject({ url: `/api/catalog/products?${query}`, headers: { host: hostOf('downtown') } });
+    return res.json().result as { items: { sku: string; price: number; final_price: number }[]; total: number };
+  };
+  const simpleIn = async (storeId: number) =>
+    getDb()
+      .db.selectFrom('products as p')
+      .innerJoin('product_prices as pp', 'pp.product_id', 'p.id')
+      .innerJoin('stock as s', 's.product_id', 'p.id')
+      .select(['p.id', 'p.sku', 'p.name', 'pp.price_cents'])
+      .where('p.store_id', '=', storeId)
+      .where('p.type_id', '=', 'simple')
+      .where('p.visibility', '=', 4)
+      .where('p.status', '=', 1)
+      .where('s.is_in_stock', '=', 1)
+      .where('pp.special_price_cents', 'is', null)
+      .orderBy('p.id')
+      .executeTakeFirstOrThrow();
+
+  beforeAll(async () => {
+    await seed(getDb());
+    app = await testApp(getDb());
+  });
+  afterAll(async () => app?.close());
+
+  it('builds all four stores well under a second', async () => {
+    const manager = new CatalogIndexManager({ db: getDb().db, stores: storesFile.stores, clock: () => NOW });
+    const started = performance.now();
+    await manager.start();
+    expect(performance.now() - started).toBeLessThan(1000);
+    for (const store of storesFile.stores) expect(manager.catalog(store.storeId).products.size).toBeGreaterThan(150);
+    expect(() => manager.catalog(99)).toThrow(/store 99/);
+    await expect(manager.catalogChanged(99)).rejects.toThrow(/Unknown store 99/);
+    await manager.close();
+  });
+
+  it('makes a price change searchable within a second of catalogChanged, dropping cached lists', async () => {
+    const { db } = getDb();
+    const target = await simpleIn(1);
+    const query = `text=${encodeURIComponent(target.name)}&size=50`;
+    const before = (await cards(query)).items.find((c) => c.sku === target.sku)!;
+    expect(before.price).toBe(target.price_cents);
+    await db
+      .updateTable('product_prices')
+      .set({ price_cents: target.price_cents + 1234 })
+      .where('product_id', '=', target.id)
+      .execute();
+    // Until the change is announced, the list is served as cached.
+    expect((await cards(query)).items.find((c) => c.sku === target.sku)!.price).toBe(target.price_cents);
+    const started = performance.now();
+    await app.catalog.catalogChanged(1, [target.id]);
+    const after = (await cards(query)).items.find((c) => c.sku === target.sku)!;
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(after.price).toBe(target.price_cents + 1234);
+    // Only this store changed.
+    const elsewhere = app.catalog.catalog(2).productBySku(target.sku);
+    if (elsewhere) expect(elsewhere.price).not.toBe(target.price_cents + 1234);
+  });
+
+  it('takes a configurable out of the in-stock lists when its last children sell out', async () => {
+    const { db } = getDb();
+    const flower = app.catalog.catalog(1).productBySku('FL-BLUE-DREAM')!;
+    expect((await cards('text=blue%20dream&size=50')).items.map((c) => c.sku)).toContain('FL-BLUE-DREAM');
+    const children = flower.configurable_children.map((c) => c.id);
+    await db.updateTable('stock').set({ qty: 0, is_in_stock: 0 }).where('product_id', 'in', children).execute();
+    await db.updateTable('stock').set({ qty: 0, is_in_stock: 0 }).where('product_id', '=', flower.id).execute();
+    await app.catalog.catalogChanged(1, children);
+    expect((await cards('text=blue%20dream&size=50')).items.map((c) => c.sku)).not.toContain('FL-BLUE-DREAM');
+    expect(
+      app.catalog
+        .catalog(1)
+        .productBySku('FL-BLUE-DREAM')!
+        .configurable_children.every((c) => !c.stock.is_in_stock),
+    ).toBe(true);
+  });
+
+  it('removes deleted products and rebuilds a whole store on request', async () => {
+    const { db } = getDb();
+    const target = await simpleIn(3);
+    await db.deleteFrom('products').where('id', '=', target.id).execute();
+    await app.catalog.catalogChanged(3, [target.id]);
+    expect(app.catalog.catalog(3).productBySku(target.sku)).toBeUndefined();
+    expect(app.catalog.catalog(3).products.get(target.id)).toBeUndefined();
+
+    await db
+      .updateTable('categories')
+      .set({ name: 'Pre-rolls & Blunts' })
+      .where('store_id', '=', 3)
+      .where('id', '=', 4)
+      .execute();
+    await app.catalog.catalogChanged(3);
+    const res = await app.inject({ url: '/api/catalog/categories?parent_id=2', headers: { host: hostOf('wellness') } });
+    expect(res.json().result.items.map((c: { name: string }) => c.name)).toContain('Pre-rolls & Blunts');
+  });
+
+  describe.skipIf(!redisUp)('over Redis', () => {
+    it('tells the other node, which reindexes within a second', async () => {
+      const { db } = getDb();
+      const channel = `verdant:test:${process.pid}:${Math.random().toString(36).slice(2)}`;
+      const changedOn = { a: [] as number[], b: [] as number[] };
+      const errors: Error[] = [];
+      const node = (name: 'a' | 'b') =>
+        new CatalogIndexManager({
+          db,
+          stores: storesFile.stores,
+          bus: redisBus({ url: REDIS_URL, channel, name: `${channel}:${name}`, onError: (e) => errors.push(e) }),
+          onChanged: (id) => changedOn[name].push(id),
+          clock: () => NOW,
+        });
+      const a = node('a');
+      const b = node('b');
+      await Promise.all([a.start(), b.start()]);
+      try {
+        const target = await simpleIn(4);
+        await db.updateTable('product_prices').set({ price_cents: 4242 }).where('product_id', '=', target.id).execute();
+        await a.catalogChanged(4, [target.id]);
+        expect(a.catalog(4).productBySku(target.sku)!.price).toBe(4242);
+        const ms = await within('price on node b', 1000, () => b.catalog(4).productBySku(target.sku)!.price === 4242);
+        expect(ms).toBeLessThan(1000);
+        await within('node b invalidated', 1000, () => changedOn.b.includes(4));
+        // A node does not apply its own notice twice.
+        expect(changedOn.a).toEqual([4]);
+
+        // Garbage on the channel is ignored.
+        const raw = new Redis(REDIS_URL);
+        await raw.publish(channel, '{"storeId":"x"}');
+        await raw.publish(channel, 'not json');
+        await within('garbage reported', 1000, () => errors.length >= 4);
+        expect(errors.every((e) => /malformed catalogue notice/.test(e.message))).toBe(true);
+
+        // After a lost connection a node rebuilds everything (it may have missed notices).
+        await db.updateTable('product_prices').set({ price_cents: 4343 }).where('product_id', '=', target.id).execute();
+        // Only node b's subscriber connection (others may share this Redis).
+        const clients = String(await raw.client('LIST')).split('\n');
+        const sub = clients.find((line) => line.includes(` name=${channel}:b-sub `));
+        expect(sub).toBeDefined();
+        await raw.client('KILL', 'ID', /\bid=(\d+)/.exec(sub!)![1]);
+        await within('resync after reconnect', 5000, () => b.catalog(4).productBySku(target.sku)!.price === 4343);
+        raw.disconnect();
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * Each server node keeps every store's catalogue in memory (ARCHITECTURE "Search"): built from the
+ * database at start, rebuilt for one store or upserted for changed products when the catalogue
+ * changes. `catalogChanged` is what code that writes the catalogue calls: it reindexes here first
+ * (searchable within milliseconds), drops the store's cached pages, then tells the other nodes
+ * through the change bus (Redis pub/sub when REDIS_URL is set).
+ *
+ * Work for one store is serialised (a rebuild never interleaves with an upsert of the same store);
+ * a rebuild is built aside and swapped in whole, so a search never sees half a catalogue.
+ */
+import type { Kysely } from 'kysely';
+import type { CatalogAttribute, Store } from '@verdant/domain';
+import { createAttributeIndex, type SearchIndex } from '@verdant/search';
+import { loadCmsDocuments } from '../cms/documents.ts';
+import type { Database } from '../db/schema.ts';
+import { affectedProductIds } from './catalog-rows.ts';
+import { inProcessBus, type CatalogChange, type ChangeBus } from './change-bus.ts';
+import { loadDocuments, type BuildOptions } from './documents.ts';
+import { StoreCatalog, type StoreContent } from './store-catalog.ts';
+import { loadTaxRules } from './tax-rules.ts';
+
+/** Above this many affected products an incremental update is no cheaper than a rebuild. */
+const MAX_INCREMENTAL = 500;
+
+export interface IndexManagerOptions {
+  db: Kysely<Database>;
+  stores: readonly Store[];
+  bus?: ChangeBus;
+  /** Called after a store's catalogue changed here (locally or by notice): drop cached pages. */
+  onChanged?: (storeId: number) => void;
+  /** When configurable and kit summary prices are judged (tests pin it). */
+  clock?: () => Date;
+  log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void };
+}
+
+export class CatalogIndexManager {
+  private readonly catalogs = new Map<number, StoreCatalog>();
+  private readonly attributes: SearchIndex<CatalogAttribute> = createAttributeIndex();
+  private readonly queues = new Map<number, Promise<unknown>>();
+  private readonly bus: ChangeBus;
+  private readonly storeIds: number[];
+
+  constructor(private readonly opts: IndexManagerOptions) {
+    this.bus = opts.bus ?? inProcessBus();
+    this.storeIds = opts.stores.map((s) => s.storeId);
+  }
+
+  private buildOptions(): BuildOptions {
+    const groups = new Map(this.opts.stores.map((s) => [s.storeId, s.tax.userGroupId]));
+    return { customerGroupFor: (id) => groups.get(id) ?? 0, now: (this.opts.clock ?? (() => new Date()))() };
+  }
+
+  /** Build every store (one pass over the database for all of them), then listen for notices. */
+  async start(): Promise<void> {
+    await this.rebuild(this.storeIds);
+    await this.bus.subscribe(
+      (change) =>
+        void this.apply(change).catch((error: Error) =>
+          this.opts.log?.warn({ err: error, change }, 'catalogue notice failed'),
+        ),
+      () =>
+        void this.rebuildAll().catch((error: Error) => this.opts.log?.warn({ err: error }, 'catalogue resync failed')),
+    );
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.queues.values());
+    await this.bus.close();
+  }
+
+  /** The store's catalogue; throws for a store this deployment does not have. */
+  catalog(storeId: number): StoreCatalog {
+    const catalog = this.catalogs.get(storeId);
+    if (!catalog) throw new Error(`No catalogue index for store ${storeId}`);
+    return catalog;
+  }
+
+  /** A change made through the API: reindex here, drop cached pages, tell the other nodes. */
+  async catalogChanged(storeId: number, productIds?: readonly number[]): Promise<void> {
+    if (!this.catalogs.has(storeId)) throw new Error(`Unknown store ${storeId}`);
+    const change: CatalogChange = productIds ? { storeId, productIds: [...productIds] } : { storeId };
+    await this.apply(change);
+    try {
+      await this.bus.publish(change);
+    } catch (error) {
+      // This node is already right; the others catch up at their next resync.
+      this.opts.log?.warn({ err: error, storeId }, 'could not publish a catalogue change');
+    }
+  }
+
+  async reindexStore(storeId: number): Promise<void> {
+    await this.serial(storeId, () => this.rebuild([storeId]));
+  }
+
+  /** Upsert the documents that `ids` change (parents, kits embedding them); drop deleted ones. */
+  async reindexProducts(storeId: number, ids: readonly number[]): Promise<void> {
+    await this.serial(storeId, async () => {
+      const affected = await affectedProductIds(this.opts.db, storeId, ids);
+      if (affected.length > MAX_INCREMENTAL) return this.rebuild([storeId]);
+      const { stores } = await loadDocuments(this.opts.db, { storeId, productIds: affected }, this.buildOptions());
+      const docs = stores[0]?.products ?? [];
+      const found = new Set(docs.map((d) => d.id));
+      this.catalog(storeId).applyProducts(
+        docs,
+        affected.filter((id) => !found.has(id)),
+      );
+    });
+  }
+
+  private async apply(change: CatalogChange): Promise<void> {
+    if (!this.catalogs.has(change.storeId)) {
+      this.opts.log?.warn({ change }, 'catalogue notice for a store this node does not serve');
+      return;
+    }
+    if (change.productIds && change.productIds.length > 0)
+      await this.reindexProducts(change.storeId, change.productIds);
+    else await this.reindexStore(change.storeId);
+    this.opts.onChanged?.(change.storeId);
+  }
+
+  private async rebuildAll(): Promise<void> {
+    await Promise.all(this.storeIds.map((id) => this.reindexStore(id)));
+    for (const id of this.storeIds) this.opts.onChanged?.(id);
+  }
+
+  /** Read everything the stores' indices hold (a fixed number of queries) and swap them in. */
+  private async rebuild(storeIds: readonly number[]): Promise<void> {
+    const { db } = this.opts;
+    const [documents, cms, taxRules, rewrites] = await Promise.all([
+      loadDocuments(db, { storeIds }, this.buildOptions()),
+      loadCmsDocuments(db, storeIds),
+      loadTaxRules(db, storeIds),
+      db
+        .selectFrom('url_rewrites')
+        .selectAll()
+        .where('store_id', 'in', [...storeIds])
+        .execute(),
+    ]);
+    this.attributes.replaceAll(documents.attributes);
+    for (const { storeId, products, categories } of documents.stores) {
+      const content: StoreContent = {
+        products,
+        categories,
+        cmsPages: cms.get(storeId)?.pages ?? [],
+        cmsBlocks: cms.get(storeId)?.blocks ?? [],
+        taxRules: taxRules.get(storeId) ?? [],
+        rewrites: rewrites.filter((r) => r.store_id === storeId),
+      };
+      this.catalogs.set(storeId, new StoreCatalog(storeId, this.attributes, content));
+    }
+  }
+
+  private serial<T>(storeId: number, task: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(storeId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(task);
+    this.queues.set(storeId, next);
+    void next
+      .finally(() => {
+        if (this.queues.get(storeId) === next) this.queues.delete(storeId);
+      })
+      .catch(() => undefined);
+    return next;
+  }
+}
