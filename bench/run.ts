@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runHttpSuite } from './suites/http.ts';
 import { runSearchSuite } from './suites/search.ts';
+import { runCommerceSuite } from './suites/commerce.ts';
 
 const results = {
   startedAt: new Date().toISOString(),
@@ -21,6 +22,7 @@ const wanted = (name: string) => only.size === 0 || only.has(name);
 
 if (wanted('http')) results.suites.http = await runHttpSuite();
 if (wanted('search')) results.suites.search = await runSearchSuite();
+if (wanted('commerce')) results.suites.commerce = await runCommerceSuite();
 
 const out = path.join(import.meta.dirname, 'results/latest.json');
 fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -6,10 +6,7 @@
  *  - POST /api/order/save (offline-path order of one line, a new idempotency key each time),
  * all at 50 connections; then 1,000 concurrent order saves of one unit of a product holding 100
  * units: exactly 100 orders must be created and the stock must end at exactly 0.
- *
- * The server is apps/server/src/main.ts, which has these routes once registerCommerceRoutes is
- * wired into buildApp. Until then, point COMMERCE_BENCH_SERVER at a script that builds the app with
- * them and listens on PORT (it gets PORT, HOST, DATA_DIR, LOG_LEVEL like main.ts).
+
  */
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -19,40 +16,13 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { createDatabase } from '../../apps/server/src/db/index.ts';
 import { load, type LoadResult } from '../lib/http-load.ts';
-import { freePort, REPO_ROOT, startBareServer, type Running } from '../lib/processes.ts';
+import { startBareServer, startServer } from '../lib/processes.ts';
 
 const HOST = 'downtown.localhost';
 const STORE_ID = 1;
 const CONNECTIONS = 50;
 const RACE_ORDERS = 1000;
 const RACE_STOCK = 100;
-
-async function startCommerceServer(): Promise<Running & { dataDir: string }> {
-  const entry = process.env.COMMERCE_BENCH_SERVER ?? 'apps/server/src/main.ts';
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-bench-commerce-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error(`${entry} did not answer within 120 s`);
-    const up = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
-    if (up) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-    });
-  return { port, child, dataDir, stop };
-}
 
 interface Api {
   base: string;
@@ -78,7 +48,7 @@ const person = { firstName: 'Bench', lastName: 'Mark', emailAddress: 'bench@exam
 
 export async function runCommerceSuite() {
   const bare = await startBareServer();
-  const server = await startCommerceServer();
+  const server = await startServer();
   const handle = await createDatabase({ dataDir: server.dataDir });
   const db = handle.db;
   const rows: LoadResult[] = [];
@@ -86,7 +56,6 @@ export async function runCommerceSuite() {
   try {
     const a = api(server.port);
     const probe = await a.call('POST', '/api/cart/create', {});
-    if (probe.status === 404) throw new Error('The server has no /api/cart routes: wire registerCommerceRoutes into buildApp, or set COMMERCE_BENCH_SERVER');
 
     // Two accessories (not cannabis, so purchase limits never interfere) with stock to spare.
     const picks = await db
