@@ -133,6 +133,24 @@ describeEachDatabase('POST /api/order/save', (getDb) => {
       expect(stock.is_in_stock).toBe(0);
     });
 
+    it('takes a sold-out product off the listings right after the order', async () => {
+      const sku = 'AC-BLACK-CERAMIC-STASH-JAR';
+      const id = await pin(db(), 1, sku, { stock: 1 });
+      await app.catalog.catalogChanged(1, [id]);
+      const listed = async () => {
+        const res = await app.inject({ url: '/api/catalog/products?text=ceramic%20stash%20jar&size=50', headers: { host: 'downtown.localhost' } });
+        return (res.json().result.items as { sku: string }[]).some((i) => i.sku === sku);
+      };
+      expect(await listed()).toBe(true);
+      const placed = await new Shopper(app).saveOrder(orderBody({ products: [{ sku, qty: 1 }] }));
+      expect(placed.status).toBe(200);
+      const deadline = Date.now() + 1000;
+      while ((await listed()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(await listed()).toBe(false);
+      await pin(db(), 1, sku, { stock: 500 });
+      await app.catalog.catalogChanged(1, [id]);
+    });
+
     it('never oversells gram stock: 7 g left, eight orders of 3.5 g × 1', async () => {
       await pin(db(), 1, EIGHTH, { stock: 7 });
       const s = new Shopper(app);

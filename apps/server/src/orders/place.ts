@@ -24,12 +24,15 @@ import type { OrderInput } from './schema.ts';
 export interface PlaceOrderResult extends StoredAnswer {
   /** True when this answer is the stored answer of an earlier request with the same key. */
   replayed: boolean;
+  /** Products whose stock this order took (the catalogue index must hear about them). */
+  stockChanged: number[];
 }
 
 export async function placeOrder(db: Db, store: Store, input: OrderInput, key: string, hash: string, customer: CustomerRef | null, now: Date): Promise<PlaceOrderResult> {
   const earlier = await findKey(db, key);
-  if (earlier) return { ...replay(earlier, store.storeId, hash), replayed: true };
+  if (earlier) return { ...replay(earlier, store.storeId, hash), replayed: true, stockChanged: [] };
   try {
+    let stockChanged: number[] = [];
     const body = await db.transaction().execute(async (trx) => {
       const iso = now.toISOString();
       await trx
@@ -37,7 +40,7 @@ export async function placeOrder(db: Db, store: Store, input: OrderInput, key: s
         .values({ scope: ORDER_SCOPE, key, store_id: store.storeId, request_hash: hash, status: 'in_progress', http_status: null, response: null, created_at: iso, updated_at: iso })
         .execute();
       const order = await prepareOrder(trx, store, input, customer, now);
-      await takeStock(trx, order, iso);
+      stockChanged = await takeStock(trx, order, iso);
       if (order.coupon) await countCouponUse(trx, order.coupon.id, iso);
       const answer = await recordOrder(trx, store, input, key, order, iso);
       await trx
@@ -48,20 +51,21 @@ export async function placeOrder(db: Db, store: Store, input: OrderInput, key: s
         .execute();
       return answer;
     });
-    return { status: 200, body, replayed: false };
+    return { status: 200, body, replayed: false, stockChanged };
   } catch (error) {
     // Lost a race on the key: the winner has committed; answer what it answered.
     if (isUniqueViolation(error)) {
       const winner = await findKey(db, key);
-      if (winner) return { ...replay(winner, store.storeId, hash), replayed: true };
+      if (winner) return { ...replay(winner, store.storeId, hash), replayed: true, stockChanged: [] };
     }
     throw error;
   }
 }
 
-async function takeStock(trx: Db, order: PreparedOrder, iso: string): Promise<void> {
+async function takeStock(trx: Db, order: PreparedOrder, iso: string): Promise<number[]> {
   const stockOf = new Map(order.lines.flatMap((l) => l.components.map((c) => [c.productId, c.stock] as const)));
   const needs = [...stockNeeds(order.lines).entries()].sort(([a], [b]) => a - b);
+  const taken: number[] = [];
   for (const [productId, need] of needs) {
     const stock = stockOf.get(productId);
     if (!stock || !stock.is_in_stock) throw new ApiError(409, M.productsNotAvailable);
@@ -81,7 +85,9 @@ async function takeStock(trx: Db, order: PreparedOrder, iso: string): Promise<vo
       .where('qty', '>=', need)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) throw new ApiError(409, M.productsNotAvailable);
+    taken.push(productId);
   }
+  return taken;
 }
 
 async function countCouponUse(trx: Db, couponId: number, iso: string): Promise<void> {

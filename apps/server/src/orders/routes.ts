@@ -31,6 +31,11 @@ export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): v
     const hash = requestHash(request.store.storeId, meaning);
     const answer = await placeOrder(c.db, request.store, input, key, hash, await customerOf(request), c.now());
     if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    // Stock went down: listings and searches must stop offering what sold out. The index update
+    // (milliseconds) runs after the answer; a failure only delays it until the next change.
+    if (answer.stockChanged.length && app.hasDecorator('catalog')) {
+      app.catalog.catalogChanged(request.store.storeId, answer.stockChanged).catch((err) => request.log.warn({ err }, 'catalogue update after order failed'));
+    }
     return reply.code(answer.status).send(answer.body);
   });
 }
