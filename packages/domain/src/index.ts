@@ -22,3 +22,4 @@ export * from './categories.ts';
 export * from './paging.ts';
 export * from './urls.ts';
 export * from './cart/index.ts';
+export * from './forms.ts';

@@ -2,25 +2,25 @@
  * What the cart, stock and order endpoints answer, word for word where the spec gives the copy
  * (§5, §8). Clients show `result` as is, so one wording per situation.
  */
-import { CATALOG_MESSAGES } from '@verdant/domain';
+import { CART_COPY, CATALOG_MESSAGES } from '@verdant/domain';
 
 export const CART_MESSAGES = {
   cartNotFound: 'Cart not found',
   cartIdRequired: 'cartId is required',
   quoteMismatch: 'quoteId does not match the cart',
-  qtyPositiveInteger: 'Quantity must be positive integer',
+  qtyPositiveInteger: CART_COPY.qtyPositiveInteger,
   qtyTooLarge: (max: number) => `Quantity must be below ${max}`,
   productNotFound: (sku: string) => `Product "${sku}" does not exist in this store.`,
   productUnavailable: 'The product is not available and cannot be added to the cart!',
   outOfStock: CATALOG_MESSAGES.outOfStock,
-  onlyAvailable: (maxQuantity: number) => `Only ${maxQuantity} products of this type are available.`,
+  onlyAvailable: CART_COPY.onlyAvailable,
   priceUnknown: CATALOG_MESSAGES.priceUnknown,
   noSuchConfiguration: CATALOG_MESSAGES.noSuchConfiguration,
-  configureOptions: 'Please configure product bundle options and custom options.',
-  licenseMix: 'Medical and Recreational orders cannot be combined.',
+  configureOptions: CART_COPY.configureOptions,
+  licenseMix: CART_COPY.licenseMix,
   licenseNotOffered: (licenseType: string) => `This store does not offer ${licenseType} orders.`,
-  incorrectCoupon: "You've entered an incorrect coupon code. Please try again.",
-  pointsDecimals: 'Points to redeem cannot contain decimals',
+  incorrectCoupon: CART_COPY.incorrectCoupon,
+  pointsDecimals: CART_COPY.pointsDecimals,
   pointsNegative: 'Points to redeem cannot be negative',
   notEnoughPoints: (balance: number) =>
     balance > 0
@@ -28,7 +28,7 @@ export const CART_MESSAGES = {
       : 'You have no reward points to redeem.',
   tooManyLines: 'A cart can hold at most 100 different products.',
   itemIdentifierRequired: 'cartItem needs an item_id or a sku',
-  productsNotAvailable: 'Some of the ordered products are not available!',
+  productsNotAvailable: CART_COPY.productsNotAvailable,
   emptyCart: 'Shopping cart is empty, so the order cannot be placed.',
   deliveryAddressRequired: 'A delivery order needs a shipping address with its location (lat, lng).',
   deliveryNotOffered: 'This store does not deliver.',

@@ -69,6 +69,11 @@ describeEachDatabase('POST /api/order/save', (getDb) => {
     expect(await s.saveOrder(orderBody({ idempotency_key: 'not-a-uuid' }))).toMatchObject({ status: 400 });
     expect(await s.saveOrder(orderBody({ products: [{ sku: JAR, qty: 1 }] }), { 'idempotency-key': randomUUID() })).toMatchObject({ status: 400, result: M.idempotencyKeyConflict });
     expect(await s.saveOrder(orderBody({ personal_details: { firstName: 'A' } }))).toMatchObject({ status: 400 });
+    // The checkout form's field rules (packages/domain/src/forms.ts) hold on the server too.
+    const person = { firstName: 'Ana', lastName: 'Reyes', emailAddress: 'ana@example.com', phone: '(916) 555-0101' };
+    expect(await s.saveOrder(orderBody({ personal_details: { ...person, lastName: 'R' } }))).toMatchObject({ status: 400, result: 'lastName: Name must have at least 2 letters' });
+    expect(await s.saveOrder(orderBody({ personal_details: { ...person, firstName: 'Ana5' } }))).toMatchObject({ status: 400, result: 'firstName: Accepts only alphabet characters' });
+    expect(await s.saveOrder(orderBody({ personal_details: { ...person, emailAddress: 'ana@' } }))).toMatchObject({ status: 400, result: 'emailAddress: Please provide valid e-mail address.' });
     expect(await s.saveOrder(orderBody({ order_type: 'delivery', products: [{ sku: JAR, qty: 1 }] }))).toMatchObject({ status: 400, result: M.deliveryAddressRequired });
     expect(await s.saveOrder(orderBody({ products: [] }))).toMatchObject({ status: 400, result: M.emptyCart });
     expect(await s.saveOrder(orderBody({ cart_id: 'DDDDDDDDDDDDDDDDDDDDDDDD' }))).toMatchObject({ status: 404 });

@@ -3,30 +3,34 @@
  * may send along are dropped here: an order is priced by the server only.
  */
 import { z } from 'zod';
-import { LICENSE_TYPES } from '@verdant/domain';
+import { LICENSE_TYPES, cityRule, emailRule, firstNameRule, lastNameRule, phoneRule, requiredRule, zipRule, type FieldRule } from '@verdant/domain';
 import { CART_MESSAGES as M } from '../cart/messages.ts';
 import { lineSchema, orderTypeSchema, pointsSchema } from '../cart/schemas.ts';
 
-const text = (field: string, min: number, max: number) =>
-  z.string({ error: `${field}: Field is required` }).trim().min(min, `${field}: Field is required`).max(max, `${field} is too long`);
+/** A field checked by the shared form rule of @verdant/domain (the checkout form uses the same). */
+const field = (name: string, rule: FieldRule, max: number) =>
+  z
+    .string({ error: `${name}: Field is required` })
+    .trim()
+    .max(max, `${name} is too long`)
+    .superRefine((value, ctx) => {
+      const message = rule(value);
+      if (message) ctx.addIssue({ code: 'custom', message: `${name}: ${message}` });
+    });
 
 export const personalDetailsSchema = z.object({
-  firstName: text('firstName', 1, 100),
-  lastName: text('lastName', 1, 100),
-  emailAddress: z.string({ error: 'emailAddress: Field is required' }).trim().email('Please provide valid e-mail address.').max(254),
-  phone: z
-    .string({ error: 'phone: Field is required' })
-    .trim()
-    .regex(/^\+?[0-9 ().-]{7,24}$/, 'Please provide valid phone number')
-    .refine((p) => { const digits = p.replace(/\D/g, '').length; return digits >= 7 && digits <= 15; }, 'Please provide valid phone number'),
+  firstName: field('firstName', firstNameRule, 100),
+  lastName: field('lastName', lastNameRule, 100),
+  emailAddress: field('emailAddress', emailRule, 254),
+  phone: field('phone', phoneRule, 24),
 });
 
 export const shippingAddressSchema = z.object({
   lat: z.number({ error: 'shipping_address.lat is required' }).min(-90).max(90),
   lng: z.number({ error: 'shipping_address.lng is required' }).min(-180).max(180),
-  city: text('city', 1, 100),
-  zip: z.string({ error: 'zip: Field is required' }).trim().min(3, 'Zip-code must have at least 3 letters').max(20),
-  address: text('address', 1, 200),
+  city: field('city', cityRule, 100),
+  zip: field('zip', zipRule, 20),
+  address: field('address', requiredRule, 200),
   apt_ste: z.string().trim().max(100).nullable().optional(),
   region: z.string().trim().max(100).nullable().optional(),
   country_id: z.string().trim().length(2).nullable().optional(),

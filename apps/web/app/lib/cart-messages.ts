@@ -1,23 +1,19 @@
+import { CART_COPY } from '@verdant/domain';
+
 /**
- * Cart and checkout copy of the spec (§4, §5, §8), word for word where the spec gives it. The
- * cart notices that product pages show before adding are in @verdant/domain (CATALOG_MESSAGES);
- * these are the rest. The server words its own refusals (apps/server/src/cart/messages.ts) and
- * the browser shows them as they come; the two it must also know ahead of the server (licence
- * mixing, checked before adding) are repeated here with the same words.
- *
- * Missing in packages/domain: this file, and the checkout field rules of ./checkout-validation.ts,
- * belong there once (shared with apps/server/src/cart/messages.ts and orders/schema.ts).
+ * What the cart and checkout say: the spec's copy (CART_COPY, shared with the server, which
+ * words its own refusals and the browser shows them as they come) plus our own lines.
  */
 export const CART_MESSAGES = {
-  productAdded: 'Product has been added to the cart!',
-  quantityUpdated: 'Product quantity has been updated!',
-  licenseMix: 'Medical and Recreational orders cannot be combined.',
-  inStock: 'In stock!',
-  outOfStock: 'Out of stock!',
-  incorrectCoupon: "You've entered an incorrect coupon code. Please try again.",
-  emptyCartCheckout: 'Shopping cart is empty, so checkout cannot be entered.',
-  productsNotAvailable: 'Some of the ordered products are not available!',
-  pointsDecimals: 'Points to redeem cannot contain decimals',
+  productAdded: CART_COPY.productAdded,
+  quantityUpdated: CART_COPY.quantityUpdated,
+  licenseMix: CART_COPY.licenseMix,
+  inStock: CART_COPY.itemInStock,
+  outOfStock: CART_COPY.itemOutOfStock,
+  incorrectCoupon: CART_COPY.incorrectCoupon,
+  emptyCartCheckout: CART_COPY.emptyCartCheckout,
+  productsNotAvailable: CART_COPY.productsNotAvailable,
+  pointsDecimals: CART_COPY.pointsDecimals,
   /** Ours: the microcart's line when cart sync is disabled or the store cannot be reached. */
   syncDisabled: 'We couldn’t reach the store, so this cart is kept on this device only. Prices and taxes are estimates until the store answers.',
   unreachable: 'We couldn’t reach the store just now. Your cart is saved on this device and will be sent when the connection is back.',
