@@ -26,6 +26,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Drop what this process cached for a store (pages, home lists) after its catalogue changed. */
     invalidateStore(storeId?: number): void;
+    /** Register a cache of this process that must be dropped with a store's catalogue. */
+    onStoreInvalidated(listener: (storeId?: number) => void): void;
     /** Every store's in-memory catalogue; call `catalog.catalogChanged(storeId, productIds?)` after writing it. */
     catalog: CatalogIndexManager;
   }
@@ -68,6 +70,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.decorateRequest('store', null as unknown as Store);
   app.decorateRequest('storePathPrefix', '');
+  const invalidationListeners: ((storeId?: number) => void)[] = [];
+  app.decorate('onStoreInvalidated', (listener: (storeId?: number) => void) => {
+    invalidationListeners.push(listener);
+  });
   // Callback-style hook: one per request, no promise. Security headers are set here too, so no
   // onSend hook is needed.
   app.addHook('onRequest', (request, reply, done) => {
@@ -137,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('invalidateStore', (storeId?: number) => {
     storefront.invalidate(storeId);
     outputCache.invalidate(storeId);
+    for (const listener of invalidationListeners) listener(storeId);
   });
 
   if (deps.webBuildDir) {

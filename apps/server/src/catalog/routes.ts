@@ -15,6 +15,7 @@ import { filtersFromSearchParams, isLicenseType, type ProductSearchParams, type 
 import { SEARCH_DEFAULTS, productScopeFilters, type Filter, type SearchQuery } from '@verdant/search';
 import type { StorefrontServices } from '@verdant/web/context';
 import { ApiError, ok } from '../http/envelope.ts';
+import { TtlCache, storeKey } from '../cache/ttl-cache.ts';
 import type { StoreRegistry } from '../stores/registry.ts';
 import { parseOr400, requestStore, searching } from './http.ts';
 import type { CatalogIndexManager } from './index-manager.ts';
@@ -106,8 +107,16 @@ function enforcedFilters(entity: z.infer<typeof searchBody>['entity'], catalog: 
 export function registerCatalogRoutes(app: FastifyInstance, deps: CatalogRouteDeps): void {
   const { registry, manager, services, clock } = deps;
 
-  app.get('/api/catalog/products', async (request) => {
+  // Identical list requests repeat (instant search, category pages): keep the serialised answer
+  // for a minute, bounded, keyed by store and URL, dropped when the store's catalogue changes.
+  const answers = new TtlCache<string>(60_000, 500);
+  app.onStoreInvalidated((storeId) => answers.invalidate(storeId));
+
+  app.get('/api/catalog/products', async (request, reply) => {
     const store = requestStore(registry, request);
+    const key = storeKey(store.storeId, request.url);
+    const hit = answers.peek(key);
+    if (hit) return reply.type('application/json; charset=utf-8').send(await hit);
     const raw = request.query as Record<string, string | string[]>;
     // Each non-filter parameter once; filters may repeat (`sizes=92&sizes=93`).
     const single: Record<string, string> = {};
@@ -133,15 +142,19 @@ export function registerCatalogRoutes(app: FastifyInstance, deps: CatalogRouteDe
     if (q.license_type !== undefined) params.licenseType = q.license_type as ProductSearchParams['licenseType'];
     if (q.category !== undefined) params.categoryId = categoryParam(manager.catalog(store.storeId), store, q.category);
     const list = await searching(() => services.searchProducts(store, params));
-    return ok({
-      items: list.items,
-      total: list.total,
-      start: list.start,
-      perPage: list.perPage,
-      aggregations: list.facets,
-      attributeMetadata: list.attributeMetadata,
-      suggestions: list.suggestions,
-    });
+    const body = JSON.stringify(
+      ok({
+        items: list.items,
+        total: list.total,
+        start: list.start,
+        perPage: list.perPage,
+        aggregations: list.facets,
+        attributeMetadata: list.attributeMetadata,
+        suggestions: list.suggestions,
+      }),
+    );
+    answers.set(key, body);
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   app.post('/api/catalog/search', async (request) => {
