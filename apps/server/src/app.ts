@@ -18,6 +18,7 @@ import { registerCmsRoutes } from './cms/routes.ts';
 import { registerImageRoutes } from './images/routes.ts';
 import { registerSeoRoutes } from './seo/routes.ts';
 import { registerCommerceRoutes } from './commerce.ts';
+import { registerAccountRoutes } from './users/index.ts';
 import { createStorefrontServices } from './ssr/services.ts';
 import { loadWebBuild, registerSsr } from './ssr/mount.ts';
 import { OutputCache } from './ssr/output-cache.ts';
@@ -40,7 +41,7 @@ declare module 'fastify' {
 }
 
 export interface AppDeps {
-  config: Pick<ServerConfig, 'dataDir' | 'demoMode' | 'production' | 'logLevel' | 'redisUrl'>;
+  config: Pick<ServerConfig, 'dataDir' | 'demoMode' | 'production' | 'logLevel' | 'redisUrl' | 'authSecret' | 'smsProvider' | 'smsHttpUrl'>;
   registry: StoreRegistry;
   db: Kysely<Database>;
   /** Directory of the React Router build; omit to serve the API only (API tests). */
@@ -126,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerImageRoutes(app, { dataDir: deps.config.dataDir });
   registerSeoRoutes(app, catalogDeps);
   registerCommerceRoutes(app, { db: deps.db, registry: deps.registry, now: deps.clock });
+  registerAccountRoutes(app, { db: deps.db, config: deps.config, now: deps.clock });
   app.get('/api/health', async () => ({ code: 200, result: 'ok' }));
   app.all('/api/*', async (request, reply) => sendError(reply, 404, `No API endpoint ${request.method} ${request.url.split('?')[0]}`));
 

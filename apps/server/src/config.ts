@@ -20,6 +20,16 @@ const envSchema = z.object({
   STORES_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('production'),
+  /**
+   * HS256 key of customer tokens (at least 32 characters). Optional on one node: a random secret is
+   * then generated once into DATA_DIR/auth-secret (mode 0600) so restarts keep sessions. Several
+   * nodes behind one load balancer MUST set the same AUTH_SECRET, or a token of one node is
+   * refused by the others.
+   */
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Where login codes go: `outbox` (memory + log; the demo shows the code) or `http` (POST to SMS_HTTP_URL). */
+  SMS_PROVIDER: z.enum(['outbox', 'http']).default('outbox'),
+  SMS_HTTP_URL: z.string().url().optional(),
 });
 
 export interface ServerConfig {
@@ -35,6 +45,10 @@ export interface ServerConfig {
   demoMode: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   production: boolean;
+  /** AUTH_SECRET; when unset the accounts module keeps a generated one in DATA_DIR/auth-secret. */
+  authSecret?: string;
+  smsProvider?: 'outbox' | 'http';
+  smsHttpUrl?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
@@ -45,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.SMS_PROVIDER === 'http' && !e.SMS_HTTP_URL) throw new Error('Invalid environment:\n  SMS_HTTP_URL: required when SMS_PROVIDER=http');
   const storesFile = e.STORES_FILE ? path.resolve(cwd, e.STORES_FILE) : DEMO_STORES_FILE;
   return {
     port: e.PORT,
@@ -56,5 +71,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     demoMode: storesFile === DEMO_STORES_FILE,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
+    authSecret: e.AUTH_SECRET,
+    smsProvider: e.SMS_PROVIDER,
+    smsHttpUrl: e.SMS_HTTP_URL,
   };
 }

@@ -8,6 +8,8 @@ import { PostgresAdapter, type Kysely } from 'kysely';
 import type { LicenseType } from '@verdant/domain';
 import type { Database, Row } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
+import { authOf } from '../auth/context.ts';
+import { GUEST_CUSTOMER_TAX_CLASS } from '../prices/tax-rules.ts';
 import { CART_MESSAGES as M } from './messages.ts';
 import type { LineInput } from './schemas.ts';
 
@@ -39,25 +41,66 @@ export interface CustomerRef {
   id: number;
   groupId: number;
   taxClassId: number;
+  /** Medical card (spec §3); both needed, expiry on or after today in the store's zone. */
+  medcardNumber?: string | null;
+  medcardExpiry?: string | null;
+  /** The store's time zone, to judge the expiry date by the store's calendar. */
+  timeZone?: string;
 }
 
 /**
- * Seam for the accounts issue: the logged-in customer of a request (verify the user token, load
- * the customer: id, price group, tax class, medical card). Nobody is logged in until then, so
- * every cart is a guest cart (price group = the store's userGroupId, tax class 3, no points).
+ * The logged-in customer of a request (a valid access token of this store naming a customer),
+ * loaded fresh so a changed group or medical card counts at once. Guest tokens, no token and
+ * invalid tokens give null: the cart stays a guest cart (an invalid token is refused with 401
+ * only by the account endpoints, so a stale token never breaks a guest's cart).
+ * Tax class: every customer group uses the retail class (3) in this catalogue.
  */
-export async function customerOf(_request: FastifyRequest): Promise<CustomerRef | null> {
-  return null;
+export async function customerOf(request: FastifyRequest): Promise<CustomerRef | null> {
+  const claims = await authOf(request);
+  const ctx = request.server.accounts;
+  if (!ctx || !claims || claims === 'invalid' || claims.customerId == null) return null;
+  const row = await ctx.db
+    .selectFrom('customers')
+    .select(['id', 'group_id', 'medcard_number', 'medcard_expiry'])
+    .where('id', '=', claims.customerId)
+    .where('store_id', '=', request.store.storeId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    groupId: row.group_id,
+    taxClassId: GUEST_CUSTOMER_TAX_CLASS,
+    medcardNumber: row.medcard_number,
+    medcardExpiry: row.medcard_expiry,
+    timeZone: request.store.dispensarySettings.place_info.timezone,
+  };
 }
 
+export const MEDCARD_MESSAGES = {
+  loginRequired: 'Medical products are only available to logged-in customers with a medical card. Please log in.',
+  cardMissing: 'Medical products need a medical card number and expiry date on your account.',
+  cardExpired: 'Your medical card has expired. Please update it before ordering medical products.',
+} as const;
+
 /**
- * Seam for the accounts issue: a medical order needs a customer with a valid medical card (number
- * and expiry after today, spec §3 medcard fields). Guests cannot prove one yet, and the accounts
- * issue decides whether a guest may buy under a medical licence at all; until then this passes.
+ * A medical cart or order needs a logged-in customer with a medical card number and an expiry on
+ * or after today in the store's time zone (spec §3 medcard fields). Recreational is unaffected.
  * Called on every cart change and again at order save.
  */
-export function medicalCardProblem(_customer: CustomerRef | null, _licenseType: LicenseType, _now: Date): string | null {
-  return null;
+export function medicalCardProblem(
+  customer: CustomerRef | null,
+  licenseType: LicenseType,
+  now: Date,
+  /** The lines at stake: only medical-only products need the card ('both' products do not). */
+  lines?: readonly { licenseTypes: readonly string[] }[],
+): string | null {
+  if (licenseType !== 'medical') return null;
+  if (lines && !lines.some((l) => l.licenseTypes.length > 0 && l.licenseTypes.every((t) => t === 'medical'))) return null;
+  if (!customer) return MEDCARD_MESSAGES.loginRequired;
+  if (!customer.medcardNumber || customer.medcardNumber.trim().length < 2 || !customer.medcardExpiry) return MEDCARD_MESSAGES.cardMissing;
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: customer.timeZone ?? 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  // YYYY-MM-DD strings compare as dates.
+  return customer.medcardExpiry.slice(0, 10) < today ? MEDCARD_MESSAGES.cardExpired : null;
 }
 
 export async function createCart(db: Db, storeId: number, licenseType: LicenseType, now: Date, customerId: number | null = null): Promise<CartRow> {

@@ -82,7 +82,7 @@ export async function updateCart(db: Db, store: Store, token: string | null, req
     const after = live().flatMap((s) => (s.resolved ? [s.resolved] : []));
     const changed = live().filter((s) => s.touched).map((s) => s.resolved!);
     const problem =
-      medicalCardProblem(customer, cart.license_type, now) ??
+      medicalCardProblem(customer, cart.license_type, now, changed) ??
       licenseProblem(changed, cart.license_type) ??
       stockProblem(after, changed) ??
       limitProblem(before.flatMap((e) => (e.resolved ? [e.resolved] : [])), after, store, cart.license_type);

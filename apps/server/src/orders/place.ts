@@ -167,6 +167,15 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
       .values({ customer_id: order.customerId, store_id: store.storeId, delta: -order.priced.totals.creditsUsed, reason: 'order', order_id: id, created_at: iso })
       .execute();
   }
+  // Reward points (documented rule): 1 point per whole dollar of the pre-tax amount after
+  // discounts and burnt credits, credited when the order is saved. 1 point = 1 cent when burnt.
+  const earned = order.customerId != null ? Math.floor(Math.max(0, s.subtotal - s.discount - order.priced.totals.creditsUsed) / 100) : 0;
+  if (earned > 0 && order.customerId != null) {
+    await trx
+      .insertInto('reward_points')
+      .values({ customer_id: order.customerId, store_id: store.storeId, delta: earned, reason: 'order_earned', order_id: id, created_at: iso })
+      .execute();
+  }
   if (order.cart) {
     // The browser clears its own cart without a sync (spec §4 Place order); the server's goes too.
     await trx.deleteFrom('cart_items').where('cart_id', '=', order.cart.id).execute();

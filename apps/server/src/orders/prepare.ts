@@ -57,7 +57,7 @@ export async function prepareOrder(trx: Db, store: Store, input: OrderInput, cus
     }
   });
 
-  const card = medicalCardProblem(customer, licenseType, now);
+  const card = medicalCardProblem(customer, licenseType, now, lines);
   if (card) throw new ApiError(400, card);
   const mix = licenseProblem(lines, licenseType);
   if (mix) throw new ApiError(400, mix);

@@ -1,0 +1,122 @@
+/**
+ * The logged-in customer's own data (spec §3 Personal details, §7 User calls). Every id comes from
+ * the access token; a body or path id only ever selects among the token customer's own rows.
+ *   GET  /api/user/me
+ *   POST /api/user/me {email?, addresses?}    — nothing else may change here (other keys → 400)
+ *   DELETE /api/user/me/addresses/:id
+ *   GET  /api/user/order-history?pageSize=5&currentPage=1
+ *   GET  /api/user/order/:incrementId
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { cityRule, zipRule } from '@verdant/domain';
+import { accountsOf, requireCustomer } from '../auth/context.ts';
+import { AUTH_MESSAGES } from '../auth/tokens.ts';
+import { parseOr400 } from '../cart/routes.ts';
+import { ApiError, ok } from '../http/envelope.ts';
+import { USER_MESSAGES, customerView, emailSchema, emailTaken, findById, ruled } from './customers.ts';
+import { orderPage, orderView } from './orders.ts';
+
+export const ME_MESSAGES = {
+  onlyEmailAndAddresses: 'Only the e-mail address and addresses can be changed here; contact the store for other details.',
+  addressNotFound: 'Address not found',
+  orderNotFound: 'Order not found',
+} as const;
+
+const text = (max: number) => z.string().trim().max(max);
+const addressSchema = z.object({
+  id: z.number().int().positive().optional(),
+  title: text(64).nullish(),
+  firstname: text(64).nullish(),
+  lastname: text(64).nullish(),
+  street: text(255).min(1, 'Field is required'),
+  house_number: text(32).nullish(),
+  apt_ste: text(32).nullish(),
+  city: ruled(cityRule),
+  region: text(64).nullish(),
+  postcode: ruled(zipRule),
+  country_id: z.string().length(2).optional(),
+  phone: text(32).nullish(),
+  lat: z.number().min(-90).max(90).nullish(),
+  lng: z.number().min(-180).max(180).nullish(),
+  is_default: z.boolean().optional(),
+});
+// strict(): a payload trying to change the name, birthday, licence or medical card is refused
+// (not silently ignored) so a client never believes it changed something it did not.
+const updateSchema = z
+  .object({ email: emailSchema.optional(), addresses: z.array(addressSchema).max(20).optional() })
+  .catchall(z.never({ error: ME_MESSAGES.onlyEmailAndAddresses }));
+const pageSchema = z.object({
+  pageSize: z.coerce.number().int().min(1).max(50).default(5),
+  currentPage: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+
+export function registerMeRoutes(app: FastifyInstance): void {
+  const ctx = () => accountsOf(app);
+
+  async function me(request: Parameters<typeof requireCustomer>[0]) {
+    const claims = await requireCustomer(request);
+    const customer = await findById(ctx().db, request.store.storeId, claims.customerId);
+    // A token of a deleted customer is no longer a session.
+    if (!customer) throw new ApiError(401, AUTH_MESSAGES.tokenInvalid);
+    return customer;
+  }
+
+  app.get('/api/user/me', async (request) => ok(await customerView(ctx().db, await me(request))));
+
+  app.post('/api/user/me', async (request) => {
+    const customer = await me(request);
+    const body = parseOr400(updateSchema, request.body);
+    const { db, now } = ctx();
+    const iso = now().toISOString();
+    if (body.email !== undefined && body.email !== customer.email) {
+      if (await emailTaken(db, customer.store_id, body.email, customer.id)) throw new ApiError(400, USER_MESSAGES.customerExists);
+      await db.updateTable('customers').set({ email: body.email, updated_at: iso }).where('id', '=', customer.id).execute();
+    }
+    await db.transaction().execute(async (trx) => {
+      for (const a of body.addresses ?? []) {
+        const { id, is_default, ...fields } = a;
+        const values = { ...fields, ...(is_default !== undefined ? { is_default: (is_default ? 1 : 0) as 0 | 1 } : {}), updated_at: iso };
+        if (is_default) await trx.updateTable('customer_addresses').set({ is_default: 0 }).where('customer_id', '=', customer.id).execute();
+        if (id != null) {
+          // customer_id in the where clause: another customer's address id matches nothing.
+          const done = await trx.updateTable('customer_addresses').set(values).where('id', '=', id).where('customer_id', '=', customer.id).executeTakeFirst();
+          if (Number(done.numUpdatedRows) !== 1) throw new ApiError(404, ME_MESSAGES.addressNotFound);
+        } else {
+          await trx.insertInto('customer_addresses').values({ ...values, customer_id: customer.id, created_at: iso }).execute();
+        }
+      }
+    });
+    return ok(await customerView(db, (await findById(db, customer.store_id, customer.id))!));
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/user/me/addresses/:id', async (request) => {
+    const customer = await me(request);
+    const id = Number(request.params.id);
+    if (!Number.isSafeInteger(id)) throw new ApiError(404, ME_MESSAGES.addressNotFound);
+    const done = await ctx().db.deleteFrom('customer_addresses').where('id', '=', id).where('customer_id', '=', customer.id).executeTakeFirst();
+    if (Number(done.numDeletedRows) !== 1) throw new ApiError(404, ME_MESSAGES.addressNotFound);
+    return ok(await customerView(ctx().db, customer));
+  });
+
+  app.get('/api/user/order-history', async (request) => {
+    const customer = await me(request);
+    const q = parseOr400(pageSchema, request.query);
+    return ok(await orderPage(ctx().db, customer.store_id, customer.id, q.pageSize, q.currentPage));
+  });
+
+  app.get<{ Params: { incrementId: string } }>('/api/user/order/:incrementId', async (request) => {
+    const customer = await me(request);
+    const { db } = ctx();
+    const order = await db
+      .selectFrom('orders')
+      .selectAll()
+      .where('increment_id', '=', request.params.incrementId)
+      .where('store_id', '=', customer.store_id)
+      .where('customer_id', '=', customer.id)
+      .executeTakeFirst();
+    // 404, not 403: another customer's order number reveals nothing.
+    if (!order) throw new ApiError(404, ME_MESSAGES.orderNotFound);
+    return ok((await orderView(db, [order]))[0]);
+  });
+}

@@ -1,0 +1,50 @@
+/** A customer's orders as the account pages show them (amounts in cents, like /api/order/save). */
+import type { Kysely } from 'kysely';
+import type { Database, Row } from '../db/schema.ts';
+
+type Db = Kysely<Database>;
+
+export async function orderView(db: Db, orders: Row<'orders'>[]) {
+  if (orders.length === 0) return [];
+  const items = await db
+    .selectFrom('order_items')
+    .selectAll()
+    .where('order_id', 'in', orders.map((o) => o.id))
+    .orderBy('id')
+    .execute();
+  return orders.map((o) => ({
+    increment_id: o.increment_id,
+    status: o.status,
+    created_at: o.created_at,
+    order_type: o.order_type,
+    license_type: o.license_type,
+    payment_method: o.payment_method,
+    coupon_code: o.coupon_code,
+    currency: 'USD',
+    amounts_in: 'cents',
+    subtotal: o.subtotal_cents,
+    discount: o.discount_cents,
+    excise_taxes: o.excise_tax_cents,
+    sales_taxes: o.sales_tax_cents,
+    shipping: o.shipping_cents,
+    total: o.total_cents,
+    credits_used: o.credits_used_cents,
+    items: items
+      .filter((it) => it.order_id === o.id)
+      .map((it) => ({ sku: it.sku, name: it.name, qty: it.qty, size: it.size, price: it.price_cents, row_total: it.row_total_cents, discount: it.discount_cents })),
+  }));
+}
+
+export async function orderPage(db: Db, storeId: number, customerId: number, pageSize: number, currentPage: number) {
+  const base = db.selectFrom('orders').where('store_id', '=', storeId).where('customer_id', '=', customerId);
+  const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const rows = await base
+    .selectAll()
+    // Newest first; id breaks ties between orders of the same second.
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(pageSize)
+    .offset((currentPage - 1) * pageSize)
+    .execute();
+  return { items: await orderView(db, rows), total_count: Number(count?.n ?? 0), page_size: pageSize, current_page: currentPage };
+}
