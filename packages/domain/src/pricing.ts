@@ -6,7 +6,7 @@
  */
 import type { Cents } from './money.ts';
 import { percentOf } from './money.ts';
-import type { BundleOption, CatalogProduct, CustomOption, LinkedProduct, ProductLink } from './product.ts';
+import type { BundleOption, CatalogProduct, CustomOption, LinkedProduct, ProductLink, QtyDiscount } from './product.ts';
 import { PREFERRED_SIZE_ID, sizeWeightGrams } from './sizes.ts';
 import { isMemberAvailable } from './stock.ts';
 import { unitPrice, type UnitPrice } from './unit-price.ts';
@@ -165,9 +165,15 @@ export function customOptionsPrice(
  * weight in grams (default weight 1 when the size is unknown or missing, spec §9), or null.
  */
 export function qtyDiscountPrice(product: Pick<CatalogProduct, 'discounts'>, sizeId: number | null | undefined): Cents | null {
+  return weightPrice(product.discounts ?? [], sizeId);
+}
+
+/**
+ * The weight price (spec §9): the quantity discount whose qty_to_buy equals the size's weight in
+ * grams (default weight 1), as the total for that weight. Negative prices are data errors.
+ */
+export function weightPrice(discounts: readonly QtyDiscount[], sizeId: number | null | undefined): Cents | null {
   const grams = sizeWeightGrams(sizeId);
-  const match = (product.discounts ?? []).find(
-    (d) => d.TYPE === 'qty_discount' && Math.abs(d.qty_to_buy - grams) < 1e-9,
-  );
+  const match = discounts.find((d) => d.TYPE === 'qty_discount' && Math.abs(d.qty_to_buy - grams) < 1e-9 && d.price >= 0);
   return match ? match.price : null;
 }

@@ -22,13 +22,22 @@ export interface UnitPrice {
  * The lowest tier price of `customerGroupId` that applies at quantity 1, or null. Tiers for
  * larger quantities belong to the cart; negative tiers are data errors and ignored.
  */
-export function tierPriceAtQtyOne(tiers: readonly TierPrice[] | null | undefined, customerGroupId: number): Cents | null {
+/**
+ * The lowest tier price of a customer group that applies when buying `qty` (a tier of qty N applies
+ * from N units on; "buy 3, pay less each"), or null. Negative tiers are data errors and ignored.
+ */
+export function tierPriceAt(tiers: readonly TierPrice[] | null | undefined, customerGroupId: number, qty = 1): Cents | null {
   let best: Cents | null = null;
   for (const t of tiers ?? []) {
-    if (t.customer_group_id !== customerGroupId || t.qty > 1 || t.price < 0) continue;
+    if (t.customer_group_id !== customerGroupId || t.qty > qty || t.price < 0) continue;
     if (best == null || t.price < best) best = t.price;
   }
   return best;
+}
+
+/** What a listing shows: the tier price for one unit. */
+export function tierPriceAtQtyOne(tiers: readonly TierPrice[] | null | undefined, customerGroupId: number): Cents | null {
+  return tierPriceAt(tiers, customerGroupId, 1);
 }
 
 export function unitPrice(p: UnitPriceInput, now: Date, customerGroupId = 0): UnitPrice {

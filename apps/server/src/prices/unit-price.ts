@@ -11,7 +11,7 @@
  * the domain's unitPrice() only looks at quantity 1, which is what a product card shows, and gives
  * the same answer here at qty 1. The rule is local until packages/domain grows a qty-aware one.
  */
-import { isSizeId, isSpecialPriceActive, sizeWeightGrams, type Cents, type QtyDiscount, type TierPrice } from '@verdant/domain';
+import { isSizeId, isSpecialPriceActive, tierPriceAt, weightPrice, type Cents, type QtyDiscount, type TierPrice } from '@verdant/domain';
 
 export interface PriceRecord {
   price: Cents;
@@ -29,25 +29,15 @@ export interface UnitPricing {
   final: Cents;
 }
 
-/** The lowest tier price of the group that applies at `qty`, or null (negative tiers are data errors). */
-export function tierPriceFor(tiers: readonly TierPrice[], groupId: number, qty: number): Cents | null {
-  let best: Cents | null = null;
-  for (const t of tiers) {
-    if (t.customer_group_id !== groupId || t.qty > qty || t.price < 0) continue;
-    if (best == null || t.price < best) best = t.price;
-  }
-  return best;
-}
+/** The domain's tier rule (a tier of qty N applies from N units on). */
+export const tierPriceFor = (tiers: readonly TierPrice[], groupId: number, qty: number): Cents | null => tierPriceAt(tiers, groupId, qty);
 
 /**
- * The weight price of a sized unit: the discount whose qty_to_buy equals the size's grams. Only
- * real size ids match (a product without a size never takes the 1 g price by default).
+ * The domain's weight-price rule, for real size ids only: the spec's default weight of 1 g suits a
+ * listing, but a cart line without a size must never be charged the 1 g weight price.
  */
 export function weightPriceFor(discounts: readonly QtyDiscount[], size: number | null): Cents | null {
-  if (size == null || !isSizeId(size)) return null;
-  const grams = sizeWeightGrams(size);
-  const hit = discounts.find((d) => d.TYPE === 'qty_discount' && Math.abs(d.qty_to_buy - grams) < 1e-9 && d.price >= 0);
-  return hit ? hit.price : null;
+  return size != null && isSizeId(size) ? weightPrice(discounts, size) : null;
 }
 
 export interface PriceUnitOptions {
