@@ -23,3 +23,4 @@ export * from './paging.ts';
 export * from './urls.ts';
 export * from './cart/index.ts';
 export * from './forms.ts';
+export * from './medical-card.ts';

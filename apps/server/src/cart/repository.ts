@@ -76,32 +76,8 @@ export async function customerOf(request: FastifyRequest): Promise<CustomerRef |
   };
 }
 
-export const MEDCARD_MESSAGES = {
-  loginRequired: 'Medical products are only available to logged-in customers with a medical card. Please log in.',
-  cardMissing: 'Medical products need a medical card number and expiry date on your account.',
-  cardExpired: 'Your medical card has expired. Please update it before ordering medical products.',
-} as const;
-
-/**
- * A medical cart or order needs a logged-in customer with a medical card number and an expiry on
- * or after today in the store's time zone (spec §3 medcard fields). Recreational is unaffected.
- * Called on every cart change and again at order save.
- */
-export function medicalCardProblem(
-  customer: CustomerRef | null,
-  licenseType: LicenseType,
-  now: Date,
-  /** The lines at stake: only medical-only products need the card ('both' products do not). */
-  lines?: readonly { licenseTypes: readonly string[] }[],
-): string | null {
-  if (licenseType !== 'medical') return null;
-  if (lines && !lines.some((l) => l.licenseTypes.length > 0 && l.licenseTypes.every((t) => t === 'medical'))) return null;
-  if (!customer) return MEDCARD_MESSAGES.loginRequired;
-  if (!customer.medcardNumber || customer.medcardNumber.trim().length < 2 || !customer.medcardExpiry) return MEDCARD_MESSAGES.cardMissing;
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: customer.timeZone ?? 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-  // YYYY-MM-DD strings compare as dates.
-  return customer.medcardExpiry.slice(0, 10) < today ? MEDCARD_MESSAGES.cardExpired : null;
-}
+// The medical-card rule is a dispensary rule: it lives in @verdant/domain, shared with the browser.
+export { MEDCARD_MESSAGES, medicalCardProblem } from '@verdant/domain';
 
 export async function createCart(db: Db, storeId: number, licenseType: LicenseType, now: Date, customerId: number | null = null): Promise<CartRow> {
   const iso = now.toISOString();
