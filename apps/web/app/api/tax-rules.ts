@@ -3,7 +3,7 @@
  * count). Read once per page life from the catalogue search's `taxrule` entity (spec §7 "Tax rules
  * search"), which serves them for clients that compute tax offline.
  */
-import { applicableRates, type TaxRate, type TaxRule } from '@verdant/domain';
+import { rateLookup, storeTaxContext, type TaxRate, type TaxRule } from '@verdant/domain';
 import { callApi } from './envelope.ts';
 
 interface TaxRuleDocument {
@@ -35,17 +35,9 @@ export function loadTaxRules(): Promise<TaxRule[]> {
 }
 
 /**
- * Rates per product tax class where the store is (taxes are charged at the store, for pickup and
- * delivery alike). The customer group is not matched here: the estimate is for a guest, and the
- * server's answer replaces it.
+ * Rates per product tax class where the store is, in the same tax context as the server's
+ * totals (the domain's storeTaxContext), so the instant estimate matches the server's answer.
  */
 export function taxRatesLookup(rules: readonly TaxRule[], place: { country_id: string; region_code: string }): (taxClassId: number | null) => TaxRate[] {
-  const ctx = { countryId: place.country_id, regionName: place.region_code, groupedTax: false, customerTaxClassId: 0 };
-  const cache = new Map<number, TaxRate[]>();
-  return (taxClassId) => {
-    const id = taxClassId ?? 0;
-    let rates = cache.get(id);
-    if (!rates) cache.set(id, (rates = applicableRates(id, rules, ctx)));
-    return rates;
-  };
+  return rateLookup(rules, storeTaxContext(place));
 }

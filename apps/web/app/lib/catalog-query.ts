@@ -16,6 +16,7 @@ import {
   type ActiveFilters,
   type FilterKey,
   type LicenseType,
+  type ProductSearchParams,
   type SortKey,
 } from '@verdant/domain';
 
@@ -123,14 +124,8 @@ export function isSearchTextTooShort(text: string): boolean {
   return text.length > 0 && text.length < MIN_SEARCH_LENGTH;
 }
 
-export interface ProductsApiParams {
-  text?: string;
-  categoryId?: number;
-  filters?: ActiveFilters;
-  sort?: SortKey;
-  start?: number;
-  size?: number;
-  licenseType?: LicenseType;
+/** What the products API takes: the catalogue's search parameters, plus the store. */
+export interface ProductsApiParams extends ProductSearchParams {
   /** The store (the API resolves the host's store otherwise, which a `/{storeCode}` prefix is not). */
   storeCode?: string;
 }

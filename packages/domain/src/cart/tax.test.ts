@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { applicableRates, taxOn, type TaxRate, type TaxRule } from './tax.ts';
+import { applicableRates, rateLookup, storeTaxContext, taxOn, type TaxRate, type TaxRule } from './tax.ts';
 import { allocateCents } from './allocate.ts';
 
 const rate = (over: Partial<TaxRate>): TaxRate => ({
@@ -96,5 +96,19 @@ describe('allocateCents', () => {
         );
       }),
     );
+  });
+});
+
+describe('storeTaxContext and rateLookup (one context for the browser estimate and the server)', () => {
+  it('uses the store tax defaults, else its address, with the guest class and grouped tax', () => {
+    expect(storeTaxContext({ country_id: 'US', region_code: 'CA' })).toEqual({ countryId: 'US', regionName: 'CA', groupedTax: true, customerTaxClassId: 3 });
+    expect(storeTaxContext({ country_id: 'US', region_code: 'CA' }, { defaultCountry: 'US', defaultRegion: 'NV' }, 5)).toEqual({ countryId: 'US', regionName: 'NV', groupedTax: true, customerTaxClassId: 5 });
+  });
+  it('looks rates up per product tax class like applicableRates, a missing class as 0', () => {
+    const ctx = storeTaxContext({ country_id: 'US', region_code: 'CA' });
+    const lookup = rateLookup([general], ctx);
+    expect(lookup(2)).toEqual(applicableRates(2, [general], ctx));
+    expect(lookup(2)).toBe(lookup(2));
+    expect(lookup(null)).toEqual([]);
   });
 });

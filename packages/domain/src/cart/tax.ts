@@ -71,3 +71,38 @@ export function taxOn(net: Cents, rates: readonly TaxRate[]): TaxAmounts {
   const sales = percentOf(net + excise, salesPct);
   return { excise, sales };
 }
+
+/**
+ * The customer tax class of a guest, and of every customer group in this catalogue (the demo rules
+ * list class 3). Rules are matched with grouped tax on, so a tax-exempt class (a CA medical patient
+ * with an MMIC pays no sales tax) only needs rules that leave it out.
+ */
+export const GUEST_CUSTOMER_TAX_CLASS = 3;
+
+/**
+ * Taxes are charged where the store is (pickup, and delivery from it): the store's tax defaults,
+ * else its address. The browser's estimate and the server's totals use this same context.
+ */
+export function storeTaxContext(
+  place: { country_id: string; region_code: string },
+  tax: { defaultCountry?: string; defaultRegion?: string } = {},
+  customerTaxClassId = GUEST_CUSTOMER_TAX_CLASS,
+): TaxContext {
+  return {
+    countryId: tax.defaultCountry || place.country_id,
+    regionName: tax.defaultRegion || place.region_code,
+    groupedTax: true,
+    customerTaxClassId,
+  };
+}
+
+/** Rates per product tax class, worked out once per class. */
+export function rateLookup(rules: readonly TaxRule[], ctx: TaxContext): (taxClassId: number | null) => TaxRate[] {
+  const cache = new Map<number, TaxRate[]>();
+  return (taxClassId) => {
+    const id = taxClassId ?? 0;
+    let rates = cache.get(id);
+    if (!rates) cache.set(id, (rates = applicableRates(id, rules, ctx)));
+    return rates;
+  };
+}
