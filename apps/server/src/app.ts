@@ -13,9 +13,11 @@ import { registerStoreviewRoutes } from './stores/storeview.ts';
 import { CatalogIndexManager } from './catalog/index-manager.ts';
 import { redisBus } from './catalog/change-bus.ts';
 import { registerCatalogRoutes } from './catalog/routes.ts';
+import { registerSnapshotRoutes } from './catalog/snapshot-routes.ts';
 import { registerUrlRoutes } from './urls/routes.ts';
 import { registerCmsRoutes } from './cms/routes.ts';
 import { registerImageRoutes } from './images/routes.ts';
+import { registerPwaRoutes } from './pwa/routes.ts';
 import { registerSeoRoutes } from './seo/routes.ts';
 import { registerCommerceRoutes } from './commerce.ts';
 import { registerAccountRoutes } from './users/index.ts';
@@ -41,7 +43,8 @@ declare module 'fastify' {
 }
 
 export interface AppDeps {
-  config: Pick<ServerConfig, 'dataDir' | 'demoMode' | 'production' | 'logLevel' | 'redisUrl' | 'authSecret' | 'smsProvider' | 'smsHttpUrl'>;
+  config: Pick<ServerConfig, 'dataDir' | 'demoMode' | 'production' | 'logLevel' | 'redisUrl' | 'authSecret' | 'smsProvider' | 'smsHttpUrl'> &
+    Partial<Pick<ServerConfig, 'mailProvider' | 'mailHttpUrl' | 'redisPrefix'>>;
   registry: StoreRegistry;
   db: Kysely<Database>;
   /** Directory of the React Router build; omit to serve the API only (API tests). */
@@ -103,7 +106,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db: deps.db,
     stores: deps.registry.stores,
     bus: deps.config.redisUrl
-      ? redisBus({ url: deps.config.redisUrl, onError: (err) => app.log.warn({ err }, 'redis (catalogue changes)') })
+      ? redisBus({
+          url: deps.config.redisUrl,
+          channel: `${deps.config.redisPrefix ?? 'verdant:'}catalog-changed`,
+          onError: (err) => app.log.warn({ err }, 'redis (catalogue changes)'),
+        })
       : undefined,
     onChanged: (storeId) => app.invalidateStore(storeId),
     clock: deps.clock,
@@ -122,11 +129,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerStoreviewRoutes(app, deps.registry);
   registerCatalogRoutes(app, catalogDeps);
+  registerSnapshotRoutes(app, catalogDeps);
   registerUrlRoutes(app, catalogDeps);
   registerCmsRoutes(app, catalogDeps);
   registerImageRoutes(app, { dataDir: deps.config.dataDir });
   registerSeoRoutes(app, catalogDeps);
-  registerCommerceRoutes(app, { db: deps.db, registry: deps.registry, now: deps.clock });
+  registerPwaRoutes(app);
+  registerCommerceRoutes(app, { db: deps.db, registry: deps.registry, now: deps.clock, catalog });
   registerAccountRoutes(app, { db: deps.db, config: deps.config, now: deps.clock });
   app.get('/api/health', async () => ({ code: 200, result: 'ok' }));
   app.all('/api/*', async (request, reply) => sendError(reply, 404, `No API endpoint ${request.method} ${request.url.split('?')[0]}`));

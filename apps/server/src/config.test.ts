@@ -15,6 +15,9 @@ describe('loadConfig', () => {
       demoMode: true,
       logLevel: 'info',
       production: true,
+      mailProvider: 'outbox',
+      mailHttpUrl: undefined,
+      redisPrefix: 'verdant:',
     });
   });
   it('reads every variable and treats empty values as unset', () => {
@@ -29,5 +32,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+    expect(() => loadConfig({ MAIL_PROVIDER: 'smtp' })).toThrow(/MAIL_PROVIDER/);
+    expect(() => loadConfig({ MAIL_HTTP_URL: 'not a url' })).toThrow(/MAIL_HTTP_URL/);
+    expect(() => loadConfig({ REDIS_PREFIX: 'has space' })).toThrow(/REDIS_PREFIX/);
+  });
+  it('reads MAIL_PROVIDER and MAIL_HTTP_URL (the URL is required with http)', () => {
+    expect(() => loadConfig({ MAIL_PROVIDER: 'http' })).toThrow(/MAIL_HTTP_URL: required when MAIL_PROVIDER=http/);
+    expect(loadConfig({ MAIL_PROVIDER: 'http', MAIL_HTTP_URL: 'https://mail.example/send' })).toMatchObject({ mailProvider: 'http', mailHttpUrl: 'https://mail.example/send' });
+    expect(loadConfig({ MAIL_PROVIDER: '' }).mailProvider).toBe('outbox');
+  });
+  it('reads REDIS_PREFIX, the namespace of this deployment in a shared Redis', () => {
+    expect(loadConfig({ REDIS_PREFIX: 'shop-a:' }).redisPrefix).toBe('shop-a:');
   });
 });

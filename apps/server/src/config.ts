@@ -17,6 +17,12 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  /**
+   * Namespace of every Redis key and channel this deployment uses (rate-limit counters, catalogue
+   * change notices). Deployments — or test runs — sharing one Redis must each have their own, or
+   * they count each other's login-code sends and hear each other's catalogue changes.
+   */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'letters, digits, ":", "_", ".", "-" (at most 64)').default('verdant:'),
   STORES_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('production'),
@@ -30,6 +36,9 @@ const envSchema = z.object({
   /** Where login codes go: `outbox` (memory + log; the demo shows the code) or `http` (POST to SMS_HTTP_URL). */
   SMS_PROVIDER: z.enum(['outbox', 'http']).default('outbox'),
   SMS_HTTP_URL: z.string().url().optional(),
+  /** Where mails (password reset links) go: `outbox` (memory + log) or `http` (POST JSON to MAIL_HTTP_URL). */
+  MAIL_PROVIDER: z.enum(['outbox', 'http']).default('outbox'),
+  MAIL_HTTP_URL: z.string().url().optional(),
 });
 
 export interface ServerConfig {
@@ -39,6 +48,8 @@ export interface ServerConfig {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** REDIS_PREFIX: namespace of this deployment's Redis keys and channels (default `verdant:`). */
+  redisPrefix?: string;
   /** Absolute path of the stores file. */
   storesFile: string;
   /** True when the bundled demo stores are in use (the demo catalogue is seeded on first start). */
@@ -49,6 +60,8 @@ export interface ServerConfig {
   authSecret?: string;
   smsProvider?: 'outbox' | 'http';
   smsHttpUrl?: string;
+  mailProvider?: 'outbox' | 'http';
+  mailHttpUrl?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
@@ -60,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   const e = parsed.data;
   if (e.SMS_PROVIDER === 'http' && !e.SMS_HTTP_URL) throw new Error('Invalid environment:\n  SMS_HTTP_URL: required when SMS_PROVIDER=http');
+  if (e.MAIL_PROVIDER === 'http' && !e.MAIL_HTTP_URL) throw new Error('Invalid environment:\n  MAIL_HTTP_URL: required when MAIL_PROVIDER=http');
   const storesFile = e.STORES_FILE ? path.resolve(cwd, e.STORES_FILE) : DEMO_STORES_FILE;
   return {
     port: e.PORT,
@@ -67,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDir: path.resolve(cwd, e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     storesFile,
     demoMode: storesFile === DEMO_STORES_FILE,
     logLevel: e.LOG_LEVEL,
@@ -74,5 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     authSecret: e.AUTH_SECRET,
     smsProvider: e.SMS_PROVIDER,
     smsHttpUrl: e.SMS_HTTP_URL,
+    mailProvider: e.MAIL_PROVIDER,
+    mailHttpUrl: e.MAIL_HTTP_URL,
   };
 }

@@ -4,6 +4,7 @@
  * Kits multiply a unit price by a link qty and round each line to the cent before summing, so a
  * total is always the exact sum of the lines a shopper could add up.
  */
+import { CART_COPY } from './cart/messages.ts';
 import type { Cents } from './money.ts';
 import { percentOf } from './money.ts';
 import type { BundleOption, CatalogProduct, CustomOption, LinkedProduct, ProductLink, QtyDiscount } from './product.ts';
@@ -55,8 +56,10 @@ export function productPrice(product: PricedProduct, now: Date, customerGroupId 
       return configurablePrice(product, now, customerGroupId);
     case 'grouped':
       return sumLines(groupedLines(product.product_links ?? []), now, customerGroupId);
-    case 'bundle':
-      return sumLines(bundleLines(product.bundle_options ?? []), now, customerGroupId);
+    case 'bundle': {
+      const options = product.bundle_options ?? [];
+      return bundlePrice(options, defaultBundleChoice(options), now, customerGroupId);
+    }
     default: {
       const own = unitPrice(product, now, customerGroupId);
       return { price: own.price, final_price: own.final_price, from: false, sale: own.sale };
@@ -116,14 +119,82 @@ function byPosition<T extends { position: number }>(items: readonly T[]): T[] {
     .map((x) => x.item);
 }
 
-function bundleLines(options: readonly BundleOption[]): Line[] {
-  const lines: Line[] = [];
+/**
+ * A shopper's bundle choice (spec §4 Configuring, §3 bundle_options): per option id, the skus of
+ * the chosen members. The cart payload names links by id; the rules here only need the member.
+ */
+export type BundleChoice = Readonly<Record<number, readonly string[]>>;
+
+/** radio and select options take one member; checkbox and multi take any number. */
+export function isSingleChoiceOption(option: Pick<BundleOption, 'type'>): boolean {
+  return option.type === 'radio' || option.type === 'select';
+}
+
+/**
+ * The choice a bundle is listed with (spec §4 Pricing): each option's default link when its
+ * member is available, else its first available link by position. Options with no available
+ * member get no selection.
+ */
+export function defaultBundleChoice(options: readonly BundleOption[]): BundleChoice {
+  const choice: Record<number, string[]> = {};
   for (const option of byPosition(options)) {
     const links = byPosition(option.product_links ?? []).filter(usable);
     const selection = links.find((l) => l.is_default) ?? links[0];
-    if (selection) lines.push({ member: selection.product, qty: linkQty(selection) });
+    choice[option.option_id] = selection ? [selection.linked_product_sku] : [];
   }
-  return lines;
+  return choice;
+}
+
+export interface BundleMember {
+  option: BundleOption;
+  link: ProductLink & { product: LinkedProduct };
+  /** Member units in one bundle: the link qty (default 1). */
+  qty: number;
+}
+
+/**
+ * The members a choice puts in one bundle, option by option (by position): each chosen sku that
+ * is an available member of its option (spec §5: status 1 and in stock), with its link qty.
+ */
+export function bundleMembers(options: readonly BundleOption[], choice: BundleChoice): BundleMember[] {
+  const out: BundleMember[] = [];
+  for (const option of byPosition(options)) {
+    const links = byPosition(option.product_links ?? []).filter(usable);
+    for (const sku of new Set(choice[option.option_id] ?? [])) {
+      const link = links.find((l) => l.linked_product_sku === sku);
+      if (link) out.push({ option, link, qty: linkQty(link) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Why a bundle choice cannot be added, or null (spec §8 "Please configure product bundle options
+ * and custom options."): a required option without a member, a single-choice option with more
+ * than one, or a chosen sku that is not an available member of its option.
+ */
+export function bundleChoiceProblem(options: readonly BundleOption[], choice: BundleChoice): string | null {
+  for (const option of options) {
+    const chosen = [...new Set(choice[option.option_id] ?? [])];
+    const links = (option.product_links ?? []).filter(usable);
+    if (chosen.some((sku) => !links.some((l) => l.linked_product_sku === sku))) return CART_COPY.configureOptions;
+    if (option.required && chosen.length === 0) return CART_COPY.configureOptions;
+    if (isSingleChoiceOption(option) && chosen.length > 1) return CART_COPY.configureOptions;
+  }
+  return null;
+}
+
+/**
+ * A bundle's price for a choice: each chosen available member's unit price (at qty 1, with the
+ * customer group's tiers) times its link qty, rounded to the cent, summed — as the server's cart
+ * prices the line. `productPrice` is this with the default choice.
+ */
+export function bundlePrice(options: readonly BundleOption[], choice: BundleChoice, now: Date, customerGroupId = 0): ProductPrice {
+  return sumLines(
+    bundleMembers(options, choice).map((m) => ({ member: m.link.product, qty: m.qty })),
+    now,
+    customerGroupId,
+  );
 }
 
 function sumLines(lines: readonly Line[], now: Date, group: number): ProductPrice {

@@ -78,6 +78,8 @@ export interface ConfigurableChild extends PriceFields {
 }
 
 export interface ProductLink {
+  /** The link's id: a bundle option's selection id in a cart's bundle_options (spec §3 product_option). */
+  id?: number;
   link_type: 'associated' | 'bundle' | 'related' | 'crosssell' | 'upsell';
   linked_product_sku: string;
   linked_product_type: ProductType;
@@ -96,6 +98,11 @@ export interface LinkedProduct extends PriceFields {
   type_id: ProductType;
   status: number;
   stock: StockInfo;
+  /** Size id (91–95) of a weighed member: its grams count towards the purchase limit (spec §5). */
+  size?: number | null;
+  uom?: 'g' | 'ea';
+  canna_type?: number | null;
+  unit_weight_grams_equivelent?: number | null;
 }
 
 export interface BundleOption {

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { SmsProvider } from './sms.ts';
 import { AUTH_MESSAGES, verifyAccess, type AccessClaims } from './tokens.ts';
@@ -17,6 +18,8 @@ export interface AccountsContext {
   now: () => Date;
   limiter: RateLimiter;
   sms: SmsProvider;
+  /** Password reset mails; the outbox in tests and the demo. */
+  mailer: Mailer;
   demoMode: boolean;
   dataDir: string;
 }

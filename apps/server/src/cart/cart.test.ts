@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { describeEachDatabase } from '../test/databases.ts';
 import { CART_MESSAGES as M } from './messages.ts';
-import { commerceApp, pin, Shopper } from './testing.ts';
+import { catalogChanged, commerceApp, pin, Shopper } from './testing.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 const MEDICAL_GUMMIES = 'ED-POMEGRANATE-GUMMIES-500-MG';
@@ -97,6 +97,7 @@ describeEachDatabase('cart endpoints', (getDb) => {
     it('refuses a product without a price', async () => {
       const id = await pin(db(), 1, 'CN-JACK-HERER-LIVE-ROSIN-1-G', { stock: 10 });
       await db().deleteFrom('product_prices').where('product_id', '=', id).execute();
+      await catalogChanged(db(), 1, [id]);
       expect(await s.update({ sku: 'CN-JACK-HERER-LIVE-ROSIN-1-G', qty: 1 })).toMatchObject({ status: 400, result: M.priceUnknown });
       await pin(db(), 1, 'CN-JACK-HERER-LIVE-ROSIN-1-G', { price: 7500 });
     });
@@ -109,6 +110,7 @@ describeEachDatabase('cart endpoints', (getDb) => {
       const parent = await pin(db(), 1, 'FL-BLUE-DREAM', {});
       await db().deleteFrom('qty_discounts').where('product_id', '=', parent).execute();
       await db().insertInto('qty_discounts').values([{ product_id: parent, qty_to_buy: 7, price_cents: 9000 }, { product_id: parent, qty_to_buy: 14, price_cents: 16100 }]).execute();
+      await catalogChanged(db(), 1, [parent]);
 
       const s = new Shopper(app);
       await s.createCart();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { describeEachDatabase } from '../test/databases.ts';
 import { CART_MESSAGES as M } from './messages.ts';
-import { commerceApp, pin, REFERENCE_DATE, Shopper } from './testing.ts';
+import { catalogChanged, commerceApp, pin, REFERENCE_DATE, Shopper } from './testing.ts';
 
 const ROSIN = 'CN-JACK-HERER-LIVE-ROSIN-1-G'; // cannabis: tax class 2 (excise + sales)
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR'; // accessory: tax class 4 (sales only), canna_type 4
@@ -113,6 +113,7 @@ describeEachDatabase('cart totals, shipping, payment and coupons', (getDb) => {
   it('hides cash on delivery when every item is virtual', async () => {
     const id = await pin(db(), 1, 'AC-BAMBOO-ROLLING-TRAY', { price: 1500, stock: 10 });
     await db().updateTable('products').set({ type_id: 'virtual' }).where('id', '=', id).execute();
+    await catalogChanged(db(), 1, [id]);
     const s = new Shopper(app);
     await s.createCart();
     await s.update({ sku: 'AC-BAMBOO-ROLLING-TRAY', qty: 1 });
@@ -120,6 +121,7 @@ describeEachDatabase('cart totals, shipping, payment and coupons', (getDb) => {
     await s.update({ sku: JAR, qty: 1 });
     expect((await s.call('GET', `/api/cart/payment-methods?cartId=${s.token}`)).result).toHaveLength(1);
     await db().updateTable('products').set({ type_id: 'simple' }).where('id', '=', id).execute();
+    await catalogChanged(db(), 1, [id]);
   });
 
   it('measures the delivery distance and flags an address beyond the radius', async () => {

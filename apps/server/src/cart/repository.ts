@@ -10,6 +10,7 @@ import type { Database, Row } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
 import { authOf } from '../auth/context.ts';
 import { GUEST_CUSTOMER_TAX_CLASS } from '../prices/tax-rules.ts';
+import { runSql } from '../db/compiled.ts';
 import { CART_MESSAGES as M } from './messages.ts';
 import type { LineInput } from './schemas.ts';
 
@@ -89,6 +90,25 @@ export async function createCart(db: Db, storeId: number, licenseType: LicenseTy
 }
 
 /**
+ * A logged-in customer's most recently changed open cart in a store for a licence type: one no
+ * order was placed from (placing an order marks the cart `ordered_at`), so a customer's cart
+ * follows them across devices and logins. Undefined when there is none.
+ */
+export function openCartOf(db: Db, customerId: number, storeId: number, licenseType: LicenseType): Promise<CartRow | undefined> {
+  return db
+    .selectFrom('carts')
+    .selectAll()
+    .where('customer_id', '=', customerId)
+    .where('store_id', '=', storeId)
+    .where('license_type', '=', licenseType)
+    .where('ordered_at', 'is', null)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
  * Whether the database takes row locks (PostgreSQL). Asked of the executor, not the registry of
  * ../db, because a transaction is a Kysely instance of its own that the registry does not know.
  */
@@ -105,6 +125,58 @@ export async function requireCart(db: Db, token: string | null, storeId: number,
   const cart = await q.executeTakeFirst();
   if (!cart) throw new ApiError(404, M.cartNotFound);
   return cart;
+}
+
+type CartWithLineRow = CartRow & {
+  i_id: number | null;
+  i_sku: string | null;
+  i_parent_sku: string | null;
+  i_qty: number | null;
+  i_size: number | null;
+  i_product_option: string | null;
+  i_created_at: string | null;
+  i_updated_at: string | null;
+};
+
+const CART_WITH_LINES = `select c.*, i.id as i_id, i.sku as i_sku, i.parent_sku as i_parent_sku, i.qty as i_qty, i.size as i_size,
+  i.product_option as i_product_option, i.created_at as i_created_at, i.updated_at as i_updated_at
+  from carts c left join cart_items i on i.cart_id = c.id
+  where c.token = ? and c.store_id = ?
+  order by i.id`;
+
+/**
+ * requireCart() and cartLines() in one statement (the cart's row, and its lines by id). With
+ * `lock` on PostgreSQL the cart row is locked first and the lines read after the lock is held:
+ * a locking join would re-check only the cart row after waiting, and answer the lines as they
+ * were before the transaction it waited for (READ COMMITTED takes a snapshot per statement).
+ * SQLite runs one write transaction at a time, so the single statement is enough there.
+ */
+export async function requireCartWithLines(db: Db, token: string | null, storeId: number, lock = false): Promise<{ cart: CartRow; rows: CartLineRow[] }> {
+  if (!token) throw new ApiError(400, M.cartIdRequired);
+  if (!TOKEN.test(token)) throw new ApiError(404, M.cartNotFound);
+  if (lock && locksRows(db)) {
+    const cart = await requireCart(db, token, storeId, true);
+    return { cart, rows: await cartLines(db, cart.id) };
+  }
+  const { rows: joined } = await runSql<CartWithLineRow>(db, CART_WITH_LINES, [token, storeId]);
+  if (joined.length === 0) throw new ApiError(404, M.cartNotFound);
+  const { i_id: _i, i_sku: _s, i_parent_sku: _p, i_qty: _q, i_size: _z, i_product_option: _o, i_created_at: _c, i_updated_at: _u, ...cart } = joined[0];
+  const rows: CartLineRow[] = [];
+  for (const r of joined) {
+    if (r.i_id == null) continue;
+    rows.push({
+      id: r.i_id,
+      cart_id: cart.id,
+      sku: r.i_sku!,
+      parent_sku: r.i_parent_sku,
+      qty: r.i_qty!,
+      size: r.i_size,
+      product_option: r.i_product_option,
+      created_at: r.i_created_at!,
+      updated_at: r.i_updated_at!,
+    });
+  }
+  return { cart: cart as CartRow, rows };
 }
 
 export function cartLines(db: Db, cartId: number): Promise<CartLineRow[]> {

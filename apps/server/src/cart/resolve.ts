@@ -8,7 +8,8 @@
  *  - a configurable parent needs a size (`size`, or configurable_item_options) naming a child.
  *  - grouped: expands into one line per available member (as the original client did).
  *  - bundle: one line; each option's chosen selections (else its default, else its first
- *    available member) are components, each priced, taxed, stocked and limited on its own.
+ *    available member) are components, each priced, taxed, stocked and limited on its own. An
+ *    optional option asked for with an empty selection list has no component.
  *  - custom options add their price (domain customOptionsPrice; text options their own price).
  */
 import {
@@ -202,6 +203,11 @@ function bundleLine(p: LoadedProduct, qty: number, po: ProductOptionInput, ctx: 
       picked = a.option_selections.map((id) => links.find((l) => l.id === id) ?? fail(M.configureOptions));
       const single = option.type === 'radio' || option.type === 'select';
       if (single && picked.length > 1) fail(M.configureOptions);
+    } else if (a?.option_selections && !option.required) {
+      // An optional option asked for with no selection: the shopper chose none of it. Stored as
+      // such, so the line keeps saying so when it is read again (no default slips back in).
+      stored.push({ option_id: option.option_id, option_qty: a.option_qty ?? 1, option_selections: [] });
+      continue;
     } else {
       // As the product card prices it: the default member, else the first available one.
       const usable = links.filter((l) => l.product && l.product.status === 1 && l.product.stock?.is_in_stock !== false);

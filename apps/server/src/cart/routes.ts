@@ -11,10 +11,10 @@ import type { CommerceContext } from '../commerce.ts';
 import { deliveryCheck, paymentMethodsFor, shippingMethodsFor, storeDelivers, type ShippingMethodCode } from '../shipping/methods.ts';
 import { findUsableCoupon } from './coupons.ts';
 import { CART_MESSAGES as M } from './messages.ts';
-import { cartTokenOf, createCart, customerOf, requireCart } from './repository.ts';
+import { cartTokenOf, createCart, customerOf, openCartOf, requireCart, requireCartWithLines } from './repository.ts';
 import { cartDeleteSchema, cartUpdateSchema, firstIssue, orderTypeSchema } from './schemas.ts';
 import { deleteFromCart, updateCart } from './update.ts';
-import { cartTotals, readCart, serverItem } from './view.ts';
+import { cartTotals, readCart, serverItem, totalsOf } from './view.ts';
 
 export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const parsed = schema.safeParse(value ?? {});
@@ -69,8 +69,10 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
     const store = request.store;
     const licenseType = body.license_type ?? offeredLicenseTypes(store)[0];
     if (!storeOffers(store, licenseType)) throw new ApiError(400, M.licenseNotOffered(licenseType));
+    // A logged-in customer gets their open cart back (from any device); guests get a new one.
     const customer = await customerOf(request);
-    const cart = await createCart(c.db, store.storeId, licenseType, c.now(), customer?.id ?? null);
+    const open = customer ? await openCartOf(c.db, customer.id, store.storeId, licenseType) : undefined;
+    const cart = open ?? (await createCart(c.db, store.storeId, licenseType, c.now(), customer?.id ?? null));
     return ok(cart.token, { license_type: licenseType });
   });
 
@@ -79,6 +81,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
     assertDeliversIf(request.store, body.order_type);
     const items = await updateCart(
       c.db,
+      c.catalog,
       request.store,
       token(request),
       {
@@ -99,28 +102,28 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
   });
 
   app.get('/api/cart/pull', async (request) => {
-    const cart = await requireCart(c.db, token(request), request.store.storeId);
-    const entries = await readCart(c.db, request.store, cart, await customerOf(request), c.now());
+    const { cart, rows } = await requireCartWithLines(c.db, token(request), request.store.storeId);
+    const entries = await readCart(c.db, c.catalog, request.store, rows, await customerOf(request), c.now());
     return ok(entries.map((e) => serverItem(e.row, e.resolved, cart.token, e.error)));
   });
 
   app.get('/api/cart/totals', async (request) => {
-    const cart = await requireCart(c.db, token(request), request.store.storeId);
-    return ok(await cartTotals(c.db, request.store, cart, await customerOf(request), c.now()));
+    const { cart, rows } = await requireCartWithLines(c.db, token(request), request.store.storeId);
+    return ok(await cartTotals(c.db, c.catalog, request.store, cart, rows, await customerOf(request), c.now()));
   });
 
   app.post('/api/cart/collect-totals', async (request) => {
     const body = parseOr400(collectTotalsSchema, request.body);
     const code = body.methods?.shippingMethodCode;
     assertDeliversIf(request.store, code);
-    let cart = await requireCart(c.db, token(request), request.store.storeId);
+    let { cart, rows } = await requireCartWithLines(c.db, token(request), request.store.storeId);
     if (code && code !== cart.order_type) cart = await setOrderType(c, cart.id, code);
-    return ok(await cartTotals(c.db, request.store, cart, await customerOf(request), c.now()));
+    return ok(await cartTotals(c.db, c.catalog, request.store, cart, rows, await customerOf(request), c.now()));
   });
 
   app.get('/api/cart/payment-methods', async (request) => {
-    const cart = await requireCart(c.db, token(request), request.store.storeId);
-    const entries = await readCart(c.db, request.store, cart, null, c.now());
+    const { rows } = await requireCartWithLines(c.db, token(request), request.store.storeId);
+    const entries = await readCart(c.db, c.catalog, request.store, rows, null, c.now());
     return ok(paymentMethodsFor(entries.flatMap((e) => (e.resolved ? [e.resolved.productType] : []))));
   });
 
@@ -134,20 +137,20 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
     const store = request.store;
     const code = info.shipping_method_code ?? 'pickup';
     assertDeliversIf(store, code);
-    let cart = await requireCart(c.db, token(request), store.storeId);
+    let { cart, rows } = await requireCartWithLines(c.db, token(request), store.storeId);
     const address = info.shippingAddress;
     let check: { distance: number | null; too_far: boolean } = { distance: null, too_far: false };
     if (address?.lat != null && address.lng != null) check = deliveryCheck(store, { lat: address.lat, lng: address.lng });
     else if (code === 'delivery') throw new ApiError(400, M.deliveryAddressRequired);
     if (code !== cart.order_type) cart = await setOrderType(c, cart.id, code);
     const customer = await customerOf(request);
-    const entries = await readCart(c.db, store, cart, customer, c.now());
+    const entries = await readCart(c.db, c.catalog, store, rows, customer, c.now());
     return ok({
       shipping_method: code,
       distance: check.distance,
       too_far: code === 'delivery' ? check.too_far : false,
       payment_methods: paymentMethodsFor(entries.flatMap((e) => (e.resolved ? [e.resolved.productType] : []))),
-      totals: await cartTotals(c.db, store, cart, customer, c.now()),
+      totals: await totalsOf(c.db, c.catalog, store, cart, entries, customer, c.now()),
     });
   });
 

@@ -109,6 +109,30 @@ describe('resolveLine', () => {
     expect(error(() => resolveLine({ sku: 'B', qty: 1, product_option: { extension_attributes: { bundle_options: [{ option_id: 1, option_selections: [21] }] } } }, catalog(b), ctx))).toEqual([400, M.configureOptions]);
   });
 
+  it('leaves out an optional bundle option asked for with no selection, and keeps it left out', () => {
+    const flowerMember = unit('M-FL', { priceCents: 4000, size: 92, uom: 'g', cannaType: 1 });
+    const wick = unit('M-WICK', { priceCents: 500, cannaType: 4, taxClassId: 4 });
+    const b = product(unit('B', { type_id: 'bundle', priceCents: null }), {
+      bundleOptions: [
+        { option_id: 1, title: 'Flower', type: 'radio', required: true, position: 0 },
+        { option_id: 2, title: 'Extras', type: 'checkbox', required: false, position: 1 },
+      ],
+      links: [
+        { id: 11, linkType: 'bundle', qty: 1, position: 0, isDefault: true, bundleOptionId: 1, product: flowerMember },
+        { id: 21, linkType: 'bundle', qty: 2, position: 0, isDefault: true, bundleOptionId: 2, product: wick },
+      ],
+    });
+    const none = { extension_attributes: { bundle_options: [{ option_id: 1, option_selections: [11] }, { option_id: 2, option_selections: [] }] } };
+    const [line] = resolveLine({ sku: 'B', qty: 1, product_option: none }, catalog(b), ctx);
+    expect(line.unitPrice).toBe(4000);
+    expect(line.components.map((c) => c.sku)).toEqual(['M-FL']);
+    const [again] = resolveLine({ sku: 'B', qty: 1, product_option: line.productOption }, catalog(b), ctx);
+    expect([again.unitPrice, again.key]).toEqual([4000, line.key]);
+    // A required option asked for with nothing still takes its default.
+    const [required] = resolveLine({ sku: 'B', qty: 1, product_option: { extension_attributes: { bundle_options: [{ option_id: 1, option_selections: [] }] } } }, catalog(b), ctx);
+    expect(required.unitPrice).toBe(5000);
+  });
+
   it('requires required custom options and prices them', () => {
     const p = product(unit('C', { priceCents: 2000 }), {
       customOptions: [

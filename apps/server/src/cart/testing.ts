@@ -17,6 +17,9 @@ import type { TestDatabase } from '../test/databases.ts';
 export const REFERENCE_DATE = new Date('2026-06-15T12:00:00.000Z');
 export const registry = StoreRegistry.fromFile(DEMO_STORES_FILE);
 
+/** The apps built over each test database, whose in-memory catalogues must hear of catalogue writes. */
+const appsOf = new WeakMap<Kysely<Database>, Set<FastifyInstance>>();
+
 export async function commerceApp(t: TestDatabase, now: () => Date = () => REFERENCE_DATE): Promise<FastifyInstance> {
   await seedDemo(t.db, readStoresFile(DEMO_STORES_FILE), { dataDir: t.dataDir, referenceDate: REFERENCE_DATE });
   const deps: AppDeps = {
@@ -27,7 +30,18 @@ export async function commerceApp(t: TestDatabase, now: () => Date = () => REFER
     clock: now,
   };
   const app = await buildApp(deps);
+  const apps = appsOf.get(t.db) ?? new Set();
+  appsOf.set(t.db, apps.add(app));
+  app.addHook('onClose', async () => void apps.delete(app));
   return app;
+}
+
+/**
+ * What every catalogue writer does after writing (app.catalog.catalogChanged): the apps over
+ * `db` reindex these products, so the cart prices what the database now says.
+ */
+export async function catalogChanged(db: Kysely<Database>, storeId: number, productIds: readonly number[]): Promise<void> {
+  for (const app of appsOf.get(db) ?? []) await app.catalog.catalogChanged(storeId, productIds);
 }
 
 export interface Answer<T = any> {
@@ -98,7 +112,10 @@ export interface ProductFixture {
   tiers?: { qty: number; price: number }[];
 }
 
-/** Pin a product of a store: price (group 0), special, tiers, stock and status. Returns its id. */
+/**
+ * Pin a product of a store: price (group 0), special, tiers, stock and status, and announce the
+ * change to the apps' catalogues as a catalogue writer must. Returns its id.
+ */
 export async function pin(db: Kysely<Database>, storeId: number, sku: string, f: ProductFixture): Promise<number> {
   const { id } = await db.selectFrom('products').select('id').where('store_id', '=', storeId).where('sku', '=', sku).executeTakeFirstOrThrow();
   if (f.status != null) await db.updateTable('products').set({ status: f.status }).where('id', '=', id).execute();
@@ -138,6 +155,7 @@ export async function pin(db: Kysely<Database>, storeId: number, sku: string, f:
       .where('product_id', '=', id)
       .execute();
   }
+  await catalogChanged(db, storeId, [id]);
   return id;
 }
 

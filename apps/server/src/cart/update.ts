@@ -13,10 +13,11 @@
  */
 import type { Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
-import { loadProducts } from '../prices/loader.ts';
+import { runSql } from '../db/compiled.ts';
+import { cartProducts, type CatalogSource } from './catalog-source.ts';
 import { licenseProblem, limitProblem, stockProblem } from './checks.ts';
 import { CART_MESSAGES as M, MAX_CART_LINES, MAX_LINE_QTY } from './messages.ts';
-import { cartLines, lineInputOf, medicalCardProblem, pointsBalance, requireCart, type CartLineRow, type CustomerRef, type Db } from './repository.ts';
+import { lineInputOf, medicalCardProblem, pointsBalance, requireCart, requireCartWithLines, type CartLineRow, type CustomerRef, type Db } from './repository.ts';
 import { resolveLine, type ResolvedLine } from './resolve.ts';
 import type { CartItemInput, LineInput } from './schemas.ts';
 import { resolveContext, resolveRows, serverItem } from './view.ts';
@@ -38,13 +39,17 @@ interface Slot {
 
 export type ServerItem = ReturnType<typeof serverItem>;
 
-export async function updateCart(db: Db, store: Store, token: string | null, req: UpdateRequest, customer: CustomerRef | null, now: Date): Promise<ServerItem[]> {
+/**
+ * Products and prices come from the in-memory catalogue when `catalog` has them (else the
+ * database); the stock they are checked against is read from the database in the transaction.
+ */
+export async function updateCart(db: Db, catalog: CatalogSource | null, store: Store, token: string | null, req: UpdateRequest, customer: CustomerRef | null, now: Date): Promise<ServerItem[]> {
   return db.transaction().execute(async (trx) => {
-    const cart = await requireCart(trx, token, store.storeId, true);
+    const { cart, rows } = await requireCartWithLines(trx, token, store.storeId, true);
     for (const c of req.changes) if (c.quoteId != null && String(c.quoteId) !== cart.token) throw new ApiError(400, M.quoteMismatch);
-    const rows = await cartLines(trx, cart.id);
     const ctx = resolveContext(store, customer, now);
-    const products = await loadProducts(trx, store.storeId, [...rows.map((r) => r.sku), ...req.changes.flatMap((c) => (c.sku ? [c.sku] : []))], ctx.groupId);
+    const skus = [...rows.map((r) => r.sku), ...req.changes.flatMap((c) => (c.sku ? [c.sku] : []))];
+    const products = await cartProducts(trx, catalog, store.storeId, skus, ctx.groupId, 'always');
     const before = resolveRows(rows, products, ctx);
     const slots: Slot[] = before.map((e) => ({ rowId: e.row.id, row: e.row, resolved: e.resolved, touched: false, removed: req.mode === 'replace' }));
     const resolve = (input: LineInput) => resolveLine(input, products, ctx);
@@ -57,8 +62,9 @@ export async function updateCart(db: Db, store: Store, token: string | null, req
     for (const change of req.changes) {
       const target = change.item_id != null ? slots.find((s) => s.rowId === change.item_id) : undefined;
       if (change.item_id != null && !target) throw new ApiError(404, `Cart item ${change.item_id} not found`);
-      const input: LineInput = target && !change.sku
-        ? { ...lineInputOf(target.row!), qty: change.qty, product_option: change.product_option ?? lineInputOf(target.row!).product_option }
+      const own = target && !change.sku ? lineInputOf(target.row!) : null;
+      const input: LineInput = own
+        ? { sku: own.sku, qty: change.qty, size: own.size, product_option: change.product_option ?? own.product_option }
         : { sku: change.sku!, qty: change.qty, size: change.size, product_option: change.product_option };
       const lines = resolve(input);
       if (req.mode === 'replace') {
@@ -130,7 +136,12 @@ async function write(trx: Db, cartId: number, token: string, slots: Slot[], req:
     updated_at: iso,
   });
   for (const s of touched.filter((x) => x.rowId != null)) {
-    await trx.updateTable('cart_items').set(fields(s.resolved!)).where('id', '=', s.rowId!).where('cart_id', '=', cartId).execute();
+    const f = fields(s.resolved!);
+    await runSql(
+      trx,
+      'update cart_items set sku = ?, parent_sku = ?, qty = ?, size = ?, product_option = ?, updated_at = ? where id = ? and cart_id = ?',
+      [f.sku, f.parent_sku, f.qty, f.size, f.product_option, f.updated_at, s.rowId!, cartId],
+    );
   }
   const fresh = touched.filter((x) => x.rowId == null);
   if (fresh.length) {
@@ -141,15 +152,18 @@ async function write(trx: Db, cartId: number, token: string, slots: Slot[], req:
       .execute();
     fresh.forEach((s, i) => (s.rowId = ids[i].id));
   }
-  await trx
-    .updateTable('carts')
-    .set({
-      updated_at: iso,
-      ...(req.orderType ? { order_type: req.orderType } : {}),
-      ...(req.burnCredits != null ? { credits: req.burnCredits } : {}),
-    })
-    .where('id', '=', cartId)
-    .execute();
+  // One text per combination of optional fields (four in all), each run without the builder.
+  const sets = ['updated_at = ?'];
+  const values: unknown[] = [iso];
+  if (req.orderType) {
+    sets.push('order_type = ?');
+    values.push(req.orderType);
+  }
+  if (req.burnCredits != null) {
+    sets.push('credits = ?');
+    values.push(req.burnCredits);
+  }
+  await runSql(trx, `update carts set ${sets.join(', ')} where id = ?`, [...values, cartId]);
   const shown = req.mode === 'replace' ? slots.filter((s) => !s.removed && s.resolved) : touched;
   return shown.map((s) => {
     const r = s.resolved!;

@@ -4,11 +4,12 @@
  */
 import type { Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
-import { loadProducts, type LoadedProduct } from '../prices/loader.ts';
-import { loadTaxRules, rateLookup, storeTaxContext } from '../prices/tax-rules.ts';
+import type { LoadedProduct } from '../prices/loader.ts';
+import { rateLookup, storeTaxContext } from '../prices/tax-rules.ts';
 import { shippingInclTax } from '../shipping/methods.ts';
 import { findUsableCoupon, toDomainCoupon } from './coupons.ts';
-import { cartLines, lineInputOf, type CartLineRow, type CartRow, type CustomerRef, type Db } from './repository.ts';
+import { cartProducts, cartTaxRules, type CatalogSource } from './catalog-source.ts';
+import { lineInputOf, type CartLineRow, type CartRow, type CustomerRef, type Db } from './repository.ts';
 import { resolveLine, type ResolveContext, type ResolvedLine } from './resolve.ts';
 import { priceCart, totalsResponse } from './totals.ts';
 
@@ -35,10 +36,10 @@ export function resolveRows(rows: readonly CartLineRow[], products: ReadonlyMap<
   });
 }
 
-export async function readCart(db: Db, store: Store, cart: CartRow, customer: CustomerRef | null, now: Date): Promise<LineEntry[]> {
-  const rows = await cartLines(db, cart.id);
+/** The cart's lines (`rows`, see requireCartWithLines) re-resolved against today's catalogue. */
+export async function readCart(db: Db, catalog: CatalogSource | null, store: Store, rows: readonly CartLineRow[], customer: CustomerRef | null, now: Date): Promise<LineEntry[]> {
   const ctx = resolveContext(store, customer, now);
-  const products = await loadProducts(db, store.storeId, rows.map((r) => r.sku), ctx.groupId);
+  const products = await cartProducts(db, catalog, store.storeId, rows.map((r) => r.sku), ctx.groupId, 'when-it-matters');
   return resolveRows(rows, products, ctx);
 }
 
@@ -65,14 +66,14 @@ export function serverItem(row: Pick<CartLineRow, 'id' | 'sku' | 'qty' | 'size' 
   };
 }
 
-export async function cartTotals(db: Db, store: Store, cart: CartRow, customer: CustomerRef | null, now: Date) {
-  const entries = await readCart(db, store, cart, customer, now);
-  return totalsOf(db, store, cart, entries, customer, now);
+export async function cartTotals(db: Db, catalog: CatalogSource | null, store: Store, cart: CartRow, rows: readonly CartLineRow[], customer: CustomerRef | null, now: Date) {
+  const entries = await readCart(db, catalog, store, rows, customer, now);
+  return totalsOf(db, catalog, store, cart, entries, customer, now);
 }
 
-export async function totalsOf(db: Db, store: Store, cart: CartRow, entries: readonly LineEntry[], customer: CustomerRef | null, now: Date) {
+export async function totalsOf(db: Db, catalog: CatalogSource | null, store: Store, cart: CartRow, entries: readonly LineEntry[], customer: CustomerRef | null, now: Date) {
   const sellable = entries.filter((e): e is LineEntry & { resolved: ResolvedLine } => e.resolved != null);
-  const [rules, coupon] = await Promise.all([loadTaxRules(db, store.storeId), findUsableCoupon(db, cart.coupon_code, store.storeId, now)]);
+  const [rules, coupon] = await Promise.all([cartTaxRules(db, catalog, store.storeId), findUsableCoupon(db, cart.coupon_code, store.storeId, now)]);
   const ratesOf = rateLookup(rules, storeTaxContext(store, customer?.taxClassId));
   const priced = priceCart({
     lines: sellable.map((e) => e.resolved),
@@ -83,14 +84,15 @@ export async function totalsOf(db: Db, store: Store, cart: CartRow, entries: rea
     store,
     licenseType: cart.license_type,
   });
-  return {
-    ...totalsResponse(
-      priced,
-      sellable.map((e) => e.resolved),
-      sellable.map((e) => ({ item_id: e.row.id })),
-      { couponCode: coupon?.code ?? null, shippingMethod: cart.order_type, creditsRequested: cart.credits },
-    ),
+  const response = totalsResponse(
+    priced,
+    sellable.map((e) => e.resolved),
+    sellable.map((e) => ({ item_id: e.row.id })),
+    { couponCode: coupon?.code ?? null, shippingMethod: cart.order_type, creditsRequested: cart.credits },
+  );
+  // Added to the object, not spread into a copy: V8 (Node 20) adds fields to a spread copy slowly.
+  return Object.assign(response, {
     license_type: cart.license_type,
     unavailable_items: entries.filter((e) => e.resolved == null).map((e) => ({ item_id: e.row.id, sku: e.row.sku, qty: e.row.qty, error: e.error })),
-  };
+  });
 }

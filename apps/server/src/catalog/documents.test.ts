@@ -120,6 +120,11 @@ describeEachDatabase('catalogue documents', (getDb) => {
     expect(defaults.every((l) => l.product && l.product.stock.qty > 0)).toBe(true);
     expect(bundle.price).toBe(defaults.reduce((sum, l) => sum + Math.round(l.product!.price * l.qty), 0));
     expect(bundle.product_links).toHaveLength(6);
+    // The cart names a bundle selection by its link id; members carry what the purchase limit weighs.
+    const ids = bundle.bundle_options.flatMap((o) => o.product_links.map((l) => l.id));
+    expect(ids.every((id) => Number.isInteger(id)) && new Set(ids).size === 6).toBe(true);
+    expect(bundle.bundle_options[0].product_links[0].product).toMatchObject({ size: 92, uom: 'g', canna_type: expect.any(Number) });
+    expect(grouped.product_links[0].product).toMatchObject({ uom: 'ea', unit_weight_grams_equivelent: 1 });
   });
 
   it('carries custom options with fixed and percent add-ons', () => {

@@ -24,6 +24,7 @@ import type { Database, Row } from '../db/schema.ts';
 import { toAttribute, toCategories } from './taxonomy-documents.ts';
 import { readCatalogRows, type CatalogRows, type RowScope } from './catalog-rows.ts';
 import { summaryPriceFields } from './pricing.ts';
+import { groupBy } from './group-by.ts';
 
 export interface StoreDocuments {
   storeId: number;
@@ -36,17 +37,6 @@ export interface BuildOptions {
   customerGroupFor(storeId: number): number;
   /** When configurable and kit summary prices are judged. */
   now: Date;
-}
-
-function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
-  const map = new Map<K, T[]>();
-  for (const r of rows) {
-    const k = key(r);
-    const list = map.get(k);
-    if (list) list.push(r);
-    else map.set(k, [r]);
-  }
-  return map;
 }
 
 const NO_STOCK: StockInfo = { qty: 0, is_in_stock: false, manage_stock: true, low_stock_threshold: 0 };
@@ -123,11 +113,16 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
     type_id: m.type_id,
     status: m.status,
     stock: stockOf(m.id),
+    size: m.size,
+    uom: m.uom === 'g' ? 'g' : 'ea',
+    canna_type: m.canna_type,
+    unit_weight_grams_equivelent: m.unit_weight_grams_equivelent,
     ...priceOf(m),
   });
   const link = (p: Row<'products'>, l: Row<'product_links'>): ProductLink => {
     const member = bySku.get(`${p.store_id}:${l.linked_product_sku}`);
     return {
+      id: l.id,
       link_type: l.link_type,
       linked_product_sku: l.linked_product_sku,
       linked_product_type: l.linked_product_type,
@@ -262,7 +257,7 @@ export async function loadDocuments(
   db: Kysely<Database>,
   scope: RowScope,
   options: BuildOptions,
-): Promise<{ stores: StoreDocuments[]; attributes: CatalogAttribute[] }> {
+): Promise<{ stores: StoreDocuments[]; attributes: CatalogAttribute[]; rows: CatalogRows }> {
   const rows = await readCatalogRows(db, scope);
   const stores = buildDocuments(rows, options);
   // A scope of stores answers for each of them, even one without rows (an empty catalogue).
@@ -270,5 +265,5 @@ export async function loadDocuments(
   const complete = wanted.map(
     (id) => stores.find((s) => s.storeId === id) ?? { storeId: id, products: [], categories: [] },
   );
-  return { stores: complete, attributes: rows.attributes.map(toAttribute) };
+  return { stores: complete, attributes: rows.attributes.map(toAttribute), rows };
 }

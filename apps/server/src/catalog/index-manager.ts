@@ -16,6 +16,7 @@ import type { Database } from '../db/schema.ts';
 import { affectedProductIds } from './catalog-rows.ts';
 import { inProcessBus, type CatalogChange, type ChangeBus } from './change-bus.ts';
 import { loadDocuments, type BuildOptions } from './documents.ts';
+import { sellableRecords } from './sellables.ts';
 import { StoreCatalog, type StoreContent } from './store-catalog.ts';
 import { loadTaxRules } from './tax-rules.ts';
 
@@ -36,6 +37,7 @@ export interface IndexManagerOptions {
 export class CatalogIndexManager {
   private readonly catalogs = new Map<number, StoreCatalog>();
   private readonly attributes: SearchIndex<CatalogAttribute> = createAttributeIndex();
+  private attributeDocs: CatalogAttribute[] = [];
   private readonly queues = new Map<number, Promise<unknown>>();
   private readonly bus: ChangeBus;
   private readonly storeIds: number[];
@@ -75,6 +77,16 @@ export class CatalogIndexManager {
     return catalog;
   }
 
+  /** The attribute documents (global: shared by every store). */
+  allAttributes(): readonly CatalogAttribute[] {
+    return this.attributeDocs;
+  }
+
+  /** The store's catalogue, or undefined for a store this deployment does not have. */
+  find(storeId: number): StoreCatalog | undefined {
+    return this.catalogs.get(storeId);
+  }
+
   /** A change made through the API: reindex here, drop cached pages, tell the other nodes. */
   async catalogChanged(storeId: number, productIds?: readonly number[]): Promise<void> {
     if (!this.catalogs.has(storeId)) throw new Error(`Unknown store ${storeId}`);
@@ -97,12 +109,13 @@ export class CatalogIndexManager {
     await this.serial(storeId, async () => {
       const affected = await affectedProductIds(this.opts.db, storeId, ids);
       if (affected.length > MAX_INCREMENTAL) return this.rebuild([storeId]);
-      const { stores } = await loadDocuments(this.opts.db, { storeId, productIds: affected }, this.buildOptions());
+      const { stores, rows } = await loadDocuments(this.opts.db, { storeId, productIds: affected }, this.buildOptions());
       const docs = stores[0]?.products ?? [];
       const found = new Set(docs.map((d) => d.id));
       this.catalog(storeId).applyProducts(
         docs,
         affected.filter((id) => !found.has(id)),
+        sellableRecords(rows).get(storeId) ?? [],
       );
     });
   }
@@ -137,6 +150,8 @@ export class CatalogIndexManager {
         .execute(),
     ]);
     this.attributes.replaceAll(documents.attributes);
+    this.attributeDocs = documents.attributes;
+    const sellables = sellableRecords(documents.rows);
     for (const { storeId, products, categories } of documents.stores) {
       const content: StoreContent = {
         products,
@@ -145,6 +160,7 @@ export class CatalogIndexManager {
         cmsBlocks: cms.get(storeId)?.blocks ?? [],
         taxRules: taxRules.get(storeId) ?? [],
         rewrites: rewrites.filter((r) => r.store_id === storeId),
+        sellables: sellables.get(storeId) ?? [],
       };
       this.catalogs.set(storeId, new StoreCatalog(storeId, this.attributes, content));
     }

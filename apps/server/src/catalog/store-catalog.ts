@@ -18,6 +18,7 @@ import {
   type TaxRuleDocument,
 } from '@verdant/search';
 import type { Row } from '../db/schema.ts';
+import { SellableIndex, type SellableRecord } from './sellables.ts';
 
 export type UrlRewrite = Row<'url_rewrites'>;
 
@@ -28,6 +29,8 @@ export interface StoreContent {
   cmsBlocks: CmsBlockDocument[];
   taxRules: TaxRuleDocument[];
   rewrites: UrlRewrite[];
+  /** What the cart prices from (./sellables.ts); absent leaves the cart reading the database. */
+  sellables?: SellableRecord[];
 }
 
 export class StoreCatalog {
@@ -36,6 +39,10 @@ export class StoreCatalog {
   readonly cmsPages = createCmsPageIndex();
   readonly cmsBlocks = createCmsBlockIndex();
   readonly taxRules = createTaxRuleIndex();
+  /** Products as pricing and the cart read them (no stock: that stays in the database). */
+  readonly sellables: SellableIndex;
+  /** The store's tax rules with their rates, in priority order (loadTaxRules' answer). */
+  readonly taxRuleList: readonly TaxRuleDocument[];
 
   private readonly productDocs = new Map<number, CatalogProduct>();
   private bySku = new Map<string, CatalogProduct>();
@@ -45,6 +52,9 @@ export class StoreCatalog {
   private categoryByUrlPath = new Map<string, CatalogCategory>();
   private cmsByIdentifier = new Map<string, CmsPageDocument>();
   private rewrites = new Map<string, UrlRewrite>();
+  /** Kept as loaded, for the offline snapshot (the indices answer queries, not listings). */
+  private readonly cmsBlockDocs: CmsBlockDocument[];
+  private readonly taxRuleDocs: TaxRuleDocument[];
 
   constructor(
     readonly storeId: number,
@@ -57,16 +67,32 @@ export class StoreCatalog {
     this.cmsPages.replaceAll(content.cmsPages);
     this.cmsBlocks.replaceAll(content.cmsBlocks);
     this.taxRules.replaceAll(content.taxRules);
+    this.taxRuleList = content.taxRules;
+    this.sellables = new SellableIndex(content.sellables ?? []);
     for (const p of content.products) this.productDocs.set(p.id, p);
     this.categoryById = new Map(content.categories.map((c) => [c.id, c]));
     this.categoryByUrlPath = new Map(content.categories.map((c) => [c.url_path, c]));
     this.cmsByIdentifier = new Map(content.cmsPages.map((p) => [p.identifier, p]));
     this.rewrites = new Map(content.rewrites.map((r) => [r.request_path, r]));
+    this.cmsBlockDocs = [...content.cmsBlocks];
+    this.taxRuleDocs = [...content.taxRules];
     this.relinkProducts();
   }
 
+  /** Everything this catalogue was built from, as it stands now (products include later upserts). */
+  content(): StoreContent {
+    return {
+      products: [...this.productDocs.values()],
+      categories: [...this.categoryById.values()],
+      cmsPages: [...this.cmsByIdentifier.values()],
+      cmsBlocks: this.cmsBlockDocs,
+      taxRules: this.taxRuleDocs,
+      rewrites: [...this.rewrites.values()],
+    };
+  }
+
   /** Replace some products (upserted) and drop ids that no longer exist. */
-  applyProducts(upserts: readonly CatalogProduct[], removedIds: readonly number[]): void {
+  applyProducts(upserts: readonly CatalogProduct[], removedIds: readonly number[], sellables: readonly SellableRecord[] = []): void {
     for (const id of removedIds) {
       this.products.remove(id);
       this.productDocs.delete(id);
@@ -76,6 +102,7 @@ export class StoreCatalog {
       this.productDocs.set(doc.id, doc);
     }
     this.relinkProducts();
+    this.sellables.apply(sellables, removedIds);
   }
 
   private relinkProducts(): void {

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { startCheckpointer } from './checkpointer.ts';
 import type { SqlDialect } from './migrations/helpers.ts';
 import { registerDatabase } from './registry.ts';
 import type { Database } from './schema.ts';
@@ -53,7 +54,8 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Da
 function createSqlite(dataDir: string): DatabaseHandle {
   const dir = resolve(dataDir);
   mkdirSync(dir, { recursive: true });
-  const sqlite = new SqliteDatabase(join(dir, SQLITE_FILE_NAME));
+  const file = join(dir, SQLITE_FILE_NAME);
+  const sqlite = new SqliteDatabase(file);
   // WAL lets readers run while one writer writes; NORMAL sync is durable across app crashes in WAL
   // mode; busy_timeout waits for a lock instead of failing at once (e.g. the CLI seeding while the
   // server runs). SQLite leaves foreign keys off unless asked, per connection.
@@ -61,8 +63,16 @@ function createSqlite(dataDir: string): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // Checkpoints (the fsyncs of WAL mode) run in a worker thread, not inside a commit on the event
+  // loop (./checkpointer.ts); this connection checkpoints only if the WAL passes ~40 MB regardless.
+  sqlite.pragma('wal_autocheckpoint = 10000');
+  const checkpointer = startCheckpointer(file, { onError: (message) => console.warn(`SQLite checkpoint: ${message}`) });
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', schema: null, destroy: () => db.destroy() };
+  const destroy = async () => {
+    await checkpointer.close();
+    await db.destroy();
+  };
+  return { db, dialect: 'sqlite', schema: null, destroy };
 }
 
 /**

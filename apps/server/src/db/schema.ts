@@ -54,6 +54,7 @@ export interface Database {
   reward_points: O.RewardPointsTable;
   auth_codes: O.AuthCodesTable;
   refresh_tokens: O.RefreshTokensTable;
+  password_reset_tokens: O.PasswordResetTokensTable;
   idempotency_keys: O.IdempotencyKeysTable;
 }
 
@@ -99,5 +100,6 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'reward_points',
   'auth_codes',
   'refresh_tokens',
+  'password_reset_tokens',
   'idempotency_keys',
 ];

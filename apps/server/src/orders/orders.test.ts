@@ -45,6 +45,28 @@ describeEachDatabase('POST /api/order/save', (getDb) => {
     expect((await db().selectFrom('coupons').select('times_used').where('code', '=', 'WELCOME10').executeTakeFirstOrThrow()).times_used).toBe(1);
   });
 
+  it('prices the cart from the in-memory catalogue and the order from the database', async () => {
+    const s = new Shopper(app);
+    await s.createCart();
+    const added = await s.update({ sku: ROSIN, qty: 2 });
+    expect(added.result).toMatchObject({ price: 3500, row_total: 7000 });
+    // A price written but not yet announced: the cart still shows the catalogue's price…
+    const id = (await db().selectFrom('products').select('id').where('store_id', '=', 1).where('sku', '=', ROSIN).executeTakeFirstOrThrow()).id;
+    await db().updateTable('product_prices').set({ price_cents: 4000 }).where('product_id', '=', id).where('customer_group_id', '=', 0).execute();
+    expect((await s.totals()).result).toMatchObject({ subtotal: 7000 });
+    // …announced, the cart, its totals and its taxes follow at once (excise 15 %, then sales 8.75 %).
+    await app.catalog.catalogChanged(1, [id]);
+    expect((await s.update({ item_id: added.result.item_id, qty: 2 })).result).toMatchObject({ price: 4000, row_total: 8000 });
+    const totals = (await s.totals()).result;
+    expect(totals).toMatchObject({ subtotal: 8000, excise_tax_amount: 1200, sales_tax_amount: 805, grand_total: 10005 });
+    // The order never trusts the memory: a price changed behind the catalogue's back is what it charges.
+    await db().updateTable('product_prices').set({ price_cents: 4100 }).where('product_id', '=', id).where('customer_group_id', '=', 0).execute();
+    expect((await s.totals()).result).toMatchObject({ subtotal: 8000 });
+    const order = await s.saveOrder(orderBody({ cart_id: s.token }));
+    expect(order).toMatchObject({ status: 200, result: { subtotal: 8200, items: [{ sku: ROSIN, price: 4100 }] } });
+    await pin(db(), 1, ROSIN, { price: 3500, special: null, tiers: [] });
+  });
+
   it('answers a repeated key with the first order, and refuses the key for another payload', async () => {
     const s = new Shopper(app);
     const body = orderBody({ products: [{ sku: JAR, qty: 1 }] });

@@ -179,7 +179,8 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
   if (order.cart) {
     // The browser clears its own cart without a sync (spec §4 Place order); the server's goes too.
     await trx.deleteFrom('cart_items').where('cart_id', '=', order.cart.id).execute();
-    await trx.updateTable('carts').set({ coupon_code: null, credits: 0, updated_at: iso }).where('id', '=', order.cart.id).execute();
+    // Marked as ordered: cart/create never hands it to the customer's other devices again.
+    await trx.updateTable('carts').set({ coupon_code: null, credits: 0, ordered_at: iso, updated_at: iso }).where('id', '=', order.cart.id).execute();
   }
 
   return {

@@ -9,6 +9,7 @@ import { sql, type Kysely } from 'kysely';
 import type { CustomOption, ProductLicenseType, QtyDiscount } from '@verdant/domain';
 import type { Database, Row } from '../db/schema.ts';
 import { inList, toUnit, unitRows, type SellableUnit, type UnitRow } from './unit-rows.ts';
+import { loadedProduct } from './loaded-product.ts';
 
 export type { SellableUnit } from './unit-rows.ts';
 
@@ -119,8 +120,7 @@ export async function loadProducts(
 
   base.forEach((u, i) => {
     const r = baseRows[i];
-    out.set(u.sku, {
-      ...u,
+    out.set(u.sku, loadedProduct(u, {
       parent:
         u.parentId != null && r.parent_sku != null
           ? { id: u.parentId, sku: r.parent_sku, status: r.parent_status ?? 2, licenseType: r.parent_license_type ?? u.licenseType, discounts: discountsOf(u.parentId) }
@@ -142,15 +142,19 @@ export async function loadProducts(
         .filter((o) => o.product_id === u.id)
         .map((o) => ({ option_id: o.option_id, title: o.title, type: o.type, required: o.required === 1, position: o.position })),
       customOptions: customByProduct.get(u.id) ?? [],
-    });
+    }));
   });
   // Members are sellable under their own skus too (a grouped product becomes member lines, which
   // are re-priced when they grow), so they are in the map as plain products.
   for (const m of members) {
-    if (!out.has(m.sku)) out.set(m.sku, { ...m, parent: null, children: [], discounts: [], links: [], bundleOptions: [], customOptions: [] });
+    if (!out.has(m.sku)) out.set(m.sku, loadedProduct(m, { parent: null, children: [], discounts: [], links: [], bundleOptions: [], customOptions: [] }));
   }
   return out;
 }
+
+// loadedProduct lives apart (no query builder in its imports): the browser's offline catalogue
+// imports the in-memory catalogue, which uses it.
+export { loadedProduct } from './loaded-product.ts';
 
 async function customOptionRows(db: Db, productIds: readonly number[]): Promise<CustomRow[]> {
   const { rows } = await sql<CustomRow>`

@@ -81,8 +81,18 @@ export async function registerSsr(app: FastifyInstance, opts: SsrOptions): Promi
       // Only the files that exist get routes, so unknown paths fall through to the page handler.
       wildcard: false,
       index: false,
-      setHeaders(reply, filePath) {
+      // The build writes .br and .gz copies (scripts/compress-assets.mjs): sent as the browser accepts.
+      preCompressed: true,
+      setHeaders(reply, sentPath) {
+        // With preCompressed, the file sent may be the .br or .gz copy: judge by the original name.
+        const filePath = sentPath.replace(/\.(?:br|gz)$/, '');
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        if (path.basename(filePath) === 'sw.js') {
+          // The service worker must be re-checked on every visit, or a fix would wait a day to reach shoppers.
+          reply.header('cache-control', 'no-cache');
+          reply.header('service-worker-allowed', '/');
+          return;
+        }
         reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
       },
     });

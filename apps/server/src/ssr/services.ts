@@ -19,7 +19,8 @@ import { mapUrl } from '../urls/resolve.ts';
 export const HOME_CACHE_TTL_MS = 60_000;
 
 export interface StorefrontDeps {
-  manager: CatalogIndexManager;
+  /** Where each store's catalogue is: the index manager on the server, one snapshot's catalogue offline. */
+  manager: Pick<CatalogIndexManager, 'catalog'>;
   /** The time prices and specials are judged at (tests pin it). */
   clock?: () => Date;
 }

@@ -214,4 +214,19 @@ describe('send rate limiter', () => {
       await b.close();
     }
   });
+  it.skipIf(!REDIS_URL && process.env.CI !== 'true')('keeps deployments with different REDIS_PREFIX apart on one Redis', async () => {
+    if (!REDIS_URL) throw new Error('CI requires REDIS_URL for the Redis limiter test');
+    const run = `${Date.now()}:${Math.random()}`;
+    const a = new RedisRateLimiter(REDIS_URL, `verdant:test:${run}:a:`);
+    const b = new RedisRateLimiter(REDIS_URL, `verdant:test:${run}:b:`);
+    try {
+      for (let i = 0; i < 5; i++) expect(await a.hit('ip:127.0.0.1', 5, 60_000)).toBe(true);
+      expect(await a.hit('ip:127.0.0.1', 5, 60_000)).toBe(false);
+      // The other deployment's first send from the same address is not over any limit.
+      expect(await b.hit('ip:127.0.0.1', 5, 60_000)).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
 });

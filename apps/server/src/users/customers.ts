@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { LICENSE_TYPES, emailRule, firstNameRule, lastNameRule, phoneRule, type FieldRule, type LicenseType } from '@verdant/domain';
+import { FORM_MESSAGES, LICENSE_TYPES, emailRule, firstNameRule, lastNameRule, phoneRule, type FieldRule, type LicenseType } from '@verdant/domain';
 import type { Database, Row } from '../db/schema.ts';
 import { pointsBalance } from '../cart/repository.ts';
 
@@ -13,7 +13,8 @@ type Db = Kysely<Database>;
 export type CustomerRow = Row<'customers'>;
 
 export const USER_MESSAGES = {
-  medcardTooShort: 'MedCard number at least 2 letters',
+  // The domain's wording (packages/domain/src/forms.ts), so the form and the server say the same.
+  medcardTooShort: FORM_MESSAGES.medcardTooShort,
   medcardExpiryRequired: 'MedCard expiry date is required for a medical licence',
   dateInvalid: 'Please provide a valid date (YYYY-MM-DD).',
   customerExists: 'A customer with the same email already exists in an associated website.',
@@ -59,6 +60,15 @@ export function findByPhone(db: Db, storeId: number, phone: string): Promise<Cus
 
 export function findById(db: Db, storeId: number, id: number): Promise<CustomerRow | undefined> {
   return db.selectFrom('customers').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The customer of an e-mail address in a store (emails are stored lower-cased by emailSchema).
+ * The (store, email) index is not unique, so should two rows ever share an address, the oldest
+ * account is the one that e-mail reaches.
+ */
+export function findByEmail(db: Db, storeId: number, email: string): Promise<CustomerRow | undefined> {
+  return db.selectFrom('customers').selectAll().where('store_id', '=', storeId).where('email', '=', email.toLowerCase()).orderBy('id').limit(1).executeTakeFirst();
 }
 
 export async function emailTaken(db: Db, storeId: number, email: string, exceptId?: number): Promise<boolean> {

@@ -1,6 +1,7 @@
 /**
- * Accounts: tokens, guest and phone login, the customer's own data and order history. buildApp
- * calls `registerAccountRoutes(app, …)` next to registerCommerceRoutes.
+ * Accounts: tokens, guest, phone and password login, password reset and change, the customer's
+ * own data and order history. buildApp calls `registerAccountRoutes(app, …)` next to
+ * registerCommerceRoutes.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -10,38 +11,52 @@ import type { AccountsContext } from '../auth/context.ts';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../auth/rate-limit.ts';
 import { resolveAuthSecret } from '../auth/secret.ts';
 import { HttpSms, OutboxSms, type SmsProvider } from '../auth/sms.ts';
+import { createMailer, type MailConfig, type Mailer } from '../mail/mailer.ts';
 import { registerLoginRoutes } from './login-routes.ts';
+import { registerPasswordRoutes } from './password-routes.ts';
 import { registerMeRoutes } from './me-routes.ts';
 import { registerNewsletterRoutes } from '../newsletter/routes.ts';
 import { registerUploadRoutes } from '../uploads/routes.ts';
 
 export interface AccountDeps {
   db: Kysely<Database>;
-  config: Pick<ServerConfig, 'dataDir' | 'demoMode' | 'redisUrl' | 'authSecret' | 'smsProvider' | 'smsHttpUrl'>;
+  // The mail settings are optional here so buildApp's config type need not list them; main.ts
+  // passes the whole loadConfig() result, which carries MAIL_PROVIDER / MAIL_HTTP_URL.
+  config: Pick<ServerConfig, 'dataDir' | 'demoMode' | 'redisUrl' | 'authSecret' | 'smsProvider' | 'smsHttpUrl'> &
+    Partial<Pick<ServerConfig, 'redisPrefix'>> &
+    MailConfig;
   now?: () => Date;
-  /** Tests inject a limiter or an SMS outbox to read. */
+  /** Tests inject a limiter, an SMS outbox or a mailer to read. */
   limiter?: RateLimiter;
   sms?: SmsProvider;
+  mailer?: Mailer;
 }
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): AccountsContext {
   const { config } = deps;
-  const limiter = deps.limiter ?? (config.redisUrl ? new RedisRateLimiter(config.redisUrl) : new MemoryRateLimiter());
+  const limiter = deps.limiter ?? (config.redisUrl ? new RedisRateLimiter(config.redisUrl, `${config.redisPrefix ?? 'verdant:'}rl:`) : new MemoryRateLimiter());
   const sms =
     deps.sms ??
     (config.smsProvider === 'http' && config.smsHttpUrl ? new HttpSms(config.smsHttpUrl) : new OutboxSms((m) => app.log.info(m)));
+  const mailer = deps.mailer ?? createMailer(config, (m) => app.log.info(m));
+  if (!deps.mailer && config.mailProvider !== 'http' && !config.demoMode) {
+    // Outside the demo an outbox means shoppers never receive their reset links (they are only logged).
+    app.log.warn('MAIL_PROVIDER is outbox: password reset mails are written to the log, not delivered. Set MAIL_PROVIDER=http and MAIL_HTTP_URL.');
+  }
   const context: AccountsContext = {
     db: deps.db,
     secret: resolveAuthSecret(config.dataDir, config.authSecret),
     now: deps.now ?? (() => new Date()),
     limiter,
     sms,
+    mailer,
     demoMode: config.demoMode,
     dataDir: config.dataDir,
   };
   app.decorate('accounts', context);
   app.addHook('onClose', async () => limiter.close());
   registerLoginRoutes(app);
+  registerPasswordRoutes(app);
   registerMeRoutes(app);
   registerNewsletterRoutes(app, { db: deps.db, now: context.now });
   registerUploadRoutes(app);

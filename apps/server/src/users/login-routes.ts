@@ -4,6 +4,8 @@
  *   POST /api/user/login       {phone, storeId}                  → sends the SMS code
  *                              {phone, code, order_type?}        → tokens, or {needs:[…]} + pendingToken
  *                              {phone, license_type, birthday, pendingToken} → creates the customer, tokens
+ *                              {email, password, order_type?}    → tokens (password login, an extra
+ *                                                                  step next to the SMS code; password-routes.ts)
  *   POST /api/user/create      registration form → customer + tokens
  *   POST /api/user/refresh     {refreshToken} → rotated tokens
  */
@@ -30,6 +32,7 @@ import {
   phoneSchema,
   type CustomerRow,
 } from './customers.ts';
+import { checkPasswordLogin, parsePasswordLogin } from './password-routes.ts';
 import { issueSession } from './session.ts';
 
 const storeIdSchema = z.coerce.number().int().positive().optional();
@@ -109,6 +112,12 @@ export function registerLoginRoutes(app: FastifyInstance): void {
     const raw = (request.body ?? {}) as Record<string, unknown>;
     const c = ctx();
     const store = request.store;
+    if ('password' in raw) {
+      const body = parsePasswordLogin(raw);
+      assertStore(request, body.storeId);
+      const customer = await checkPasswordLogin(c, store.storeId, body.email, body.password, request.ip);
+      return answerTokens(request, customer, customer.license_type, body.order_type);
+    }
     if ('pendingToken' in raw || 'license_type' in raw || 'birthday' in raw) {
       const body = parseOr400(completeSchema, raw);
       assertStore(request, body.storeId);

@@ -10,6 +10,8 @@ import { migration0003 } from './0003_prices_stock_tax.ts';
 import { migration0004 } from './0004_content.ts';
 import { migration0005 } from './0005_customers_and_carts.ts';
 import { migration0006 } from './0006_orders_and_auth.ts';
+import { migration0007 } from './0007_password_resets.ts';
+import { migration0008 } from './0008_cart_ordered_at.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0001_initial': migration0001,
@@ -18,6 +20,8 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0004_content': migration0004,
   '0005_customers_and_carts': migration0005,
   '0006_orders_and_auth': migration0006,
+  '0007_password_resets': migration0007,
+  '0008_cart_ordered_at': migration0008,
 };
 
 export type { DialectMigration, SqlDialect } from './helpers.ts';

@@ -1,6 +1,6 @@
 /**
  * Row types of what shoppers create: customers, carts, coupons, orders, reward points, newsletter,
- * uploads, login codes, refresh tokens and idempotency keys. Conventions are in ../schema.ts. The
+ * uploads, login codes, refresh tokens, password reset tokens and idempotency keys. Conventions are in ../schema.ts. The
  * server creates these rows, so their ids are auto-increments (`Generated`).
  */
 import type { Generated } from 'kysely';
@@ -63,6 +63,8 @@ export interface CartsTable {
   coupon_code: string | null;
   /** Reward points the shopper chose to burn. */
   credits: Defaulted<number>;
+  /** When an order was placed from this cart; null while it is open (migration 0007). */
+  ordered_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -208,6 +210,18 @@ export interface RefreshTokensTable {
   revoked_at: Timestamp | null;
   /** Id of the token that replaced this one. */
   replaced_by: number | null;
+  created_at: Timestamp;
+}
+
+/** Single-use password reset tokens (sha256 of the token only), valid 1 hour. */
+export interface PasswordResetTokensTable {
+  id: Generated<number>;
+  store_id: number;
+  customer_id: number;
+  token_hash: string;
+  expires_at: Timestamp;
+  /** Set when the token was used, or voided by a newer reset request. */
+  used_at: Timestamp | null;
   created_at: Timestamp;
 }
 

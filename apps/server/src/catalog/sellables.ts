@@ -1,0 +1,253 @@
+/**
+ * What pricing and the cart need about a store's products, kept in memory next to the store's
+ * search documents (./store-catalog.ts) and refreshed with them: the product rows, every customer
+ * group's price and tier rows, weight prices, kit links, bundle options and custom options.
+ * Built from the same rows as the documents (./catalog-rows.ts), so a catalogChanged() refreshes
+ * both at once.
+ *
+ * `products(skus, groupId)` answers what ../prices/loader.ts loadProducts() reads from the
+ * database, object for object, except stock: stock is the truth for availability, so every unit
+ * comes back with `stock: null` and a list of the units whose stock the caller must read from the
+ * database (`stockProducts`). It answers null when a sku is not in memory (unknown, or written
+ * but not yet announced): the caller then reads everything from the database.
+ *
+ * Each record depends only on its own product's rows (parents, children and kit members are
+ * joined when asked), so upserting the products a change touched keeps every answer current.
+ */
+import type { QtyDiscount } from '@verdant/domain';
+import type { Row } from '../db/schema.ts';
+import type { LoadedBundleOption, LoadedCustomOption, LoadedLink, LoadedProduct, SellableUnit } from '../prices/loader.ts';
+import { loadedProduct } from '../prices/loaded-product.ts';
+import type { CatalogRows } from './catalog-rows.ts';
+import { groupBy } from './group-by.ts';
+
+export interface SellableRecord {
+  row: Row<'products'>;
+  /** Price rows of every customer group. */
+  prices: Row<'product_prices'>[];
+  /** Tier rows of every customer group. */
+  tiers: Row<'tier_prices'>[];
+  discounts: QtyDiscount[];
+  /** `associated` and `bundle` links, by position then id. */
+  links: Row<'product_links'>[];
+  /** By position then option id. */
+  bundleOptions: LoadedBundleOption[];
+  /** By position then option id, values by position then id (read-only: shared by every answer). */
+  customOptions: LoadedCustomOption[];
+}
+
+const byPositionThen = <T extends { position: number }>(id: (x: T) => number) => (a: T, b: T) => a.position - b.position || id(a) - id(b);
+
+/** Records of every product in `rows`, by store id. */
+export function sellableRecords(rows: CatalogRows): Map<number, SellableRecord[]> {
+  const prices = groupBy(rows.prices, (r) => r.product_id);
+  const tiers = groupBy(rows.tierPrices, (r) => r.product_id);
+  const discounts = groupBy(rows.qtyDiscounts, (r) => r.product_id);
+  const links = groupBy(
+    rows.links.filter((l) => l.link_type === 'associated' || l.link_type === 'bundle'),
+    (r) => r.product_id,
+  );
+  const bundleOptions = groupBy(rows.bundleOptions, (r) => r.product_id);
+  const customOptions = groupBy(rows.customOptions, (r) => r.product_id);
+  const customValues = groupBy(rows.customValues, (r) => r.option_id);
+  const out = new Map<number, SellableRecord[]>();
+  for (const p of rows.products) {
+    const record: SellableRecord = {
+      row: p,
+      prices: prices.get(p.id) ?? [],
+      tiers: tiers.get(p.id) ?? [],
+      discounts: [...(discounts.get(p.id) ?? [])]
+        .sort((a, b) => a.qty_to_buy - b.qty_to_buy)
+        .map((d) => ({ TYPE: 'qty_discount', qty_to_buy: d.qty_to_buy, price: d.price_cents })),
+      links: [...(links.get(p.id) ?? [])].sort(byPositionThen((l) => l.id)),
+      bundleOptions: [...(bundleOptions.get(p.id) ?? [])]
+        .sort(byPositionThen((o) => o.option_id))
+        .map((o) => ({ option_id: o.option_id, title: o.title, type: o.type, required: o.required === 1, position: o.position })),
+      customOptions: [...(customOptions.get(p.id) ?? [])].sort(byPositionThen((o) => o.option_id)).map((o) => {
+        const own = o.price_type === 'percent' ? o.price_percent : o.price_cents;
+        return {
+          option_id: o.option_id,
+          title: o.title,
+          type: o.type,
+          is_require: o.is_require === 1,
+          position: o.position,
+          values: [...(customValues.get(o.option_id) ?? [])].sort(byPositionThen((v) => v.option_type_id)).map((v) => ({
+            option_type_id: v.option_type_id,
+            title: v.title,
+            price_type: v.price_type,
+            // Domain shape: cents for fixed add-ons, a percentage for percent add-ons.
+            price: (v.price_type === 'percent' ? v.price_percent : v.price_cents) ?? 0,
+            position: v.position,
+          })),
+          own: o.price_type && own != null ? { price_type: o.price_type, price: own } : null,
+        };
+      }),
+    };
+    const list = out.get(p.store_id);
+    if (list) list.push(record);
+    else out.set(p.store_id, [record]);
+  }
+  return out;
+}
+
+/** The products an answer needs stock for, and the units to give it to (one object per unit). */
+export interface SellableAnswer {
+  products: Map<string, LoadedProduct>;
+  /** Every unit object of the answer (entries, children, kit members), to receive its stock. */
+  units: SellableUnit[];
+  /** Whether resolving these lines can depend on stock (a bundle picks in-stock default members). */
+  stockMatters: boolean;
+}
+
+export class SellableIndex {
+  private readonly byId = new Map<number, SellableRecord>();
+  private bySku = new Map<string, SellableRecord>();
+  private childrenOf = new Map<number, SellableRecord[]>();
+
+  constructor(records: readonly SellableRecord[] = []) {
+    for (const r of records) this.byId.set(r.row.id, r);
+    this.relink();
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** Replace some records and drop products that no longer exist. */
+  apply(upserts: readonly SellableRecord[], removedIds: readonly number[]): void {
+    for (const id of removedIds) this.byId.delete(id);
+    for (const r of upserts) this.byId.set(r.row.id, r);
+    this.relink();
+  }
+
+  private relink(): void {
+    const bySku = new Map<string, SellableRecord>();
+    const childrenOf = new Map<number, SellableRecord[]>();
+    for (const r of [...this.byId.values()].sort((a, b) => a.row.id - b.row.id)) {
+      bySku.set(r.row.sku, r);
+      if (r.row.parent_id != null) {
+        const list = childrenOf.get(r.row.parent_id);
+        if (list) list.push(r);
+        else childrenOf.set(r.row.parent_id, [r]);
+      }
+    }
+    this.bySku = bySku;
+    this.childrenOf = childrenOf;
+  }
+
+  private childUnits(parentId: number, groupId: number, units: SellableUnit[]): SellableUnit[] {
+    const out: SellableUnit[] = [];
+    for (const c of this.childrenOf.get(parentId) ?? []) {
+      const u = toUnit(c, groupId);
+      units.push(u);
+      out.push(u);
+    }
+    return out;
+  }
+
+  /** loadProducts() from memory (stock left null), or null when a sku is not here. */
+  products(skus: readonly string[], groupId: number): SellableAnswer | null {
+    const products = new Map<string, LoadedProduct>();
+    const units: SellableUnit[] = [];
+    let stockMatters = false;
+    const wanted = [...new Set(skus)];
+    const base: SellableRecord[] = [];
+    for (const sku of wanted) {
+      const r = this.bySku.get(sku);
+      if (!r) return null;
+      base.push(r);
+    }
+    base.sort((a, b) => a.row.id - b.row.id);
+    // Kit members, one object per sku (shared by the links naming it), as the loader reads them.
+    const members = new Map<string, SellableUnit>();
+    for (const r of base) {
+      if (r.row.type_id !== 'grouped' && r.row.type_id !== 'bundle') continue;
+      for (const l of r.links) {
+        if (members.has(l.linked_product_sku)) continue;
+        const m = this.bySku.get(l.linked_product_sku);
+        if (m) {
+          const u = toUnit(m, groupId);
+          units.push(u);
+          members.set(l.linked_product_sku, u);
+        }
+      }
+    }
+    const orderedMembers = [...members.values()].sort((a, b) => a.id - b.id);
+    for (const r of base) {
+      const u = toUnit(r, groupId);
+      const type = r.row.type_id;
+      const parentRecord = r.row.parent_id != null ? this.byId.get(r.row.parent_id) : undefined;
+      if (type === 'bundle') stockMatters = true;
+      const product = loadedProduct(u, {
+        parent: parentRecord
+          ? {
+              id: parentRecord.row.id,
+              sku: parentRecord.row.sku,
+              status: parentRecord.row.status,
+              licenseType: parentRecord.row.license_type ?? u.licenseType,
+              discounts: parentRecord.discounts.map((d) => ({ ...d })),
+            }
+          : null,
+        children: type === 'configurable' ? this.childUnits(r.row.id, groupId, units) : [],
+        discounts: type === 'configurable' ? r.discounts.map((d) => ({ ...d })) : [],
+        links:
+          type === 'grouped' || type === 'bundle'
+            ? r.links.map(
+                (l): LoadedLink => ({
+                  id: l.id,
+                  linkType: l.link_type as 'associated' | 'bundle',
+                  qty: l.qty,
+                  position: l.position,
+                  isDefault: l.is_default === 1,
+                  bundleOptionId: l.bundle_option_id,
+                  product: members.get(l.linked_product_sku) ?? null,
+                }),
+              )
+            : [],
+        bundleOptions: type === 'bundle' ? r.bundleOptions.map((o) => ({ ...o })) : [],
+        customOptions: r.customOptions,
+      });
+      // The entry is a copy of the unit, as in the loader: it receives stock too.
+      units.push(product);
+      products.set(u.sku, product);
+    }
+    // Members are sellable under their own skus too (see loadProducts).
+    for (const m of orderedMembers) {
+      if (!products.has(m.sku)) {
+        const entry = loadedProduct(m, { parent: null, children: [], discounts: [], links: [], bundleOptions: [], customOptions: [] });
+        units.push(entry);
+        products.set(m.sku, entry);
+      }
+    }
+    return { products, units, stockMatters };
+  }
+}
+
+/** A unit as ../prices/unit-rows.ts toUnit() makes it, for a customer group, stock not read. */
+function toUnit(r: SellableRecord, groupId: number): SellableUnit {
+  const p = r.row;
+  // A price row of the shopper's group replaces the general one (group 0) as a whole.
+  const row = r.prices.find((x) => x.customer_group_id === groupId) ?? r.prices.find((x) => x.customer_group_id === 0);
+  const tiers = r.tiers.filter((t) => t.customer_group_id === groupId);
+  return {
+    id: p.id,
+    sku: p.sku,
+    name: p.name,
+    type_id: p.type_id,
+    status: p.status,
+    parentId: p.parent_id,
+    size: p.size,
+    uom: p.uom,
+    unitWeight: p.unit_weight_grams_equivelent,
+    cannaType: p.canna_type,
+    licenseType: p.license_type,
+    taxClassId: p.tax_class_id,
+    price: row
+      ? { price: row.price_cents, special_price: row.special_price_cents, special_from_date: row.special_from_date, special_to_date: row.special_to_date }
+      : null,
+    tiers: tiers.map((t) => ({ customer_group_id: t.customer_group_id, qty: t.qty, price: t.price_cents })),
+    hasTiers: tiers.length > 0,
+    hasOptions: r.customOptions.length > 0,
+    stock: null,
+  };
+}
