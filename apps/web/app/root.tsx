@@ -35,11 +35,14 @@ export function loader({ request, context }: Route.LoaderArgs): RootData {
 }
 
 /**
- * The root data changes only with the shopper's cookies (after an action) or the store (a different
- * store-code prefix); plain navigations inside a store reuse it.
+ * The root data changes only with the shopper's cookies (after an action, or a login that adopted
+ * the customer's licence and then called `revalidate()`) or the store (a different store-code
+ * prefix); plain navigations inside a store reuse it.
  */
-export function shouldRevalidate({ formMethod, currentParams, nextParams, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+export function shouldRevalidate({ formMethod, currentParams, nextParams, currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   if (formMethod && formMethod.toUpperCase() !== 'GET') return defaultShouldRevalidate;
+  // An explicit revalidation (same URL): the cookies may have changed.
+  if (currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
   if (currentParams.storeCode !== nextParams.storeCode) return defaultShouldRevalidate;
   return false;
 }
@@ -61,6 +64,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content={palette.brand} />
+        {/* Each store installs as its own app (apps/server/src/pwa). */}
+        <link rel="manifest" href={`${data?.basePath ?? ''}/manifest.webmanifest`} />
         <Meta />
         <Links />
       </head>

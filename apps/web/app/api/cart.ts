@@ -5,7 +5,12 @@
  * it against a fake.
  */
 import type { LicenseType, ProductType, ServerCartItem, StockStatus } from '@verdant/domain';
-import { callApi } from './envelope.ts';
+import { callApi, type CallOptions } from './envelope.ts';
+
+/** A bundle's chosen options as the server takes and stores them (spec §3 product_option): selections are link ids. */
+export interface BundleOptionsPayload {
+  extension_attributes: { bundle_options: { option_id: number; option_qty: number; option_selections: number[] }[] };
+}
 
 /** A line as `/api/cart/pull` and `/api/cart/update` return it (spec §3 cart item). */
 export interface ServerItem extends ServerCartItem {
@@ -19,6 +24,8 @@ export interface ServerItem extends ServerCartItem {
   uom: string | null;
   canna_type: number | null;
   unit_weight_grams_equivelent: number | null;
+  /** A bundle line's options as stored (other options the browser does not send are passed through). */
+  product_option?: BundleOptionsPayload | null;
   errors?: { stock?: string };
 }
 
@@ -62,6 +69,8 @@ export interface CartItemPayload {
   quoteId: string;
   item_id?: number;
   size?: number | null;
+  /** A bundle's chosen options: sent with every write of the line, so the server never falls back to defaults. */
+  product_option?: BundleOptionsPayload;
 }
 
 export interface StockItem {
@@ -116,27 +125,43 @@ export interface CartTransport {
 
 const cart = (token: string) => ({ cartId: token });
 
+/**
+ * Runs a call with the logged-in customer's access token (null for a guest), refreshing it under
+ * the session's lock when needed (../state/auth-store.ts). The server reads the customer from it
+ * (customer carts, the medical-card rule, the customer group's prices).
+ */
+export type WithUserToken = <T>(call: (userToken: string | null) => Promise<T>) => Promise<T>;
+
+const asGuest: WithUserToken = (call) => call(null);
+
 /** The real transport: same-origin `/api/*` calls; the store comes from the host (spec §1). */
-export const httpCartTransport: CartTransport = {
-  create: (licenseType) => callApi<string>('/api/cart/create', { method: 'POST', body: { license_type: licenseType } }),
-  pull: (token) => callApi<ServerItem[]>('/api/cart/pull', { query: cart(token) }),
-  update: (token, cartItem) => callApi<ServerItem>('/api/cart/update', { method: 'POST', query: cart(token), body: { cartItem } }),
-  remove: (token, cartItem) => callApi<boolean>('/api/cart/delete', { method: 'POST', query: cart(token), body: { cartItem } }),
-  totals: (token) => callApi<ServerTotals>('/api/cart/totals', { query: cart(token) }),
-  shippingInformation: (token, method, address) =>
-    callApi<ShippingInformation>('/api/cart/shipping-information', {
-      method: 'POST',
-      query: cart(token),
-      body: { addressInformation: { shipping_method_code: method, shipping_carrier_code: method, ...(address ? { shippingAddress: address } : {}) } },
-    }),
-  applyCoupon: (token, coupon) => callApi<boolean>('/api/cart/apply-coupon', { method: 'POST', query: { ...cart(token), coupon } }),
-  deleteCoupon: (token) => callApi<boolean>('/api/cart/delete-coupon', { method: 'POST', query: cart(token) }),
-  stockCheck: (sku, qty) => callApi<StockItem>('/api/stock/check', { query: { sku, qty } }),
-  stockList: async (skus) => {
-    const out: StockItem[] = [];
-    for (let i = 0; i < skus.length; i += STOCK_LIST_CHUNK) {
-      out.push(...(await callApi<StockItem[]>('/api/stock/list', { query: { skus: skus.slice(i, i + STOCK_LIST_CHUNK).join(',') } })));
-    }
-    return out;
-  },
-};
+export function createHttpCartTransport(withUser: WithUserToken = asGuest): CartTransport {
+  const api = <T>(path: string, options: CallOptions = {}) =>
+    withUser((userToken) => callApi<T>(path, userToken ? { ...options, headers: { ...options.headers, authorization: `Bearer ${userToken}` } } : options));
+  return {
+    create: (licenseType) => api<string>('/api/cart/create', { method: 'POST', body: { license_type: licenseType } }),
+    pull: (token) => api<ServerItem[]>('/api/cart/pull', { query: cart(token) }),
+    update: (token, cartItem) => api<ServerItem>('/api/cart/update', { method: 'POST', query: cart(token), body: { cartItem } }),
+    remove: (token, cartItem) => api<boolean>('/api/cart/delete', { method: 'POST', query: cart(token), body: { cartItem } }),
+    totals: (token) => api<ServerTotals>('/api/cart/totals', { query: cart(token) }),
+    shippingInformation: (token, method, address) =>
+      api<ShippingInformation>('/api/cart/shipping-information', {
+        method: 'POST',
+        query: cart(token),
+        body: { addressInformation: { shipping_method_code: method, shipping_carrier_code: method, ...(address ? { shippingAddress: address } : {}) } },
+      }),
+    applyCoupon: (token, coupon) => api<boolean>('/api/cart/apply-coupon', { method: 'POST', query: { ...cart(token), coupon } }),
+    deleteCoupon: (token) => api<boolean>('/api/cart/delete-coupon', { method: 'POST', query: cart(token) }),
+    stockCheck: (sku, qty) => callApi<StockItem>('/api/stock/check', { query: { sku, qty } }),
+    stockList: async (skus) => {
+      const out: StockItem[] = [];
+      for (let i = 0; i < skus.length; i += STOCK_LIST_CHUNK) {
+        out.push(...(await callApi<StockItem[]>('/api/stock/list', { query: { skus: skus.slice(i, i + STOCK_LIST_CHUNK).join(',') } })));
+      }
+      return out;
+    },
+  };
+}
+
+/** A guest's transport (no customer token). */
+export const httpCartTransport: CartTransport = createHttpCartTransport();

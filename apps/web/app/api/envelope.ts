@@ -21,7 +21,7 @@ export class NetworkError extends Error {
 export const API_TIMEOUT_MS = 5000;
 
 export interface CallOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   query?: Record<string, string | number | null | undefined>;
   body?: unknown;
   headers?: Record<string, string>;
@@ -36,7 +36,15 @@ export function apiUrl(path: string, query: CallOptions['query'] = {}): string {
 }
 
 /** The `result` of a 200 envelope; throws ApiError or NetworkError otherwise. */
-export async function callApi<T>(path: string, { method = 'GET', query, body, headers = {}, timeoutMs = API_TIMEOUT_MS }: CallOptions = {}): Promise<T> {
+export async function callApi<T>(path: string, options: CallOptions = {}): Promise<T> {
+  return (await callApiEnvelope<T>(path, options)).result;
+}
+
+/** The whole 200 envelope (`result` and `meta`: login answers carry their tokens in `meta`). */
+export async function callApiEnvelope<T, M = Record<string, unknown>>(
+  path: string,
+  { method = 'GET', query, body, headers = {}, timeoutMs = API_TIMEOUT_MS }: CallOptions = {},
+): Promise<{ result: T; meta: Partial<M> }> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   let res: Response;
@@ -53,9 +61,9 @@ export async function callApi<T>(path: string, { method = 'GET', query, body, he
   } finally {
     clearTimeout(timer);
   }
-  let envelope: { code?: number; result?: unknown } | null = null;
+  let envelope: { code?: number; result?: unknown; meta?: unknown } | null = null;
   try {
-    envelope = (await res.json()) as { code?: number; result?: unknown };
+    envelope = (await res.json()) as { code?: number; result?: unknown; meta?: unknown };
   } catch {
     if (res.status >= 500 || res.status === 0) throw new ApiError(res.status, 'Something went wrong. Try again in a few seconds.');
     throw new ApiError(res.status, 'Unhandled error, wrong response format!');
@@ -64,7 +72,8 @@ export async function callApi<T>(path: string, { method = 'GET', query, body, he
   if (!res.ok || code !== 200) {
     throw new ApiError(code, typeof envelope?.result === 'string' ? envelope.result : `HTTP ${res.status}`);
   }
-  return envelope?.result as T;
+  const meta = envelope?.meta && typeof envelope.meta === 'object' ? (envelope.meta as Partial<M>) : {};
+  return { result: envelope?.result as T, meta };
 }
 
 /** A refusal the shopper should read (4xx), as opposed to a server fault or no answer. */

@@ -4,6 +4,7 @@
  * so sending the same payload again after a lost answer can never place a second order.
  */
 import type { LicenseType } from '@verdant/domain';
+import type { WithUserToken } from './cart.ts';
 import { callApi } from './envelope.ts';
 
 export interface OrderPayload {
@@ -40,10 +41,17 @@ export type SaveOrder = (payload: OrderPayload) => Promise<PlacedOrder>;
 /** Placing an order can take longer than a cart call (one transaction over stock, coupon, points). */
 const ORDER_TIMEOUT_MS = 15_000;
 
-export const saveOrder: SaveOrder = (payload) =>
-  callApi<PlacedOrder>('/api/order/save', {
-    method: 'POST',
-    body: payload,
-    headers: { 'idempotency-key': payload.idempotency_key },
-    timeoutMs: ORDER_TIMEOUT_MS,
-  });
+/** Sends the order with the customer's token when logged in (the order then shows in their history). */
+export function createSaveOrder(withUser: WithUserToken = (call) => call(null)): SaveOrder {
+  return (payload) =>
+    withUser((userToken) =>
+      callApi<PlacedOrder>('/api/order/save', {
+        method: 'POST',
+        body: payload,
+        headers: { 'idempotency-key': payload.idempotency_key, ...(userToken ? { authorization: `Bearer ${userToken}` } : {}) },
+        timeoutMs: ORDER_TIMEOUT_MS,
+      }),
+    );
+}
+
+export const saveOrder: SaveOrder = createSaveOrder();

@@ -1,9 +1,10 @@
 import { Outlet } from 'react-router';
 import { DefaultChrome } from '../components/layout/Chrome.tsx';
-import { layoutErrorBoundary, layoutLoader, layoutMeta } from './shared.tsx';
+import { layoutClientLoader, layoutErrorBoundary, layoutLoader, layoutMeta } from './shared.tsx';
 
 /** Default layout (spec §2): header, main, footer. */
 export const loader = layoutLoader;
+export const clientLoader = layoutClientLoader;
 export const meta = layoutMeta;
 
 export default function DefaultLayout() {

@@ -4,6 +4,7 @@ import { errorTitle, RouteError } from '../components/page/PageErrors.tsx';
 import { isStorePrefixValid } from '../lib/paths.ts';
 import { resolveUnmatchedPath } from '../lib/url-mapping.ts';
 import { pageMeta } from '../lib/meta.ts';
+import { offlineFallback } from '../lib/offline-catalog.ts';
 
 /**
  * What the three layouts of spec §2 (default, minimal, empty) share; they differ only in chrome.
@@ -23,6 +24,10 @@ export async function layoutLoader({
   if (!isStorePrefixValid(params.storeCode, context.basePath)) await resolveUnmatchedPath(request, context);
   return null;
 }
+
+/** Offline (issue 6): the same check on the catalogue snapshot, so a client navigation never fails on the layout. */
+export const layoutClientLoader = (args: { request: Request; params: { storeCode?: string }; serverLoader: () => Promise<unknown> }) =>
+  offlineFallback(args, layoutLoader);
 
 export function layoutMeta({ matches, error }: MetaArgs): MetaDescriptor[] {
   return pageMeta(matches, error ? { title: errorTitle(error), noindex: true } : {});

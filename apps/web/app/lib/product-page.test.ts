@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogProduct, ConfigurableChild, LinkedProduct, StockInfo } from '@verdant/domain';
-import { compareRow, galleryImages, kitMembers, parseSkuList, productOffers, sizeChoices, stockLabel } from './product-page.ts';
+import { defaultBundleChoice } from '@verdant/domain';
+import {
+  bundleOptionViews,
+  bundlePayload,
+  compareRow,
+  galleryImages,
+  groupedMembers,
+  initialGroupedQtys,
+  newBundleItem,
+  newGroupedMemberItem,
+  parseSkuList,
+  productOffers,
+  sizeChoices,
+  stockLabel,
+} from './product-page.ts';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const IN: StockInfo = { qty: 100, is_in_stock: true, manage_stock: true, low_stock_threshold: 5 };
@@ -101,19 +115,71 @@ describe('kits', () => {
     link_type: 'associated' as const, linked_product_sku: m.sku, linked_product_type: 'simple' as const, qty: 3, position: m.id, is_default: false, product: m, ...extra,
   });
 
-  it('lists grouped members at qty 1, leaving out unavailable ones', () => {
-    const p = product({ type_id: 'grouped', product_links: [link(member(1, 1000)), link(member(2, 500, { stock: OUT }))] });
-    expect(kitMembers(p, NOW)).toEqual([{ sku: 'M-1', name: 'Member 1', qty: 1, price: 1000, finalPrice: 1000, inStock: true }]);
+  it('lists grouped members by position at qty 1: disabled ones left out, out-of-stock ones marked', () => {
+    const p = product({
+      type_id: 'grouped',
+      product_links: [link(member(3, 700, { size: 92, uom: 'g' })), link(member(1, 1000)), link(member(2, 500, { stock: OUT })), link(member(4, 900, { status: 2 })), link(member(5, 1), { link_type: 'related' })],
+    });
+    const members = groupedMembers(p, NOW);
+    expect(members.map((m) => [m.sku, m.qty, m.finalPrice, m.available, m.stock.label, m.sizeLabel])).toEqual([
+      ['M-1', 1, 1000, true, 'In stock', 'Each'],
+      ['M-2', 1, 500, false, 'Out of stock', 'Each'],
+      ['M-3', 1, 700, true, 'In stock', '3.5 g (1/8 oz)'],
+    ]);
+    expect(initialGroupedQtys(members)).toEqual({ 'M-1': 1, 'M-2': 0, 'M-3': 1 });
   });
 
-  it('lists each bundle option’s default selection with its qty', () => {
-    const p = product({
+  const bundle = () =>
+    product({
       type_id: 'bundle',
+      sku: 'KIT',
+      canna_type: null,
       bundle_options: [
-        { option_id: 1, title: 'A', type: 'radio', required: true, position: 1, product_links: [link(member(1, 1000), { link_type: 'bundle', qty: 2 }), link(member(2, 800), { link_type: 'bundle', is_default: true, qty: 1 })] },
+        { option_id: 7, title: 'Extras', type: 'checkbox', required: false, position: 2, product_links: [bundleLink(member(5, 499, { canna_type: 4 }), 51, { qty: 2, is_default: true }), bundleLink(member(6, 3000, { stock: OUT }), 52)] },
+        { option_id: 3, title: 'Flower', type: 'radio', required: true, position: 1, product_links: [bundleLink(member(1, 3800, { size: 92, uom: 'g', canna_type: 1 }), 31), bundleLink(member(2, 3500, { size: 92, uom: 'g', canna_type: 1, status: 2 }), 32, { is_default: true })] },
       ],
     });
-    expect(kitMembers(p, NOW).map((m) => [m.sku, m.qty])).toEqual([['M-2', 1]]);
+  const bundleLink = (m: LinkedProduct, id: number, extra = {}) => link(m, { id, link_type: 'bundle', qty: 1, position: id, ...extra });
+
+  it('shows bundle options by position with their members’ link qty; single choice for radio and select', () => {
+    const views = bundleOptionViews(bundle(), NOW);
+    expect(views.map((v) => [v.title, v.single, v.required, v.members.map((m) => [m.sku, m.qty, m.linkId, m.available])])).toEqual([
+      ['Flower', true, true, [['M-1', 1, 31, true]]],
+      ['Extras', false, false, [['M-5', 2, 51, true], ['M-6', 1, 52, false]]],
+    ]);
+  });
+
+  it('makes a bundle line with its link-id options, members and the domain price', () => {
+    const p = bundle();
+    const choice = defaultBundleChoice(p.bundle_options);
+    expect(choice).toEqual({ 3: ['M-1'], 7: ['M-5'] });
+    const item = newBundleItem(p, choice, 2, NOW)!;
+    expect(item).toMatchObject({ sku: 'KIT', qty: 2, type_id: 'bundle', price: 3800 + 998, size: null, parentSku: null });
+    expect(item.product_option).toEqual({ extension_attributes: { bundle_options: [{ option_id: 3, option_qty: 1, option_selections: [31] }, { option_id: 7, option_qty: 1, option_selections: [51] }] } });
+    expect(item.kit).toEqual([
+      { sku: 'M-1', name: 'Member 1', qty: 1, size: 92, canna_type: 1, unit_weight_grams_equivelent: null },
+      { sku: 'M-5', name: 'Member 5', qty: 2, size: null, canna_type: 4, unit_weight_grams_equivelent: null },
+    ]);
+    // An optional option left empty is sent empty (the server then adds none of it).
+    expect(newBundleItem(p, { 3: ['M-1'], 7: [] }, 1, NOW)).toMatchObject({
+      price: 3800,
+      product_option: { extension_attributes: { bundle_options: [{ option_id: 3, option_selections: [31] }, { option_id: 7, option_selections: [] }] } },
+    });
+  });
+
+  it('cannot name a selection without its link id', () => {
+    const p = bundle();
+    p.bundle_options[1].product_links[0] = { ...p.bundle_options[1].product_links[0], id: undefined };
+    expect(bundlePayload(p.bundle_options, { 3: ['M-1'] })).toBeNull();
+    expect(newBundleItem(p, { 3: ['M-1'] }, 1, NOW)).toBeNull();
+  });
+
+  it('makes a grouped member its own line, weighed by its size when it has no weight', () => {
+    const p = product({ type_id: 'grouped', sku: 'SET', slug: 'set', name: 'Set' });
+    expect(newGroupedMemberItem(p, member(1, 1000, { size: 92, uom: 'g', canna_type: 1 }), 3, NOW)).toMatchObject({
+      sku: 'M-1', qty: 3, type_id: 'simple', size: null, parentSku: null, price: 1000, uom: 'g', canna_type: 1, unit_weight_grams_equivelent: 3.5, path: '/p/SET/set',
+    });
+    expect(newGroupedMemberItem(p, member(2, 500, { uom: 'ea', unit_weight_grams_equivelent: 1 }), 1, NOW).unit_weight_grams_equivelent).toBe(1);
   });
 });
 

@@ -1,24 +1,35 @@
 /**
  * What the product page shows, computed from the catalogue document with the domain rules:
  * the size choices with their prices (spec §4 variant choice, §9 sizes and quantity discounts),
- * the stock line, kit members, and the offers for structured data.
+ * the stock line, grouped and bundle members and the cart lines they make, and the offers for
+ * structured data.
  */
 import {
   availableChildren,
+  bundleMembers,
+  bundlePrice,
   isMemberAvailable,
+  isSingleChoiceOption,
+  isSizeId,
+  productPath,
   productPrice,
   qtyDiscountPrice,
   sizeLongLabel,
   sizeWeightGrams,
   stockStatus,
   unitPrice,
+  type BundleChoice,
+  type BundleOption,
   type CatalogProduct,
   type Cents,
   type ConfigurableChild,
   type LinkedProduct,
+  type ProductLink,
   type StockInfo,
   type StockStatus,
 } from '@verdant/domain';
+import type { BundleOptionsPayload } from '../api/cart.ts';
+import type { NewCartItem } from '../state/cart-items.ts';
 
 export const STOCK_LABELS: Readonly<Record<StockStatus, string>> = {
   ok: 'In stock',
@@ -82,38 +93,153 @@ export function sizeChoices(product: CatalogProduct, now: Date): SizeChoice[] {
   });
 }
 
-export interface KitMember {
+/** A grouped or bundle member as the product page offers it (spec §5: only members with status 1). */
+export interface KitChoiceMember {
+  /** The link id a bundle selection is named by in the cart (null when the catalogue lacks it). */
+  linkId: number | null;
   sku: string;
   name: string;
+  /** Units in one kit: a bundle link's qty (default 1); 1 in a grouped set. */
   qty: number;
+  /** `3.5 g (1/8 oz)` for a weighed member, else `Each`. */
+  sizeLabel: string;
+  /** Unit prices. */
   price: Cents;
   finalPrice: Cents;
-  inStock: boolean;
+  stock: { status: StockStatus; label: string };
+  /** In stock (spec §5: members must be, by default); others are shown but cannot be chosen. */
+  available: boolean;
+  member: LinkedProduct;
+}
+
+export interface BundleOptionView {
+  option_id: number;
+  title: string;
+  required: boolean;
+  type: BundleOption['type'];
+  /** radio and select take one member; checkbox and multi any number. */
+  single: boolean;
+  members: KitChoiceMember[];
+}
+
+const byPosition = <T extends { position: number }>(items: readonly T[]): T[] =>
+  items.map((item, i) => ({ item, i })).sort((a, b) => a.item.position - b.item.position || a.i - b.i).map((x) => x.item);
+
+function choiceMember(link: ProductLink & { product: LinkedProduct }, qty: number, now: Date): KitChoiceMember {
+  const m = link.product;
+  const u = unitPrice(m, now);
+  return {
+    linkId: link.id ?? null,
+    sku: m.sku,
+    name: m.name,
+    qty,
+    sizeLabel: isSizeId(m.size) ? sizeLongLabel(m.size) : 'Each',
+    price: u.price,
+    finalPrice: u.final_price,
+    stock: stockLabel(m.stock),
+    available: isMemberAvailable(m),
+    member: m,
+  };
+}
+
+/** Members of status 1 (a disabled one is not there for a shopper, spec §5); an out-of-stock one stays, marked. */
+const listed = (l: ProductLink): l is ProductLink & { product: LinkedProduct } => l.product != null && isMemberAvailable(l.product, true);
+
+/** A grouped product's members, by position, each at qty 1 (spec §4 Pricing). */
+export function groupedMembers(product: Pick<CatalogProduct, 'product_links'>, now: Date): KitChoiceMember[] {
+  return byPosition(product.product_links.filter((l) => l.link_type === 'associated')).filter(listed).map((l) => choiceMember(l, 1, now));
+}
+
+/** A bundle's options by position, each with its listed members and their link qty. */
+export function bundleOptionViews(product: Pick<CatalogProduct, 'bundle_options'>, now: Date): BundleOptionView[] {
+  return byPosition(product.bundle_options).map((o) => ({
+    option_id: o.option_id,
+    title: o.title,
+    required: o.required,
+    type: o.type,
+    single: isSingleChoiceOption(o),
+    members: byPosition(o.product_links).filter(listed).map((l) => choiceMember(l, Number.isFinite(l.qty) && l.qty > 0 ? l.qty : 1, now)),
+  }));
+}
+
+/** The quantities a grouped form starts with: one of each member that can be bought. */
+export function initialGroupedQtys(members: readonly KitChoiceMember[]): Record<string, number> {
+  return Object.fromEntries(members.map((m) => [m.sku, m.available ? 1 : 0]));
 }
 
 /**
- * The members productPrice sums (spec §4, §5): grouped — each available associated member at
- * qty 1; bundle — each option's default available selection (else its first) times its qty.
+ * The bundle options a choice sends (spec §3 product_option): every option, its chosen available
+ * members by link id (none for an optional option left empty), qty 1. Null when a chosen member
+ * has no link id (an old catalogue document): the server could not tell which one was meant.
  */
-export function kitMembers(product: CatalogProduct, now: Date): KitMember[] {
-  const line = (m: LinkedProduct, qty: number): KitMember => {
-    const u = unitPrice(m, now);
-    return { sku: m.sku, name: m.name, qty, price: u.price, finalPrice: u.final_price, inStock: m.stock.is_in_stock };
+export function bundlePayload(options: readonly BundleOption[], choice: BundleChoice): BundleOptionsPayload | null {
+  const members = bundleMembers(options, choice);
+  const out: BundleOptionsPayload['extension_attributes']['bundle_options'] = [];
+  for (const o of byPosition(options)) {
+    const ids = members.filter((m) => m.option.option_id === o.option_id).map((m) => m.link.id);
+    if (ids.some((id) => id == null)) return null;
+    out.push({ option_id: o.option_id, option_qty: 1, option_selections: (ids as number[]).sort((a, b) => a - b) });
+  }
+  return { extension_attributes: { bundle_options: out } };
+}
+
+/**
+ * The cart line a configured bundle makes: one line of the bundle sku with its options and its
+ * members (shown on the line and weighed for the purchase limit), priced by the domain's rule.
+ */
+export function newBundleItem(product: CatalogProduct, choice: BundleChoice, qty: number, now: Date): NewCartItem | null {
+  const productOption = bundlePayload(product.bundle_options, choice);
+  if (!productOption) return null;
+  return {
+    sku: product.sku,
+    qty,
+    type_id: 'bundle',
+    parentSku: null,
+    size: null,
+    name: product.name,
+    image: product.image,
+    path: productPath(product),
+    price: bundlePrice(product.bundle_options, choice, now).final_price,
+    tax_class_id: product.tax_class_id,
+    uom: product.uom,
+    canna_type: null,
+    unit_weight_grams_equivelent: null,
+    license_type: product.license_type,
+    product_option: productOption,
+    kit: bundleMembers(product.bundle_options, choice).map(({ link, qty: per }) => ({
+      sku: link.product.sku,
+      name: link.product.name,
+      qty: per,
+      size: link.product.size ?? null,
+      canna_type: link.product.canna_type ?? null,
+      unit_weight_grams_equivelent: link.product.unit_weight_grams_equivelent ?? null,
+    })),
   };
-  const usable = (l: { product?: LinkedProduct }) => Boolean(l.product && isMemberAvailable(l.product));
-  if (product.type_id === 'grouped') {
-    return product.product_links.filter((l) => l.link_type === 'associated' && usable(l)).map((l) => line(l.product!, 1));
-  }
-  if (product.type_id === 'bundle') {
-    return [...product.bundle_options]
-      .sort((a, b) => a.position - b.position)
-      .flatMap((o) => {
-        const links = [...o.product_links].filter(usable).sort((a, b) => a.position - b.position);
-        const pick = links.find((l) => l.is_default) ?? links[0];
-        return pick ? [line(pick.product!, pick.qty > 0 ? pick.qty : 1)] : [];
-      });
-  }
-  return [];
+}
+
+/**
+ * The cart line a grouped member makes: the server sells a grouped set as its members' own lines
+ * (apps/server/src/cart/resolve.ts), so each chosen member is a line of its own sku, linking back
+ * to the set's page. Like a simple product, its size only weighs it for the purchase limit.
+ */
+export function newGroupedMemberItem(product: CatalogProduct, member: LinkedProduct, qty: number, now: Date): NewCartItem {
+  const size = isSizeId(member.size) ? member.size : null;
+  return {
+    sku: member.sku,
+    qty,
+    type_id: member.type_id,
+    parentSku: null,
+    size: null,
+    name: member.name,
+    image: product.image,
+    path: productPath(product),
+    price: unitPrice(member, now).final_price,
+    tax_class_id: null,
+    uom: member.uom ?? 'ea',
+    canna_type: member.canna_type ?? null,
+    unit_weight_grams_equivelent: member.unit_weight_grams_equivelent ?? (size != null ? sizeWeightGrams(size) : null),
+    license_type: product.license_type,
+  };
 }
 
 export interface Offer {

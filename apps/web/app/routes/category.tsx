@@ -1,6 +1,7 @@
 import { data, redirect, type ShouldRevalidateFunctionArgs } from 'react-router';
 import { categoryPath, PAGE_SIZE, type CatalogCategory } from '@verdant/domain';
 import type { Route } from './+types/category';
+import { offlineFallback } from '../lib/offline-catalog.ts';
 import { CategoryView, type CategoryViewData } from '../components/catalog/CategoryView.tsx';
 import { JsonLd } from '../components/seo/JsonLd.tsx';
 import { consumeAppendedUrl } from '../lib/catalog-append.ts';
@@ -22,7 +23,7 @@ import { resolveUnmatchedPath, stripBasePath } from '../lib/url-mapping.ts';
  * path (`/c/…` renders in place). Filters, sort, search text and page count come from the query.
  * `/menu?q=…` is also the full search results page.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+async function load({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { store, services, basePath } = context;
   const storePathname = stripBasePath(url.pathname, basePath);
@@ -81,6 +82,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Only query-less URLs may be kept by the output cache (the server never keeps the others).
   return data(result, { headers: url.search ? {} : outputCacheHeaders() });
 }
+
+export const loader = (args: Route.LoaderArgs) => load(args);
+
+/** Offline (issue 6): the service worker's copy of the data, else this loader run on the catalogue snapshot. */
+export const clientLoader = (args: Route.ClientLoaderArgs) => offlineFallback(args, load);
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 

@@ -1,11 +1,12 @@
 import type { Route } from './+types/cms-page';
+import { offlineFallback } from '../lib/offline-catalog.ts';
 import { CmsContent, PageShell } from '../components/page/PageShell.tsx';
 import { notFound } from '../lib/guards.ts';
 import { absoluteUrl, pageMeta } from '../lib/meta.ts';
 import { outputCacheHeaders } from '../lib/output-cache.ts';
 
 /** /i/{slug}: a CMS page by identifier (spec §2); no such page is a 404. */
-export async function loader({ params, context, request }: Route.LoaderArgs) {
+async function load({ params, context, request }: Route.LoaderArgs) {
   const identifier = params.slug.toLowerCase();
   const page = await context.services.cmsPage(context.store, identifier);
   if (!page) notFound();
@@ -17,6 +18,11 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     canonical: absoluteUrl(request.url, context.basePath, `/i/${encodeURIComponent(page.identifier)}`),
   };
 }
+
+export const loader = (args: Route.LoaderArgs) => load(args);
+
+/** Offline (issue 6): the service worker's copy of the data, else this loader run on the catalogue snapshot. */
+export const clientLoader = (args: Route.ClientLoaderArgs) => offlineFallback(args, load);
 
 export const headers: Route.HeadersFunction = () => outputCacheHeaders();
 

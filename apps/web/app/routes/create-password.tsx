@@ -1,20 +1,21 @@
 import type { Route } from './+types/create-password';
-import { ComingSoon } from '../components/page/ComingSoon.tsx';
+import { CreatePasswordForm } from '../components/account/CreatePasswordForm.tsx';
 import { pageMeta } from '../lib/meta.ts';
+import { PageShell } from '../components/page/PageShell.tsx';
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: 'Create a new password', noindex: true });
 
-/** /create-password (spec §2): the target of a password reset link; placeholder. */
-export default function CreatePassword() {
+/** The reset link's `?email=&token=` (the server checks the token; here it only has to be there). */
+export function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  return { email: url.searchParams.get('email') ?? '', token: url.searchParams.get('token') ?? '' };
+}
+
+/** /create-password (spec §2): the target of a password reset link — a new password, twice. */
+export default function CreatePassword({ loaderData }: Route.ComponentProps) {
   return (
-    <ComingSoon
-      title="Create a new password"
-      what="Password reset is coming:"
-      features={[
-        'Open the link from your reset email to land here',
-        'Choose a new password of at least 8 characters and confirm it',
-        'You will be signed in right after',
-      ]}
-    />
+    <PageShell title="Create a new password">
+      <CreatePasswordForm email={loaderData.email} token={loaderData.token} />
+    </PageShell>
   );
 }

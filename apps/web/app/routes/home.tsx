@@ -1,5 +1,6 @@
 import { HOME_COLLECTION_TITLES, HOME_COLLECTIONS, LICENSE_LABELS } from '@verdant/domain';
 import type { Route } from './+types/home';
+import { offlineFallback } from '../lib/offline-catalog.ts';
 import { ProductListSection } from '../components/product/ProductList.tsx';
 import { StoreLink } from '../components/store/StoreLink.tsx';
 import { pageMeta } from '../lib/meta.ts';
@@ -9,11 +10,16 @@ import { formatAddress } from '../lib/store-view.ts';
 import { outputCacheHeaders } from '../lib/output-cache.ts';
 
 /** Home (spec §2; also /pwa.html): the store, its deals and the four home lists for the shopper's licence. */
-export async function loader({ request, context }: Route.LoaderArgs) {
+async function load({ request, context }: Route.LoaderArgs) {
   const { licenseType } = readShopper(request.headers.get('Cookie'), context.store);
   const collections = await context.services.homeCollections(context.store, licenseType);
   return { licenseType, collections };
 }
+
+export const loader = (args: Route.LoaderArgs) => load(args);
+
+/** Offline (issue 6): the service worker's copy of the data, else this loader run on the catalogue snapshot. */
+export const clientLoader = (args: Route.ClientLoaderArgs) => offlineFallback(args, load);
 
 export const headers: Route.HeadersFunction = () => outputCacheHeaders();
 

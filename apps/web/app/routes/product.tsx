@@ -1,6 +1,7 @@
 import { data, replace, redirect, type ShouldRevalidateFunctionArgs } from 'react-router';
 import { chooseVariant, productPath, type CatalogProduct } from '@verdant/domain';
 import type { Route } from './+types/product';
+import { offlineFallback } from '../lib/offline-catalog.ts';
 import { ProductView } from '../components/product/ProductView.tsx';
 import { JsonLd } from '../components/seo/JsonLd.tsx';
 import { categoryCrumbs, indexCategories, type BreadcrumbItem } from '../lib/category-tree.ts';
@@ -25,7 +26,7 @@ function isProductQueryMiss(error: unknown): boolean {
  * replace the history entry. `?size=93` (the size form without JavaScript) picks a size by the
  * variant rule and redirects to that child's URL.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+async function load({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { store, services, basePath } = context;
   let product: CatalogProduct | null;
@@ -87,6 +88,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
   return data(result, { headers: url.search ? {} : outputCacheHeaders() });
 }
+
+export const loader = (args: Route.LoaderArgs) => load(args);
+
+/** Offline (issue 6): the service worker's copy of the data, else this loader run on the catalogue snapshot. */
+export const clientLoader = (args: Route.ClientLoaderArgs) => offlineFallback(args, load);
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 

@@ -62,9 +62,40 @@ function sanitizeItem(v: unknown): CartItem | null {
     canna_type: num(r.canna_type),
     unit_weight_grams_equivelent: num(r.unit_weight_grams_equivelent),
     license_type: r.license_type === 'both' || isLicenseType(r.license_type) ? r.license_type : null,
+    product_option: sanitizeBundleOptions(r.product_option),
+    kit: sanitizeKit(r.kit),
     info: r.info && typeof r.info === 'object' ? { stock: str((r.info as Record<string, unknown>).stock) ?? undefined } : {},
     errors: r.errors && typeof r.errors === 'object' ? { stock: str((r.errors as Record<string, unknown>).stock) ?? undefined } : {},
   };
+}
+
+const ids = (v: unknown): number[] | null =>
+  Array.isArray(v) && v.every((x) => Number.isInteger(x) && (x as number) >= 0) ? (v as number[]) : null;
+
+/** A bundle line's options: kept only whole (a partial one would make the server fall back to defaults). */
+function sanitizeBundleOptions(v: unknown): CartItem['product_option'] {
+  const list = (v as { extension_attributes?: { bundle_options?: unknown } } | null)?.extension_attributes?.bundle_options;
+  if (!Array.isArray(list)) return null;
+  const out: NonNullable<CartItem['product_option']>['extension_attributes']['bundle_options'] = [];
+  for (const o of list as Record<string, unknown>[]) {
+    const optionId = num(o?.option_id);
+    const qty = num(o?.option_qty);
+    const selections = ids(o?.option_selections);
+    if (optionId == null || qty == null || qty < 1 || !selections) return null;
+    out.push({ option_id: optionId, option_qty: qty, option_selections: selections });
+  }
+  return { extension_attributes: { bundle_options: out } };
+}
+
+function sanitizeKit(v: unknown): CartItem['kit'] {
+  if (!Array.isArray(v)) return null;
+  const out: NonNullable<CartItem['kit']> = [];
+  for (const m of v as Record<string, unknown>[]) {
+    const qty = num(m?.qty);
+    if (!str(m?.sku) || qty == null || qty <= 0) continue;
+    out.push({ sku: m.sku as string, name: str(m.name) ?? (m.sku as string), qty, size: num(m.size), canna_type: num(m.canna_type), unit_weight_grams_equivelent: num(m.unit_weight_grams_equivelent) });
+  }
+  return out.length ? out : null;
 }
 
 export function sanitizeCartData(value: unknown): CartData | null {

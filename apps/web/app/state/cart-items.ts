@@ -4,7 +4,7 @@
  * The sync plan itself (matching, outcomes, rollback, hash) is @verdant/domain's cart/reconcile.
  */
 import { sizeLongLabel, type Cents, type ClientCartItem, type LicenseType, type LimitItem, type ProductLicenseType, type ProductType, type TaxRate, type TotalsLine } from '@verdant/domain';
-import type { ServerItem } from '../api/cart.ts';
+import type { BundleOptionsPayload, ServerItem } from '../api/cart.ts';
 import type { MinicartCountType } from '../lib/cart-config.ts';
 
 export interface CartItem extends ClientCartItem {
@@ -28,14 +28,31 @@ export interface CartItem extends ClientCartItem {
   canna_type: number | null;
   unit_weight_grams_equivelent: number | null;
   license_type: ProductLicenseType | null;
+  /** A bundle's chosen options, as the server takes them (pushed with every write of the line). */
+  product_option?: BundleOptionsPayload | null;
+  /** A bundle's members in one bundle: shown on the line and weighed for the purchase limit. */
+  kit?: KitLineMember[] | null;
   info?: { stock?: string };
   errors?: { stock?: string };
+}
+
+/** One member of a bundle line: `qty` units of it in each bundle. */
+export interface KitLineMember {
+  sku: string;
+  name: string;
+  qty: number;
+  size: number | null;
+  canna_type: number | null;
+  unit_weight_grams_equivelent: number | null;
 }
 
 /** A product as "Add to cart" hands it over (the chosen child of a configurable). */
 export type NewCartItem = Omit<CartItem, 'prev_qty' | 'server_item_id' | 'server_cart_id' | 'info' | 'errors'>;
 
-/** Lines are the same line when sku and size agree (a child sku already names its size). */
+/**
+ * Lines are the same line when sku and size agree (a child sku already names its size). A bundle
+ * is one line per bundle sku: adding it again with other choices is refused (kitConflict).
+ */
 export function lineKey(item: Pick<CartItem, 'sku' | 'size'>): string {
   return `${item.sku}|${item.size ?? ''}`;
 }
@@ -59,6 +76,25 @@ export function addToLines(items: readonly CartItem[], add: NewCartItem): { item
     return { items: items.map((i) => (i === existing ? { ...i, qty: i.qty + add.qty, price: add.price } : i)), merged: true };
   }
   return { items: [...items, { ...add, prev_qty: null, server_item_id: null, server_cart_id: null }], merged: false };
+}
+
+/** The bundle line `add` would be merged into although its choices differ (then adding is refused). */
+export function kitConflict(items: readonly CartItem[], add: Pick<NewCartItem, 'sku' | 'size' | 'product_option'>): CartItem | null {
+  if (!add.product_option) return null;
+  const existing = findLine(items, lineKey(add));
+  if (!existing) return null;
+  return sameBundleOptions(existing.product_option, add.product_option) ? null : existing;
+}
+
+/** Two bundle choices are the same when every option names the same selections and qty. */
+export function sameBundleOptions(a: BundleOptionsPayload | null | undefined, b: BundleOptionsPayload | null | undefined): boolean {
+  const canon = (o: BundleOptionsPayload | null | undefined) =>
+    JSON.stringify(
+      [...(o?.extension_attributes.bundle_options ?? [])]
+        .map((x) => [x.option_id, x.option_qty, [...x.option_selections].sort((m, n) => m - n)] as const)
+        .sort((m, n) => m[0] - n[0]),
+    );
+  return canon(a) === canon(b);
 }
 
 export function replaceLine(items: readonly CartItem[], key: string, change: (item: CartItem) => CartItem | null): CartItem[] {
@@ -107,6 +143,7 @@ export function lineFromServer(server: ServerItem, token: string): CartItem {
     canna_type: server.canna_type,
     unit_weight_grams_equivelent: server.unit_weight_grams_equivelent,
     license_type: null,
+    ...(server.product_type === 'bundle' && server.product_option?.extension_attributes?.bundle_options ? { product_option: server.product_option } : {}),
   };
 }
 
@@ -115,8 +152,16 @@ export function unlinkLines(items: readonly CartItem[]): CartItem[] {
   return items.map((i) => ({ ...i, server_item_id: null, server_cart_id: null, prev_qty: null }));
 }
 
+/**
+ * What the purchase limit weighs (spec §5): each line, and for a bundle each member times its
+ * qty per bundle — the server's rule too (apps/server/src/cart/checks.ts limitItems).
+ */
 export function limitItems(items: readonly CartItem[]): LimitItem[] {
-  return items.map((i) => ({ qty: i.qty, size: i.size, unit_weight_grams_equivelent: i.unit_weight_grams_equivelent, canna_type: i.canna_type }));
+  return items.flatMap((i) =>
+    i.kit?.length
+      ? i.kit.map((m) => ({ qty: i.qty * m.qty, size: m.size, unit_weight_grams_equivelent: m.unit_weight_grams_equivelent, canna_type: m.canna_type }))
+      : [{ qty: i.qty, size: i.size, unit_weight_grams_equivelent: i.unit_weight_grams_equivelent, canna_type: i.canna_type }],
+  );
 }
 
 /** The instant estimate's lines (computeTotals), with each line's tax rates. */

@@ -4,9 +4,8 @@ import { ApiError, NetworkError } from '../api/envelope.ts';
 import { CART_MESSAGES } from '../lib/cart-messages.ts';
 import { createCartStore, type CartStoreOptions } from './cart-store.ts';
 import type { NewCartItem } from './cart-items.ts';
-import type { LockRequest } from './cart-queue.ts';
 import { FakeCartServer } from './fake-cart-server.ts';
-import type { ListChannel, ListStorage } from './persisted.ts';
+import { channelPair, memoryStorage, sharedLock } from './test-doubles.ts';
 
 const limits = {
   dispensarySettings: { license_recreational: true, license_medical: true, compliance_settings: { limits: { recreational: { per_transaction: { usable_max: 28.5 } } }, hidden_categories: [] } },
@@ -18,31 +17,6 @@ const eighth: NewCartItem = {
 };
 const quarter: NewCartItem = { ...eighth, sku: 'FL-BD-QTR', size: 93, qty: 1, name: 'Blue Dream 7 g', price: 9000 };
 const gummies: NewCartItem = { ...eighth, sku: 'ED-GUM', size: null, qty: 1, type_id: 'simple', parentSku: null, name: 'Gummies', license_type: 'medical', uom: 'ea' };
-
-function memoryStorage(): ListStorage & { data: Map<string, unknown> } {
-  const data = new Map<string, unknown>();
-  return { data, get: async (k) => structuredClone(data.get(k)), set: async (k, v) => void data.set(k, structuredClone(v)) };
-}
-
-function channelPair(): [ListChannel, ListChannel] {
-  const listeners: ((e: { data: unknown }) => void)[][] = [[], []];
-  const end = (i: 0 | 1): ListChannel => ({
-    postMessage: (data) => queueMicrotask(() => listeners[1 - i].forEach((l) => l({ data: structuredClone(data) }))),
-    addEventListener: (_t, l) => listeners[i].push(l),
-  });
-  return [end(0), end(1)];
-}
-
-/** Web Locks in one process: one holder per name at a time, waiters in order. */
-function sharedLock(): LockRequest {
-  const tails = new Map<string, Promise<unknown>>();
-  return (name, fn) => {
-    const prev = tails.get(name) ?? Promise.resolve();
-    const run = prev.then(fn, fn);
-    tails.set(name, run.catch(() => undefined));
-    return run;
-  };
-}
 
 function setup(server = new FakeCartServer(), extra: Partial<CartStoreOptions> = {}) {
   const refused: string[] = [];
@@ -220,5 +194,54 @@ describe('cart store: two tabs', () => {
     expect(tab1.cart().items[0].qty).toBe(3);
     expect(server.calls.filter((c) => c === 'update')).toHaveLength(1);
     expect(server.lines()).toEqual(['FL-BD-8TH×3']);
+  });
+});
+
+describe('cart store: login and logout (spec §4 Login; VSF #5743 doubled quantities)', () => {
+  it('merges the guest cart into the customer cart by sku and size, never summing — login, logout, login, reload', async () => {
+    const server = new FakeCartServer();
+    const storage = memoryStorage();
+    // The customer's open cart from an earlier visit, on the server.
+    server.carts.set('customer-cart-000001', [{ item_id: 900, sku: 'FL-BD-QTR', qty: 1, size: 93 }]);
+    const { cart } = setup(server, { storage });
+    await cart().load();
+    await cart().addItem(eighth);
+    const guestToken = cart().token;
+
+    server.customerCart = 'customer-cart-000001';
+    expect((await cart().switchOwner('recreational')).refused).toEqual([]);
+    expect(cart().token).toBe('customer-cart-000001');
+    expect(cart().token).not.toBe(guestToken);
+    expect(cart().items.map((i) => `${i.sku}×${i.qty}`).sort()).toEqual(['FL-BD-8TH×2', 'FL-BD-QTR×1']);
+    expect(server.lines('customer-cart-000001').sort()).toEqual(['FL-BD-8TH×2', 'FL-BD-QTR×1']);
+
+    // Logout: the cart is cleared and disconnected here; the server keeps the customer's cart.
+    const before = server.calls.length;
+    cart().disconnect();
+    expect(cart().items).toEqual([]);
+    expect(cart().token).toBeNull();
+    expect(server.calls.length).toBe(before);
+
+    // Login again: the customer's lines come back once.
+    await cart().switchOwner('recreational');
+    expect(cart().items.map((i) => `${i.sku}×${i.qty}`).sort()).toEqual(['FL-BD-8TH×2', 'FL-BD-QTR×1']);
+    expect(server.lines('customer-cart-000001').sort()).toEqual(['FL-BD-8TH×2', 'FL-BD-QTR×1']);
+
+    // A reload (new page, same IndexedDB) syncs again and still doubles nothing.
+    const reloaded = setup(server, { storage });
+    await reloaded.cart().load();
+    expect(reloaded.cart().items.map((i) => `${i.sku}×${i.qty}`).sort()).toEqual(['FL-BD-8TH×2', 'FL-BD-QTR×1']);
+    expect(server.lines('customer-cart-000001').sort()).toEqual(['FL-BD-8TH×2', 'FL-BD-QTR×1']);
+  });
+
+  it('the same line on both sides keeps the shopper’s quantity (not the sum)', async () => {
+    const server = new FakeCartServer();
+    server.carts.set('customer-cart-000002', [{ item_id: 901, sku: 'FL-BD-8TH', qty: 1, size: 92 }]);
+    const { cart } = setup(server);
+    await cart().addItem(eighth);
+    server.customerCart = 'customer-cart-000002';
+    await cart().switchOwner('recreational');
+    expect(cart().items.map((i) => `${i.sku}×${i.qty}`)).toEqual(['FL-BD-8TH×2']);
+    expect(server.lines('customer-cart-000002')).toEqual(['FL-BD-8TH×2']);
   });
 });

@@ -13,7 +13,7 @@ import { ApiError, NetworkError } from '../api/envelope.ts';
 import { ALLOW_OUT_OF_STOCK_IN_CART, CART_SYNCHRONIZE } from '../lib/cart-config.ts';
 import { CART_MESSAGES } from '../lib/cart-messages.ts';
 import { EMPTY_CART, sanitizeCartData, type CartData } from './cart-data.ts';
-import { addToLines, findLine, fitsLicense, limitItems, lineKey, replaceLine, type CartItem, type NewCartItem } from './cart-items.ts';
+import { addToLines, findLine, fitsLicense, limitItems, lineKey, replaceLine, unlinkLines, type CartItem, type NewCartItem } from './cart-items.ts';
 import { createSerialQueue, type LockRequest } from './cart-queue.ts';
 import { createCartSync, type Refusal, type SyncReport, type SyncStatus } from './cart-sync.ts';
 import { createMirror, stateKey, type ListChannel, type ListStorage } from './persisted.ts';
@@ -55,6 +55,14 @@ export interface CartState extends CartData {
   syncStock(): Promise<void>;
   /** After an order was placed: empty the cart without a sync (the server emptied its own). */
   clearAfterOrder(): void;
+  /**
+   * A customer logged in (spec §4): the lines move to the customer's server cart (the server
+   * answers `cart/create` with the customer's open cart), merged by sku and size — never summed,
+   * so logging in, out and in again cannot double a quantity (VSF #5743).
+   */
+  switchOwner(licenseType: LicenseType): Promise<SyncReport>;
+  /** Logout (spec §4): the cart is cleared and disconnected, without telling the server. */
+  disconnect(): void;
   setMicrocart(open: boolean): void;
   openEdit(mode: CartEditMode): void;
   closeEdit(): void;
@@ -266,6 +274,29 @@ export function createCartStore(o: CartStoreOptions): StoreApi<CartState> {
         // Spec §4 Place order: cleared without a sync — the server emptied its cart with the order.
         const synced = { lastSyncedHash: cartItemsHash([], get().token), lastSyncAt: now() };
         set({ items: [], totals: null, totalsHash: null, lastTotalsSyncAt: null, editMode: null, microcartOpen: false, ...synced });
+        void save();
+      },
+
+      switchOwner: (licenseType) =>
+        op<SyncReport>({ refused: [] }, async (s) => {
+          let token: string;
+          try {
+            token = await o.transport!.create(licenseType);
+          } catch {
+            // No new cart now: drop the guest cart's link; the next sync creates the customer's.
+            set({ token: null, totals: null, totalsHash: null, lastSyncedHash: null, items: unlinkLines(get().items) });
+            return { refused: [] };
+          }
+          set({ token, licenseType, sync: 'idle', bypassCounter: 0, totals: null, totalsHash: null, lastSyncedHash: null, items: unlinkLines(get().items) });
+          return s.sync({ force: true });
+        }).then((report) => {
+          if (report.refused.length) o.onRefused?.(report.refused);
+          return report;
+        }),
+
+      disconnect: () => {
+        localRev++;
+        set({ ...EMPTY_CART, rev: get().rev, editMode: null, microcartOpen: false, sync: 'idle', bypassCounter: 0 });
         void save();
       },
 

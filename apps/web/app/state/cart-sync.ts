@@ -110,6 +110,7 @@ export function createCartSync(ctx: SyncContext) {
             qty: action.qty,
             quoteId: token,
             size: item.size,
+            ...(item.product_option ? { product_option: item.product_option } : {}),
             ...(action.serverItemId != null ? { item_id: action.serverItemId } : {}),
           });
           patchLine(lineKey(item), (i) => confirmLine(i, server, token));

@@ -65,6 +65,8 @@ export interface CheckoutState extends CheckoutData {
   /** Store the pending order; resolves once it is written (it must be, before it is sent). */
   setPendingOrder(pending: PendingOrder | null): Promise<void>;
   orderPlaced(order: PlacedOrder): Promise<void>;
+  /** Reward points to redeem (whole points; the server checks the balance again). */
+  setBurnCredits(points: number): void;
   isInCheckout(now?: number): boolean;
 }
 
@@ -136,6 +138,7 @@ export function createCheckoutStore({ storeCode, storage, channel, now = () => D
       },
       setDelivery: (delivery) => void save({ delivery, modifiedAt: now() }),
       setPendingOrder: (pendingOrder) => save({ pendingOrder, modifiedAt: now() }),
+      setBurnCredits: (points) => void save({ burnCredits: Number.isInteger(points) && points >= 0 ? points : 0 }),
       orderPlaced: (order) =>
         save({ order, pendingOrder: null, modifiedAt: null, personal: { ...get().personal, createAccount: false }, burnCredits: 0 }),
       isInCheckout: (at = now()) => {

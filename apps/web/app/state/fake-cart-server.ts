@@ -27,6 +27,8 @@ export class FakeCartServer {
   /** Refuse an update that would make a line's quantity larger than this (a stock or limit rule). */
   maxQty = Infinity;
   stock = new Map<string, StockItem['status']>();
+  /** The logged-in customer's open cart: `create` answers it (as the server does for a customer token). */
+  customerCart: string | null = null;
   prices = new Map<string, number>();
 
   private fail(kind: keyof CartTransport): 'lost-answer' | null {
@@ -65,6 +67,7 @@ export class FakeCartServer {
     return {
       create: (_license: LicenseType) =>
         call('create', () => {
+          if (this.customerCart && this.carts.has(this.customerCart)) return this.customerCart;
           const token = `token-${String(this.nextToken++).padStart(16, '0')}`;
           this.carts.set(token, []);
           return token;

@@ -6,12 +6,11 @@
  * hydration mismatch).
  */
 import { useEffect, useMemo, useState } from 'react';
-import { get as idbGet, set as idbSet } from 'idb-keyval';
 import { useLocation } from 'react-router';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { LicenseType, TaxRate, TaxRule } from '@verdant/domain';
-import { httpCartTransport } from '../api/cart.ts';
+import { createHttpCartTransport } from '../api/cart.ts';
 import { loadTaxRules, taxRatesLookup } from '../api/tax-rules.ts';
 import { DELIVERY_FEE_INCL_TAX } from '../lib/cart-config.ts';
 import { limitSettings, totalsView, type TotalsView } from '../lib/cart-view.ts';
@@ -21,21 +20,14 @@ import { createCartStore, type CartState } from './cart-store.ts';
 import { createCheckoutStore, type CheckoutState } from './checkout-store.ts';
 import { browserLock } from './cart-queue.ts';
 import { notify } from './notifications.ts';
-import type { ListChannel, ListStorage } from './persisted.ts';
+import { withUserTokenFor } from './use-auth.ts';
+import { browserChannel, browserStorage } from './browser-storage.ts';
 
 const isBrowser = typeof window !== 'undefined';
 const carts = new Map<string, StoreApi<CartState>>();
 const checkouts = new Map<string, StoreApi<CheckoutState>>();
 /** The shopper's licence type as the page last rendered it (the cart creates its server cart for it). */
 let shopperLicense: LicenseType = 'recreational';
-
-function browserStorage(): ListStorage | null {
-  return typeof indexedDB === 'undefined' ? null : { get: (k) => idbGet(k), set: (k, v) => idbSet(k, v) };
-}
-
-function browserChannel(name: string): ListChannel | null {
-  return typeof BroadcastChannel === 'function' ? new BroadcastChannel(name) : null;
-}
 
 export function checkoutStoreFor(storeCode: string): StoreApi<CheckoutState> {
   if (!isBrowser) return createCheckoutStore({ storeCode, storage: null, channel: null });
@@ -47,7 +39,7 @@ export function checkoutStoreFor(storeCode: string): StoreApi<CheckoutState> {
   return store;
 }
 
-export function cartStoreFor(store: Pick<PublicStore, 'storeCode' | 'purchaseLimits'>): StoreApi<CartState> {
+export function cartStoreFor(store: Pick<PublicStore, 'storeCode' | 'storeId' | 'purchaseLimits' | 'licenseTypes'>): StoreApi<CartState> {
   const limits = limitSettings(store.purchaseLimits);
   if (!isBrowser) {
     return createCartStore({ storeCode: store.storeCode, transport: null, storage: null, channel: null, lock: null, licenseType: () => shopperLicense, limits });
@@ -57,7 +49,7 @@ export function cartStoreFor(store: Pick<PublicStore, 'storeCode' | 'purchaseLim
     const checkout = checkoutStoreFor(store.storeCode);
     cart = createCartStore({
       storeCode: store.storeCode,
-      transport: httpCartTransport,
+      transport: createHttpCartTransport(withUserTokenFor(store)),
       storage: browserStorage(),
       channel: browserChannel(`verdant-cart:${store.storeCode}`),
       lock: browserLock(),

@@ -20,7 +20,7 @@ interface Props {
 const linkButton = 'inline-flex min-h-11 items-center text-sm font-medium text-stone-700 underline underline-offset-4 hover:text-stone-950';
 
 /**
- * One cart line (spec §3 Cart item): 150×150 thumbnail, name, size, quantity, line price, stock
+ * One cart line (spec §3 Cart item): 150×150 thumbnail, name, size (a bundle: its members), quantity, line price, stock
  * state, "Change size" (cart edit mode) and "Remove" with a confirmation step (spec §4 Removing).
  * When the store refuses a change, the line comes back as it was and says why, here.
  */
@@ -74,6 +74,16 @@ export function CartLine({ item, rowTotal, onRemoved }: Props) {
                 )}
               </p>
               {item.size != null ? <p className="text-sm text-stone-700">Size {sizeLongLabel(item.size)}</p> : null}
+              {item.kit?.length ? (
+                <ul aria-label={`In ${item.name}`} className="mt-1 text-sm text-stone-700" data-testid="kit-members">
+                  {item.kit.map((m) => (
+                    <li key={m.sku}>
+                      {m.qty > 1 ? `${m.qty} × ` : ''}
+                      {m.name}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
               <p className="text-xs text-stone-600">{formatMoney(item.price, store.money)} each</p>
             </div>
             <p className="shrink-0 font-semibold tabular-nums">

@@ -100,6 +100,9 @@ export function CategoryProducts({ items: serverItems, total, query, categoryId,
 
   return (
     <>
+      {/* The product cards are h3s; on phones the filter panel (with its h2) is hidden, so the
+          list names its own level-2 heading and the outline stays h1 → h2 → h3. */}
+      <h2 className="sr-only">Products</h2>
       <ul ref={listRef} role="list" aria-busy={loading} className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4">
         {items.map((p, i) => (
           <li key={p.sku}>

@@ -1,11 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { saveOrder, type OrderPayload } from '../../api/order.ts';
+import type { OrderPayload } from '../../api/order.ts';
 import { CART_MESSAGES } from '../../lib/cart-messages.ts';
 import { validateAddress, validatePersonal } from '../../lib/checkout-validation.ts';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { placeOrder } from '../../state/place-order.ts';
+import { SYNC_COPY } from '../../offline/sync-task.ts';
+import { useAuth, useAuthApi, useSaveOrder } from '../../state/use-auth.ts';
+import { offlineOrdersFor } from '../../state/use-offline-orders.ts';
 import { useCart, useCartApi, useCartTotals, useCheckout, useCheckoutApi } from '../../state/use-cart.ts';
 import { PageShell } from '../page/PageShell.tsx';
 import { StoreLink } from '../store/StoreLink.tsx';
@@ -60,6 +63,9 @@ function CheckoutForm() {
   const { shopper } = useRootData();
   const cart = useCartApi();
   const checkout = useCheckoutApi();
+  const auth = useAuthApi();
+  const saveOrder = useSaveOrder();
+  const offlineOrders = offlineOrdersFor(useRootData().store);
   const navigate = useNavigate();
   const storePath = useStorePath();
   const view = useCartTotals();
@@ -83,6 +89,19 @@ function CheckoutForm() {
     // A refusal here is asked again, and shown, when the order is placed.
     shipping.catch(() => null);
   }, [cart, checkout]);
+
+  // A logged-in customer's details fill the empty fields (never over what the shopper typed).
+  const user = useAuth((s) => s.user);
+  useEffect(() => {
+    if (!user) return;
+    const p = checkout.getState().personal;
+    const fill: Partial<typeof p> = {};
+    if (!p.firstName && user.firstname) fill.firstName = user.firstname;
+    if (!p.lastName && user.lastname) fill.lastName = user.lastname;
+    if (!p.emailAddress && user.email) fill.emailAddress = user.email;
+    if (!p.phone && user.phone) fill.phone = user.phone;
+    if (Object.keys(fill).length) checkout.getState().setPersonal(fill);
+  }, [user, checkout]);
 
   const clearError = (field: string) => setErrors((e) => (field in e ? { ...e, [field]: undefined } : e));
 
@@ -109,17 +128,34 @@ function CheckoutForm() {
     }
     setPlacing(true);
     try {
-      const result = await placeOrder({ checkout, build: (key) => buildOrder(key), send: saveOrder });
+      let orderKey = checkout.getState().pendingOrder?.payload.idempotency_key ?? null;
+      const result = await placeOrder({
+        checkout,
+        build: (key) => {
+          orderKey = key;
+          return buildOrder(key);
+        },
+        send: saveOrder,
+      });
       if (result.kind === 'placed') {
+        // The same order may also wait in the offline queue (queued earlier): it is placed now.
+        if (orderKey) void offlineOrders?.cancel(orderKey).catch(() => false);
         cart.getState().clearAfterOrder();
+        // The order earned reward points: read the balance again (quietly; the order stands either way).
+        if (auth.getState().user) void auth.getState().refreshUser().catch(() => null);
         navigate(`${storePath('/checkout')}?thank-you`, { replace: true });
         return;
       }
-      setFormError(
-        result.kind === 'refused'
-          ? result.message
-          : 'We couldn’t reach the store to confirm your order. It is saved on this device: press Place order again to send it. It will not be placed twice.',
-      );
+      if (result.kind === 'unsent') {
+        // Offline (issue 6): kept with its key in the offline orders BEFORE the shopper is told it is queued.
+        const pendingNow = checkout.getState().pendingOrder;
+        const queued = pendingNow && offlineOrders ? await offlineOrders.queueOrder(pendingNow.payload).then(() => true, () => false) : false;
+        setFormError(
+          queued
+            ? `${SYNC_COPY.orderQueued} It will be sent only when you confirm it once you are back online, and it can never be placed twice.`
+            : 'We couldn’t reach the store to confirm your order. It is saved on this device: press Place order again to send it. It will not be placed twice.',
+        );
+      } else setFormError(result.message);
       if (result.kind === 'refused') void cart.getState().syncStock();
       queueMicrotask(() => summaryRef.current?.focus());
     } finally {
@@ -143,6 +179,7 @@ function CheckoutForm() {
           : null,
       payment_method: 'cashondelivery',
       coupon: view.couponCode,
+      ...(auth.getState().user && checkout.getState().burnCredits > 0 ? { credits: checkout.getState().burnCredits } : {}),
       products: items.map((i) => ({ sku: i.sku, qty: i.qty, size: i.size })),
     };
   };

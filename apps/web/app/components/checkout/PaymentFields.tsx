@@ -1,13 +1,15 @@
-import { MESSAGES } from '@verdant/domain';
+import { useState } from 'react';
+import { MESSAGES, pointsRule } from '@verdant/domain';
+import { useAuth } from '../../state/use-auth.ts';
 import { isVirtualCart } from '../../state/cart-items.ts';
-import { useCart } from '../../state/use-cart.ts';
+import { useCart, useCheckout, useCheckoutApi } from '../../state/use-cart.ts';
 import { CouponForm } from '../cart/CouponForm.tsx';
 import { Field, sectionClass, sectionTitleClass } from './Field.tsx';
 
 /**
  * Spec §3 Payment: cash on delivery is the one method (hidden for an all-virtual cart, spec §5);
- * a coupon code; reward points (whole points only). Guests have no points until accounts land,
- * so the points field shows disabled with the reason.
+ * a coupon code; reward points (whole points only, spec §5), for a logged-in customer with a
+ * balance — the server checks the balance again when the order is saved.
  */
 export function PaymentFields({ couponCode }: { couponCode: string | null }) {
   const virtual = useCart((s) => isVirtualCart(s.items));
@@ -32,16 +34,46 @@ export function PaymentFields({ couponCode }: { couponCode: string | null }) {
       )}
       <div className="mt-5 grid gap-5 sm:grid-cols-2">
         <CouponForm appliedCode={couponCode} />
-        <Field
-          id="burnCredits"
-          label="Reward points to redeem"
-          inputMode="numeric"
-          value="0"
-          onChange={() => {}}
-          disabled
-          hint="You have 0 points. Reward points come with customer accounts, which are on their way."
-        />
+        <PointsField />
       </div>
     </section>
+  );
+}
+
+function PointsField() {
+  const user = useAuth((s) => s.user);
+  const checkout = useCheckoutApi();
+  const saved = useCheckout((s) => s.burnCredits);
+  const [text, setText] = useState(saved ? String(saved) : '');
+  const [error, setError] = useState<string | undefined>();
+  const balance = user?.credits ?? 0;
+  if (!user || balance <= 0) {
+    return (
+      <Field
+        id="burnCredits"
+        label="Reward points to redeem"
+        inputMode="numeric"
+        value=""
+        onChange={() => {}}
+        disabled
+        hint={user ? 'You have no reward points yet: every whole dollar of an order earns one.' : 'Log in to earn and redeem reward points (1 point = 1¢).'}
+      />
+    );
+  }
+  return (
+    <Field
+      id="burnCredits"
+      label="Reward points to redeem"
+      inputMode="numeric"
+      value={text}
+      error={error}
+      hint={`You have ${balance} points (1 point = 1¢).`}
+      onChange={(value: string) => {
+        setText(value);
+        const problem = pointsRule(value) ?? (Number(value) > balance ? `You have only ${balance} points.` : undefined);
+        setError(problem);
+        checkout.getState().setBurnCredits(problem || !value.trim() ? 0 : Number(value));
+      }}
+    />
   );
 }

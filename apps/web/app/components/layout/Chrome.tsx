@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 import { Announcer } from '../feedback/Announcer.tsx';
 import { Notifications } from '../feedback/Notifications.tsx';
+import { OfflineStatus } from '../feedback/OfflineStatus.tsx';
+import { OfflineOrdersNotice } from '../checkout/OfflineOrdersLoader.tsx';
+import { useAuthBoot } from '../../state/use-auth.ts';
 import { useCartBoot } from '../../state/use-cart.ts';
 import { Footer } from './Footer.tsx';
 import { ComplianceBar, Header, SkipLink, StoreLogoLink } from './Header.tsx';
@@ -13,8 +16,9 @@ function Main({ children }: { children: ReactNode }) {
   );
 }
 
-/** Reads the cart and checkout from IndexedDB once the page runs in the browser. */
+/** Reads the session, cart and checkout from IndexedDB once the page runs in the browser. */
 function CartBoot() {
+  useAuthBoot();
   useCartBoot();
   return null;
 }
@@ -24,6 +28,8 @@ export function DefaultChrome({ children }: { children: ReactNode }) {
   return (
     <>
       <SkipLink />
+      <OfflineStatus />
+      <OfflineOrdersNotice />
       <Header />
       <Main>{children}</Main>
       <Footer />

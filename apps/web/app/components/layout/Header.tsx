@@ -1,4 +1,6 @@
 import { useMatches } from 'react-router';
+import { AccountButton } from '../account/AccountButton.tsx';
+import { AccountDialogs } from '../account/AccountDialogs.tsx';
 import { LicenseSwitcher } from '../age-gate/LicenseSwitcher.tsx';
 import { CartButton } from '../cart/Microcart.tsx';
 import { SearchPanel } from '../search/SearchPanel.tsx';
@@ -66,6 +68,7 @@ export function Header() {
             <span aria-hidden="true">←&nbsp;</span>Back to the menu
           </StoreLink>
         </div>
+        <AccountDialogs />
       </header>
     );
   }
@@ -105,6 +108,7 @@ export function Header() {
             <SearchPanel />
             <WishlistPanel />
             <CompareLink />
+            <AccountButton />
             <CartButton />
           </div>
         </div>
@@ -112,6 +116,7 @@ export function Header() {
           <LicenseSwitcher />
         </div>
       </div>
+      <AccountDialogs />
     </header>
   );
 }

@@ -18,9 +18,6 @@ interface Props {
   now: Date;
 }
 
-/** Kits are sold as sets of lines the store assembles: not orderable online yet. */
-const KIT_TYPES = new Set(['bundle', 'grouped']);
-
 /** The cart line "Add to cart" makes of the product page's choice (spec §3 Cart item). */
 export function newCartItem(product: CatalogProduct, child: ConfigurableChild | null, choice: SizeChoice | null, qty: number, now: Date): NewCartItem {
   // A simple product's size only weighs it for the limit; the server keeps size for configurables only.
@@ -58,7 +55,8 @@ export function noticeOutcome(outcome: CartOutcome): void {
 }
 
 /**
- * Quantity and "Add to cart" (spec §4 Adding items). The whole flow — price, licence, limit and
+ * Quantity and "Add to cart" (spec §4 Adding items) of a simple product or a configurable's chosen
+ * size (kits have their own forms: BundleOptions, GroupedMembers). The whole flow — price, licence, limit and
  * stock checks, then the server — runs in the cart store; this reports its outcome as a notice.
  * Without JavaScript (or before the cart is read) the button is disabled and says why.
  */
@@ -69,16 +67,9 @@ export function AddToCart({ product, child, choice, now }: Props) {
   const addItem = useCart((s) => s.addItem);
   const [qty, setQty] = useState(1);
   const noteId = useId();
-  const kit = KIT_TYPES.has(product.type_id);
   const unavailable = product.type_id === 'configurable' ? !child || !choice?.available : !product.stock.is_in_stock;
-  const note = kit
-    ? 'Kits are put together in store: ask for this one when you pick up your order.'
-    : !hydrated
-      ? 'Ordering online needs JavaScript. You can also reserve by phone.'
-      : unavailable
-        ? 'This choice is sold out.'
-        : null;
-  const disabled = !hydrated || !loaded || isAdding || kit || unavailable;
+  const note = !hydrated ? 'Ordering online needs JavaScript. You can also reserve by phone.' : unavailable ? 'This choice is sold out.' : null;
+  const disabled = !hydrated || !loaded || isAdding || unavailable;
 
   const add = async () => {
     const item = newCartItem(product, child, choice, qty, now);
@@ -88,7 +79,7 @@ export function AddToCart({ product, child, choice, now }: Props) {
   return (
     <div className="mt-6">
       <div className="flex flex-wrap items-end gap-3">
-        <QtyStepper label={`Quantity of ${product.name}`} value={qty} onChange={setQty} disabled={kit} />
+        <QtyStepper label={`Quantity of ${product.name}`} value={qty} onChange={setQty} />
         <button
           type="button"
           disabled={disabled}

@@ -1,18 +1,21 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Form, useLocation, useNavigate, useParams } from 'react-router';
-import { chooseVariant, formatMoney, productErrors, productPath, productPrice, unitPrice, type CatalogProduct } from '@verdant/domain';
+import { bundlePrice, chooseVariant, defaultBundleChoice, formatMoney, productErrors, productPath, productPrice, unitPrice, type BundleChoice, type CatalogProduct } from '@verdant/domain';
 import { Breadcrumbs } from '../catalog/Breadcrumbs.tsx';
 import { SaveToggle } from '../saved/SaveToggle.tsx';
 import { AddToCart } from './AddToCart.tsx';
 import { Price } from './Price.tsx';
 import { ProductGallery } from './ProductGallery.tsx';
 import { SizeSelector } from './SizeSelector.tsx';
-import { KitMembers, ProductFacts } from './ProductFacts.tsx';
+import { ProductFacts } from './ProductFacts.tsx';
+import { BundleOptions } from './BundleOptions.tsx';
+import { GroupedMembers } from './GroupedMembers.tsx';
 import type { BreadcrumbItem } from '../../lib/category-tree.ts';
 import { galleryImages, sizeChoices, stockLabel } from '../../lib/product-page.ts';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { announce } from '../../lib/announce.ts';
+import { useRecordView } from '../../state/recently-viewed.ts';
 
 interface Props {
   product: CatalogProduct;
@@ -28,7 +31,8 @@ const STOCK_CLASSES = { ok: 'text-brand-ink', volatile: 'text-amber-800', out_of
 /**
  * The product page body. A configurable shows the size radio group; the chosen child (from the
  * URL, else the variant rule's best default) drives the price, stock line and URL, which keeps the
- * child sku (history replace, no scroll jump, no reload).
+ * child sku (history replace, no scroll jump, no reload). A bundle shows its options and is priced
+ * as chosen; a grouped set lists its members with a quantity each.
  */
 export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Props) {
   const { store } = useRootData();
@@ -45,13 +49,18 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
   const [selectedSku, setSelectedSku] = useState<string | null>(urlChild?.sku ?? defaultChild?.sku ?? null);
   const [warning, setWarning] = useState<string | null>(serverWarning);
   useEffect(() => setSelectedSku(urlChild?.sku ?? defaultChild?.sku ?? null), [urlChild, defaultChild]);
+  const bundle = product.type_id === 'bundle';
+  const [bundleChoice, setBundleChoice] = useState<BundleChoice>(() => defaultBundleChoice(product.bundle_options));
+  useEffect(() => setBundleChoice(defaultBundleChoice(product.bundle_options)), [product]);
 
   const child = product.configurable_children.find((c) => c.sku === selectedSku) ?? null;
-  const price = child ? { ...unitPrice(child, now), from: false } : productPrice(product, now);
+  // A bundle is priced as chosen (spec §4), by the same rule the listing prices its default choice with.
+  const price = child ? { ...unitPrice(child, now), from: false } : bundle ? bundlePrice(product.bundle_options, bundleChoice, now) : productPrice(product, now);
   const stock = stockLabel(child ? child.stock : product.stock);
   const errors = productErrors(product);
   const images = galleryImages(child?.image ? { ...product, image: child.image } : product);
   const saved = { sku: product.sku, name: product.name, path: productPath(product), image: product.image, brand: product.brand };
+  useRecordView(saved);
 
   const chooseSize = (size: number) => {
     const choice = chooseVariant(product, { size }, { now });
@@ -61,6 +70,11 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
     const chosen = choices.find((c) => c.child?.sku === choice.child?.sku);
     if (chosen) announce(`${chosen.label} selected: ${formatMoney(chosen.finalPrice, store.money)}.`);
     navigate(`${storePath(productPath(product, choice.child.sku))}${location.search}`, { replace: true, preventScrollReset: true });
+  };
+
+  const chooseBundle = (next: BundleChoice) => {
+    setBundleChoice(next);
+    announce(`Bundle price ${formatMoney(bundlePrice(product.bundle_options, next, now).final_price, store.money)}.`);
   };
 
   return (
@@ -96,9 +110,13 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
             </p>
           ) : null}
 
-          <KitMembers product={product} now={now} money={store.money} />
-
-          <AddToCart product={product} child={child} choice={choices.find((c) => c.child?.sku === child?.sku) ?? null} now={now} />
+          {bundle ? (
+            <BundleOptions product={product} now={now} choice={bundleChoice} onChoose={chooseBundle} />
+          ) : product.type_id === 'grouped' ? (
+            <GroupedMembers product={product} now={now} />
+          ) : (
+            <AddToCart product={product} child={child} choice={choices.find((c) => c.child?.sku === child?.sku) ?? null} now={now} />
+          )}
           <div className="mt-4 flex flex-wrap gap-3">
             <SaveToggle kind="wishlist" product={saved} variant="full" />
             <SaveToggle kind="compare" product={saved} variant="full" />

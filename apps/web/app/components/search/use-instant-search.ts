@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import type { LicenseType, ProductCard } from '@verdant/domain';
 import { fetchProducts } from '../../api/catalog.ts';
 import { MIN_SEARCH_LENGTH } from '../../lib/catalog-query.ts';
+import { isNoAnswer, offlineContext } from '../../lib/offline-catalog.ts';
+import { useOptionalRootData } from '../../lib/root-data.ts';
 
 /** Spec: instant results while typing, ~150 ms after the last key. */
 export const SEARCH_DEBOUNCE_MS = 150;
@@ -21,6 +23,7 @@ export type InstantSearchState =
 export function useInstantSearch(rawText: string, licenseType: LicenseType, storeCode: string): InstantSearchState {
   const text = rawText.trim().replace(/\s+/g, ' ');
   const [state, setState] = useState<InstantSearchState>({ status: 'idle' });
+  const basePath = useOptionalRootData()?.basePath ?? '';
 
   useEffect(() => {
     if (!text) {
@@ -35,6 +38,12 @@ export function useInstantSearch(rawText: string, licenseType: LicenseType, stor
     setState((s) => ({ status: 'loading', text, previous: s.status === 'done' ? s.items : s.status === 'loading' ? s.previous : [] }));
     const timer = setTimeout(() => {
       fetchProducts({ text, size: INSTANT_RESULT_COUNT, licenseType, storeCode }, controller.signal)
+        .catch(async (error: unknown) => {
+          // Offline (issue 6): the same search on this browser's catalogue snapshot.
+          const offline = !controller.signal.aborted && isNoAnswer(error) ? await offlineContext(storeCode, basePath) : null;
+          if (!offline) throw error;
+          return offline.services.searchProducts(offline.store, { licenseType, text, start: 0, size: INSTANT_RESULT_COUNT });
+        })
         .then((r) => setState({ status: 'done', text, items: r.items, total: r.total, suggestions: r.suggestions ?? [] }))
         .catch(() => {
           if (!controller.signal.aborted) setState({ status: 'error', text });
@@ -44,7 +53,7 @@ export function useInstantSearch(rawText: string, licenseType: LicenseType, stor
       clearTimeout(timer);
       controller.abort();
     };
-  }, [text, licenseType, storeCode]);
+  }, [text, licenseType, storeCode, basePath]);
 
   return state;
 }

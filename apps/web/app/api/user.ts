@@ -1,0 +1,207 @@
+/**
+ * The user calls of spec §7, typed as apps/server answers them (apps/server/src/users/*,
+ * newsletter/routes.ts, uploads/routes.ts). Login answers carry their tokens in `meta`.
+ *
+ * Calls that need the shopper's access token take it as their first argument and send it as a
+ * Bearer header (spec §6: token in header). Callers go through the auth store's `authorized()`
+ * (../state/auth-store.ts), which adds the token and runs the 401 refresh of spec §4.
+ */
+import type { LicenseType } from '@verdant/domain';
+import { ApiError, NetworkError, callApi, callApiEnvelope } from './envelope.ts';
+
+export type OrderType = 'pickup' | 'delivery';
+
+export interface Address {
+  id: number;
+  title: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  street: string;
+  house_number: string | null;
+  apt_ste: string | null;
+  city: string;
+  region: string | null;
+  postcode: string;
+  country_id: string | null;
+  phone: string | null;
+  lat: number | null;
+  lng: number | null;
+  is_default: boolean;
+}
+
+export type AddressInput = Partial<Omit<Address, 'id' | 'street' | 'city' | 'postcode'>> & {
+  id?: number;
+  street: string;
+  city: string;
+  postcode: string;
+};
+
+/** `GET /api/user/me` (spec §3 current user). `credits` is the reward-point balance. */
+export interface CurrentUser {
+  id: number;
+  phone: string;
+  email: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  license_type: LicenseType;
+  birthday: string | null;
+  group_id: number;
+  medcard_number: string | null;
+  medcard_expiry: string | null;
+  id_verified: boolean;
+  created_from: string | null;
+  credits: number;
+  addresses: Address[];
+}
+
+export interface Tokens {
+  token: string;
+  refreshToken: string;
+}
+
+export interface OrderLine {
+  sku: string;
+  name: string;
+  qty: number;
+  size: number | null;
+  price: number;
+  row_total: number;
+  discount: number;
+}
+
+/** One order as the account pages show it (cents). */
+export interface AccountOrder {
+  increment_id: string;
+  status: string;
+  created_at: string;
+  order_type: OrderType;
+  license_type: LicenseType;
+  payment_method: string;
+  coupon_code: string | null;
+  subtotal: number;
+  discount: number;
+  excise_taxes: number;
+  sales_taxes: number;
+  shipping: number;
+  total: number;
+  credits_used: number;
+  items: OrderLine[];
+}
+
+export interface OrderHistoryPage {
+  items: AccountOrder[];
+  total_count: number;
+  page_size: number;
+  current_page: number;
+}
+
+export interface RegistrationInput {
+  firstname: string;
+  lastname: string;
+  email: string;
+  phone: string;
+  birthday: string;
+  license_type: LicenseType;
+  medcard_number?: string;
+  medcard_expiry?: string;
+  order_type?: OrderType;
+}
+
+export interface UploadedDocument {
+  id: number;
+  kind: 'id' | 'medcard';
+  mime: string;
+  size_bytes: number;
+  sha256: string;
+  original_name?: string | null;
+  created_at: string;
+}
+
+/** What confirming an SMS code came to: logged in, or a new phone that must give licence and birthday. */
+export type ConfirmResult = { kind: 'tokens'; tokens: Tokens } | { kind: 'needs'; needs: string[]; pendingToken: string };
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+function tokensOf(meta: Partial<Tokens>): Tokens {
+  if (typeof meta.token !== 'string' || typeof meta.refreshToken !== 'string') throw new ApiError(500, 'Unhandled error, wrong response format!');
+  return { token: meta.token, refreshToken: meta.refreshToken };
+}
+
+export const userApi = {
+  async loginGuest(licenseType: LicenseType, storeId?: number): Promise<Tokens> {
+    const { meta } = await callApiEnvelope<string, Tokens>('/api/user/login-guest', { method: 'POST', body: { license_type: licenseType, storeId } });
+    return tokensOf(meta);
+  },
+  /** Sends the SMS code. In demo mode the server also answers the code (`demoCode`), never otherwise. */
+  async sendCode(phone: string, storeId?: number): Promise<{ demoCode: string | null }> {
+    const { meta } = await callApiEnvelope<string, { demo_code: string }>('/api/user/login', { method: 'POST', body: { phone, storeId } });
+    return { demoCode: typeof meta.demo_code === 'string' ? meta.demo_code : null };
+  },
+  async confirmCode(phone: string, code: string, orderType: OrderType = 'pickup'): Promise<ConfirmResult> {
+    const { result, meta } = await callApiEnvelope<unknown, Tokens & { pendingToken: string }>('/api/user/login', {
+      method: 'POST',
+      body: { phone, code, order_type: orderType },
+    });
+    if (result && typeof result === 'object' && 'needs' in result && typeof meta.pendingToken === 'string') {
+      return { kind: 'needs', needs: (result as { needs: string[] }).needs, pendingToken: meta.pendingToken };
+    }
+    return { kind: 'tokens', tokens: tokensOf(meta) };
+  },
+  async completeLicense(input: { phone: string; licenseType: LicenseType; birthday: string; pendingToken: string; orderType?: OrderType }): Promise<Tokens> {
+    const { meta } = await callApiEnvelope<string, Tokens>('/api/user/login', {
+      method: 'POST',
+      body: { phone: input.phone, license_type: input.licenseType, birthday: input.birthday, pendingToken: input.pendingToken, order_type: input.orderType ?? 'pickup' },
+    });
+    return tokensOf(meta);
+  },
+  /** Password login (our addition; the spec's login is by phone code — see README "Passwords"). */
+  async loginWithPassword(email: string, password: string): Promise<Tokens> {
+    const { meta } = await callApiEnvelope<string, Tokens>('/api/user/login', { method: 'POST', body: { email, password } });
+    return tokensOf(meta);
+  },
+  async register(input: RegistrationInput): Promise<Tokens> {
+    const { meta } = await callApiEnvelope<string, Tokens>('/api/user/create', { method: 'POST', body: { ...input, created_from: 'portal_online' } });
+    return tokensOf(meta);
+  },
+  /** Spec §7: `{refreshToken}` → the new access token in `result`, the rotated refresh token in `meta`. */
+  async refresh(refreshToken: string, licenseType?: LicenseType): Promise<Tokens> {
+    const { result, meta } = await callApiEnvelope<string, { refreshToken: string }>('/api/user/refresh', {
+      method: 'POST',
+      body: { refreshToken, ...(licenseType ? { license_type: licenseType } : {}) },
+    });
+    if (typeof result !== 'string' || typeof meta.refreshToken !== 'string') throw new ApiError(500, 'Unhandled error, wrong response format!');
+    return { token: result, refreshToken: meta.refreshToken };
+  },
+  me: (token: string) => callApi<CurrentUser>('/api/user/me', { headers: bearer(token) }),
+  /** Spec §3: only the e-mail address and addresses can change. */
+  updateMe: (token: string, patch: { email?: string; addresses?: AddressInput[] }) =>
+    callApi<CurrentUser>('/api/user/me', { method: 'POST', headers: bearer(token), body: patch }),
+  deleteAddress: (token: string, id: number) => callApi<CurrentUser>(`/api/user/me/addresses/${id}`, { method: 'DELETE', headers: bearer(token) }),
+  orderHistory: (token: string, currentPage = 1, pageSize = 5) =>
+    callApi<OrderHistoryPage>('/api/user/order-history', { headers: bearer(token), query: { pageSize, currentPage } }),
+  order: (token: string, incrementId: string) => callApi<AccountOrder>(`/api/user/order/${encodeURIComponent(incrementId)}`, { headers: bearer(token) }),
+  uploads: (token: string) => callApi<UploadedDocument[]>('/api/user/uploads', { headers: bearer(token) }),
+  async upload(token: string, kind: 'id' | 'medcard', file: Blob, fileName = 'document'): Promise<UploadedDocument> {
+    const form = new FormData();
+    form.append('file', file, fileName);
+    let res: Response;
+    try {
+      res = await fetch(`/api/user/upload?kind=${kind}`, { method: 'POST', headers: { ...bearer(token), accept: 'application/json' }, body: form, credentials: 'same-origin' });
+    } catch {
+      throw new NetworkError();
+    }
+    const body = (await res.json().catch(() => null)) as { code?: number; result?: unknown } | null;
+    if (!res.ok || body?.code !== 200) throw new ApiError(body?.code ?? res.status, typeof body?.result === 'string' ? body.result : `HTTP ${res.status}`);
+    return body.result as UploadedDocument;
+  },
+  newsletterStatus: (email: string) => callApi<{ isSubscribed: boolean }>('/api/newsletter', { query: { email } }),
+  subscribe: (email: string) => callApi<{ isSubscribed: boolean; skipped: boolean }>('/api/newsletter', { method: 'POST', body: { email } }),
+  unsubscribe: (email: string) => callApi<{ isSubscribed: boolean; skipped: boolean }>('/api/newsletter', { method: 'DELETE', body: { email } }),
+  resetPassword: (email: string) => callApi<string>('/api/user/reset-password', { method: 'POST', body: { email } }),
+  createPassword: (email: string, newPassword: string, resetToken: string) =>
+    callApi<string>('/api/user/create-password', { method: 'POST', body: { email, newPassword, resetToken } }),
+  changePassword: (token: string, currentPassword: string, newPassword: string) =>
+    callApi<string>('/api/user/change-password', { method: 'POST', headers: bearer(token), body: { currentPassword, newPassword } }),
+};
+
+export type UserApi = typeof userApi;

@@ -1,0 +1,44 @@
+import { LICENSE_LABELS } from '@verdant/domain';
+import { displayName } from '../../lib/account-view.ts';
+import { useAuth } from '../../state/use-auth.ts';
+import { StoreLink } from '../store/StoreLink.tsx';
+import { Documents } from './Documents.tsx';
+import { ACCOUNT_DIALOG_TITLE_ID, CloseButton } from './LoginPanel.tsx';
+import { panelTitle, primaryButton, secondaryButton } from './ui.tsx';
+
+/**
+ * The onboarding modal (spec §2, §4 "onboarding modal close"): shown to a customer just created,
+ * by registration or by a new phone's first login. It says how they shop now and which documents
+ * the store still needs.
+ */
+export function OnboardingPanel({ onClose }: { onClose(): void }) {
+  const user = useAuth((s) => s.user);
+  if (!user) return null;
+  return (
+    <div className="p-6">
+      <div className="flex items-start justify-between gap-4">
+        <h2 id={ACCOUNT_DIALOG_TITLE_ID} className={panelTitle}>
+          Welcome, {displayName(user)}!
+        </h2>
+        <CloseButton onClose={onClose} />
+      </div>
+      <p className="mt-2 text-stone-700">
+        Your account is ready. You are shopping <strong>{LICENSE_LABELS[user.license_type].toLowerCase()}</strong>: prices, deals and
+        product lists follow your licence.
+        {user.license_type === 'medical' ? ' Medical products need your medical card and ID on file.' : ' Bring a photo ID to pickup or delivery.'}
+      </p>
+      <h3 className="mt-5 text-lg font-semibold text-stone-900">Your documents</h3>
+      <div className="mt-2">
+        <Documents idPrefix="onboarding" />
+      </div>
+      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <StoreLink to="/my-account" onClick={onClose} className={secondaryButton}>
+          Go to my account
+        </StoreLink>
+        <button type="button" data-autofocus onClick={onClose} className={primaryButton}>
+          Start shopping
+        </button>
+      </div>
+    </div>
+  );
+}

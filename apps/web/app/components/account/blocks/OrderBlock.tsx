@@ -1,0 +1,90 @@
+import { LICENSE_LABELS, formatDateTime, formatMoney, sizeLabel } from '@verdant/domain';
+import { userApi } from '../../../api/user.ts';
+import { orderStatusLabel } from '../../../lib/account-view.ts';
+import { useRootData } from '../../../lib/root-data.ts';
+import { StoreLink } from '../../store/StoreLink.tsx';
+import { useAccountQuery } from '../use-account-query.ts';
+import { Block, FormError } from '../ui.tsx';
+
+/** /my-account/orders/{orderId}: one of the customer's orders with its lines and totals (cents). */
+export function OrderBlock({ orderId }: { orderId: string }) {
+  const { store } = useRootData();
+  const order = useAccountQuery(`order:${orderId}`, (t) => userApi.order(t, orderId));
+  const money = (cents: number) => formatMoney(cents, store.money);
+  const o = order.data;
+  return (
+    <Block
+      id="order"
+      title={`Order ${orderId}`}
+      actions={
+        <StoreLink to="/my-account/orders" className="inline-flex min-h-11 items-center font-medium text-brand-ink underline">
+          <span aria-hidden="true">←&nbsp;</span>All orders
+        </StoreLink>
+      }
+    >
+      <FormError message={order.error} />
+      {order.status === 'loading' ? <p className="text-stone-600">Loading the order…</p> : null}
+      {o ? (
+        <div className="space-y-5">
+          <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-3">
+            <Fact label="Placed" value={formatDateTime(o.created_at, store.placeInfo.timezone)} />
+            <Fact label="Status" value={orderStatusLabel(o.status)} />
+            <Fact label="Order type" value={o.order_type === 'delivery' ? 'Delivery' : 'Pickup'} />
+            <Fact label="Licence type" value={LICENSE_LABELS[o.license_type]} />
+            <Fact label="Payment" value={o.payment_method === 'cashondelivery' ? 'Pay on delivery' : o.payment_method} />
+            {o.coupon_code ? <Fact label="Coupon" value={o.coupon_code} /> : null}
+          </dl>
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Items</caption>
+            <thead className="border-b border-stone-200 text-stone-600">
+              <tr>
+                <th scope="col" className="py-2 pr-3 font-semibold">Product</th>
+                <th scope="col" className="py-2 pr-3 font-semibold">Qty</th>
+                <th scope="col" className="py-2 text-right font-semibold">Total</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-stone-100">
+              {o.items.map((line) => (
+                <tr key={`${line.sku}:${line.size ?? ''}`}>
+                  <th scope="row" className="py-2 pr-3 font-medium">
+                    {line.name}
+                    {line.size != null ? <span className="block text-xs font-normal text-stone-600">Size {sizeLabel(line.size)}</span> : null}
+                  </th>
+                  <td className="py-2 pr-3">{line.qty}</td>
+                  <td className="py-2 text-right">{money(line.row_total)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <dl className="ml-auto max-w-xs space-y-1 text-sm" data-testid="order-totals">
+            <Total label="Subtotal" value={money(o.subtotal)} />
+            {o.discount > 0 ? <Total label="Discount" value={`−${money(o.discount)}`} /> : null}
+            {o.credits_used > 0 ? <Total label="Reward points" value={`−${money(o.credits_used)}`} /> : null}
+            <Total label="Cannabis excise tax" value={money(o.excise_taxes)} />
+            <Total label="Sales tax" value={money(o.sales_taxes)} />
+            <Total label="Shipping" value={o.shipping > 0 ? money(o.shipping) : 'Free'} />
+            <Total label="Total" value={money(o.total)} strong />
+          </dl>
+        </div>
+      ) : null}
+    </Block>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-sm text-stone-600">{label}</dt>
+      <dd className="font-medium text-stone-900">{value}</dd>
+    </div>
+  );
+}
+
+function Total({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+  return (
+    <div className={`flex justify-between gap-4 ${strong ? 'border-t border-stone-200 pt-2 text-base font-bold' : ''}`}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}

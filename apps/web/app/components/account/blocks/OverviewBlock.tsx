@@ -1,0 +1,161 @@
+import { useState, type FormEvent } from 'react';
+import { LICENSE_LABELS, formatDate } from '@verdant/domain';
+import { userApi } from '../../../api/user.ts';
+import { firstInvalid, validateEmail, validatePasswordChange, type FieldErrors } from '../../../lib/account-forms.ts';
+import { displayName, rewardPointsNotice } from '../../../lib/account-view.ts';
+import { AUTH_COPY } from '../../../state/auth-types.ts';
+import { notify } from '../../../state/notifications.ts';
+import { useAuth, useAuthApi } from '../../../state/use-auth.ts';
+import { Field } from '../../checkout/Field.tsx';
+import { Documents } from '../Documents.tsx';
+import { Block, FormError, errorMessage, focusField, primaryButton, secondaryButton, useSubmit } from '../ui.tsx';
+
+/** /my-account: personal details (read only but the e-mail), reward points, password, documents. */
+export function OverviewBlock() {
+  const user = useAuth((s) => s.user);
+  if (!user) return null;
+  const points = rewardPointsNotice(user);
+  const rows: [string, string][] = [
+    ['Name', displayName(user)],
+    ['Phone', user.phone],
+    ['Birthday', user.birthday ? formatDate(`${user.birthday}T12:00:00Z`) : '—'],
+    ['Licence type', LICENSE_LABELS[user.license_type]],
+    ...(user.license_type === 'medical' || user.medcard_number
+      ? ([
+          ['Medical card number', user.medcard_number ?? '—'],
+          ['Medical card expires', user.medcard_expiry ? formatDate(`${user.medcard_expiry.slice(0, 10)}T12:00:00Z`) : '—'],
+        ] as [string, string][])
+      : []),
+  ];
+  return (
+    <div className="space-y-6">
+      {points ? (
+        <p data-testid="reward-points" className="rounded-2xl bg-brand/10 px-5 py-4 text-lg font-semibold text-brand-ink">
+          {points}
+        </p>
+      ) : null}
+      <Block id="personal" title="Personal details">
+        <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2">
+          {rows.map(([label, value]) => (
+            <div key={label}>
+              <dt className="text-sm text-stone-600">{label}</dt>
+              <dd className="font-medium text-stone-900">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="mt-4 text-sm text-stone-600">Only your e-mail address and addresses can be changed here. For anything else, contact the store.</p>
+      </Block>
+      <EmailForm />
+      <PasswordForm />
+      <Block id="documents" title="Your documents">
+        <Documents idPrefix="account" />
+      </Block>
+    </div>
+  );
+}
+
+function EmailForm() {
+  const current = useAuth((s) => s.user?.email ?? '');
+  const auth = useAuthApi();
+  const [email, setEmail] = useState(current);
+  const [errors, setErrors] = useState<FieldErrors<'email'>>({});
+  const { busy, error, run } = useSubmit();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = validateEmail(email);
+    setErrors(found);
+    if (found.email) return focusField('account-email');
+    const ok = await run(() => auth.getState().updateMe({ email: email.trim() }));
+    if (ok) notify({ type: 'success', message: AUTH_COPY.accountUpdated });
+  };
+  return (
+    <Block id="email" title="E-mail address">
+      <form noValidate onSubmit={submit} className="flex flex-wrap items-start gap-3">
+        <Field id="account-email" label="E-mail" type="email" autoComplete="email" required className="min-w-0 flex-1" value={email} onChange={setEmail} error={errors.email} />
+        <button type="submit" disabled={busy} className={`${primaryButton} sm:mt-6`}>
+          Save e-mail
+        </button>
+        <div className="w-full">
+          <FormError message={error} />
+        </div>
+      </form>
+    </Block>
+  );
+}
+
+const PASSWORD_ORDER = ['current', 'password', 'confirmation'] as const;
+
+function PasswordForm() {
+  const email = useAuth((s) => s.user?.email ?? null);
+  const auth = useAuthApi();
+  const [current, setCurrent] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [errors, setErrors] = useState<FieldErrors<'current' | 'password' | 'confirmation'>>({});
+  const [resetNote, setResetNote] = useState<string | null>(null);
+  const { busy, run } = useSubmit();
+  const ids = { current: 'account-current-password', password: 'account-new-password', confirmation: 'account-confirm-password' };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = validatePasswordChange(current, password, confirmation);
+    setErrors(found);
+    const first = firstInvalid(PASSWORD_ORDER, found);
+    if (first) return focusField(ids[first]);
+    // Spec §5: changing the password offline is refused.
+    if (navigator.onLine === false) {
+      notify({ type: 'error', message: 'Changing the password does not work while offline!', action1: { label: 'OK' } });
+      return;
+    }
+    await run(async () => {
+      try {
+        await auth.getState().authorized((t) => userApi.changePassword(t, current, password));
+      } catch (err) {
+        // Spec §8: a password change failure shows the server's message as an error notice.
+        notify({ type: 'error', message: errorMessage(err), action1: { label: 'OK' } });
+        throw err;
+      }
+      notify({ type: 'success', message: AUTH_COPY.passwordChanged });
+      setCurrent('');
+      setPassword('');
+      setConfirmation('');
+    });
+  };
+
+  const sendLink = async () => {
+    if (!email) return;
+    if (navigator.onLine === false) return setResetNote(AUTH_COPY.resetOffline);
+    try {
+      setResetNote(await userApi.resetPassword(email));
+    } catch (err) {
+      setResetNote(errorMessage(err));
+    }
+  };
+
+  return (
+    <Block id="password" title="Change password">
+      <form noValidate onSubmit={submit} className="space-y-4">
+        <Field id={ids.current} label="Current password" type="password" autoComplete="current-password" required value={current} onChange={setCurrent} error={errors.current} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field id={ids.password} label="New password" type="password" autoComplete="new-password" required hint="At least 8 characters." value={password} onChange={setPassword} error={errors.password} />
+          <Field id={ids.confirmation} label="Repeat password" type="password" autoComplete="new-password" required value={confirmation} onChange={setConfirmation} error={errors.confirmation} />
+        </div>
+        <div className="flex flex-wrap items-center gap-3">
+          <button type="submit" disabled={busy} className={primaryButton}>
+            Change password
+          </button>
+          {email ? (
+            <button type="button" className={secondaryButton} onClick={() => void sendLink()}>
+              No password yet? E-mail me a link
+            </button>
+          ) : null}
+        </div>
+        {resetNote ? (
+          <p role="status" className="text-sm text-stone-700">
+            {resetNote}
+          </p>
+        ) : null}
+      </form>
+    </Block>
+  );
+}
