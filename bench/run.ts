@@ -9,6 +9,7 @@ import path from 'node:path';
 import { runHttpSuite } from './suites/http.ts';
 import { runSearchSuite } from './suites/search.ts';
 import { runCommerceSuite } from './suites/commerce.ts';
+import { runLighthouseSuite } from './suites/lighthouse.ts';
 
 const results = {
   startedAt: new Date().toISOString(),
@@ -16,13 +17,14 @@ const results = {
   suites: {} as Record<string, unknown>,
 };
 
-// BENCH_ONLY=http,search runs a subset.
+// BENCH_ONLY=http,search runs a subset (suites: http, search, commerce, lighthouse).
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wanted = (name: string) => only.size === 0 || only.has(name);
 
 if (wanted('http')) results.suites.http = await runHttpSuite();
 if (wanted('search')) results.suites.search = await runSearchSuite();
 if (wanted('commerce')) results.suites.commerce = await runCommerceSuite();
+if (wanted('lighthouse')) results.suites.lighthouse = await runLighthouseSuite();
 
 const out = path.join(import.meta.dirname, 'results/latest.json');
 fs.mkdirSync(path.dirname(out), { recursive: true });

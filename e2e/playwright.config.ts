@@ -11,6 +11,11 @@ import { defineConfig } from '@playwright/test';
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3187);
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
+// The server inherits REDIS_URL (CI sets it). Each run gets its own Redis namespace: the database is
+// fresh every run, and rate-limit counters (login-code sends per address, password changes per
+// customer id) left in Redis by an earlier run within the hour must not refuse this run's logins.
+const redisPrefix = process.env.E2E_REDIS_PREFIX ?? `verdant-e2e:${path.basename(dataDir)}:`;
+process.env.E2E_REDIS_PREFIX = redisPrefix;
 
 export default defineConfig({
   testDir: './tests',
@@ -20,10 +25,14 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  outputDir: path.join(os.tmpdir(), 'verdant-e2e-results'),
+  // One results folder per port: runs on other ports (other checkouts) never share trace files.
+  outputDir: path.join(os.tmpdir(), `verdant-e2e-results-${E2E_PORT}`),
   use: {
     baseURL: `http://downtown.localhost:${E2E_PORT}`,
     trace: 'retain-on-failure',
+    // The service worker caches pages and answers; journeys that are not about it run without it
+    // (e2e/tests/pwa.spec.ts allows it).
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -36,7 +45,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${E2E_PORT}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_PREFIX: redisPrefix },
     stdout: 'pipe',
     stderr: 'pipe',
   },

@@ -48,9 +48,12 @@ function stopper(child: ChildProcess) {
     });
 }
 
-/** The storefront server on a fresh demo database (SQLite in a new temp DATA_DIR). */
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<Running & { dataDir: string }> {
-  const port = await freePort();
+/**
+ * The storefront server on a fresh demo database (SQLite in a new temp DATA_DIR), on a free port
+ * unless one is given.
+ */
+export async function startServer(extraEnv: Record<string, string> = {}, fixedPort?: number): Promise<Running & { dataDir: string }> {
+  const port = fixedPort ?? (await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-bench-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: REPO_ROOT,

@@ -256,3 +256,12 @@ test.describe('wishlist and compare', () => {
     await expect(page.getByRole('button', { name: 'Add to wishlist' })).toHaveAttribute('aria-pressed', 'false');
   });
 });
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  test('the category page has no axe violations at phone width (the filter panel is folded away)', async ({ page }) => {
+    await page.goto(storeUrl('downtown', '/menu/flower'));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Flower');
+    await expectNoAxeViolations(page);
+  });
+});
