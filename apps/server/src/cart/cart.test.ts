@@ -222,6 +222,16 @@ describeEachDatabase('cart endpoints', (getDb) => {
       expect((await s.pull()).result.map((i) => i.qty)).toEqual([1]);
     });
 
+    it('loses no update when many adds to one cart arrive together (grouped into shared commits on SQLite)', async () => {
+      const s = new Shopper(app);
+      await s.createCart();
+      const answers = await Promise.all(Array.from({ length: 20 }, () => s.update({ sku: JAR, qty: 1 })));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+      expect((await s.pull()).result.map((i) => i.qty)).toEqual([20]);
+      // Each answer saw the line as it was after its own add: 1, 2, …, 20 in some order.
+      expect(answers.map((a) => a.result.qty).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    });
+
     it('takes whole reward points only, and a guest has none', async () => {
       const s = new Shopper(app);
       await s.createCart();

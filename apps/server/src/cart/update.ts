@@ -1,6 +1,6 @@
 /**
  * Changing a cart (spec §7 cart/update, cart/delete), enforced on the server in one transaction
- * with the cart row locked: the product exists in this store and is enabled, has a price, fits
+ * (grouped with other cart changes on SQLite, ../db/group-commit.ts) with the cart row locked: the product exists in this store and is enabled, has a price, fits
  * the cart's licence, is in stock for every line drawing on it, and the cart stays within the
  * purchase limit. Any failure leaves the cart exactly as it was.
  *
@@ -14,6 +14,7 @@
 import type { Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import { runSql } from '../db/compiled.ts';
+import { inWriteTransaction } from '../db/group-commit.ts';
 import { cartProducts, type CatalogSource } from './catalog-source.ts';
 import { licenseProblem, limitProblem, stockProblem } from './checks.ts';
 import { CART_MESSAGES as M, MAX_CART_LINES, MAX_LINE_QTY } from './messages.ts';
@@ -44,7 +45,7 @@ export type ServerItem = ReturnType<typeof serverItem>;
  * database); the stock they are checked against is read from the database in the transaction.
  */
 export async function updateCart(db: Db, catalog: CatalogSource | null, store: Store, token: string | null, req: UpdateRequest, customer: CustomerRef | null, now: Date): Promise<ServerItem[]> {
-  return db.transaction().execute(async (trx) => {
+  return inWriteTransaction(db, async (trx) => {
     const { cart, rows } = await requireCartWithLines(trx, token, store.storeId, true);
     for (const c of req.changes) if (c.quoteId != null && String(c.quoteId) !== cart.token) throw new ApiError(400, M.quoteMismatch);
     const ctx = resolveContext(store, customer, now);
@@ -173,7 +174,7 @@ async function write(trx: Db, cartId: number, token: string, slots: Slot[], req:
 
 /** Remove a line by item_id, or every line of a sku. Deleting what is not there is not an error (retries). */
 export async function deleteFromCart(db: Db, store: Store, token: string | null, item: { item_id?: number; sku?: string; quoteId?: string | number }, now: Date): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return inWriteTransaction(db, async (trx) => {
     const cart = await requireCart(trx, token, store.storeId, true);
     if (item.quoteId != null && String(item.quoteId) !== cart.token) throw new ApiError(400, M.quoteMismatch);
     let q = trx.deleteFrom('cart_items').where('cart_id', '=', cart.id);

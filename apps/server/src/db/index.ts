@@ -11,6 +11,7 @@ import pg from 'pg';
 import { startCheckpointer } from './checkpointer.ts';
 import type { SqlDialect } from './migrations/helpers.ts';
 import { registerDatabase } from './registry.ts';
+import { registerSqlitePrepare } from './compiled.ts';
 import type { Database } from './schema.ts';
 
 export type { SqlDialect } from './migrations/helpers.ts';
@@ -67,7 +68,9 @@ function createSqlite(dataDir: string): DatabaseHandle {
   // loop (./checkpointer.ts); this connection checkpoints only if the WAL passes ~40 MB regardless.
   sqlite.pragma('wal_autocheckpoint = 10000');
   const checkpointer = startCheckpointer(file, { onError: (message) => console.warn(`SQLite checkpoint: ${message}`) });
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const cached = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  registerSqlitePrepare(db, cached.prepare);
   const destroy = async () => {
     await checkpointer.close();
     await db.destroy();
