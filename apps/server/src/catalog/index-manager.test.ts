@@ -125,6 +125,32 @@ describeEachDatabase('catalogue index manager', (getDb) => {
     ).toBe(true);
   });
 
+  it('coalesces a burst of product changes into few reindexes, each caller answered after its own products are in', async () => {
+    const { db } = getDb();
+    const targets = await db
+      .selectFrom('products as p')
+      .innerJoin('product_prices as pp', 'pp.product_id', 'p.id')
+      .select(['p.id', 'p.sku', 'pp.price_cents'])
+      .where('p.store_id', '=', 1)
+      .where('p.type_id', '=', 'simple')
+      .where('p.status', '=', 1)
+      .orderBy('p.id')
+      .limit(12)
+      .execute();
+    const runsBefore = app.catalog.stats.productReindexes;
+    await Promise.all(
+      targets.map(async (t) => {
+        await db.updateTable('product_prices').set({ price_cents: t.price_cents + 777 }).where('product_id', '=', t.id).execute();
+        await app.catalog.catalogChanged(1, [t.id]);
+        // Answered only once this product's new price is in the index.
+        expect(app.catalog.catalog(1).products.get(t.id)!.price).toBe(t.price_cents + 777);
+      }),
+    );
+    const runs = app.catalog.stats.productReindexes - runsBefore;
+    expect(runs).toBeGreaterThan(0);
+    expect(runs).toBeLessThan(targets.length);
+  });
+
   it('removes deleted products and rebuilds a whole store on request', async () => {
     const { db } = getDb();
     const target = await simpleIn(3);

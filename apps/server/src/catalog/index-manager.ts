@@ -39,6 +39,10 @@ export class CatalogIndexManager {
   private readonly attributes: SearchIndex<CatalogAttribute> = createAttributeIndex();
   private attributeDocs: CatalogAttribute[] = [];
   private readonly queues = new Map<number, Promise<unknown>>();
+  /** Per store: product ids waiting for the next incremental reindex, and that reindex. */
+  private readonly pendingProducts = new Map<number, { ids: Set<number>; run: Promise<void> }>();
+  /** How many incremental reindexes ran (coalescing shows as fewer runs than changes). */
+  readonly stats = { productReindexes: 0 };
   private readonly bus: ChangeBus;
   private readonly storeIds: number[];
 
@@ -104,20 +108,40 @@ export class CatalogIndexManager {
     await this.serial(storeId, () => this.rebuild([storeId]));
   }
 
-  /** Upsert the documents that `ids` change (parents, kits embedding them); drop deleted ones. */
+  /**
+   * Upsert the documents that `ids` change (parents, kits embedding them); drop deleted ones.
+   * Changes that arrive while the store's index is busy are coalesced: they wait for one reindex
+   * of all their products together (under a burst of orders, one reload per batch instead of one
+   * per order). Each caller's promise settles after a reindex that includes its products.
+   */
   async reindexProducts(storeId: number, ids: readonly number[]): Promise<void> {
-    await this.serial(storeId, async () => {
-      const affected = await affectedProductIds(this.opts.db, storeId, ids);
-      if (affected.length > MAX_INCREMENTAL) return this.rebuild([storeId]);
-      const { stores, rows } = await loadDocuments(this.opts.db, { storeId, productIds: affected }, this.buildOptions());
-      const docs = stores[0]?.products ?? [];
-      const found = new Set(docs.map((d) => d.id));
-      this.catalog(storeId).applyProducts(
-        docs,
-        affected.filter((id) => !found.has(id)),
-        sellableRecords(rows).get(storeId) ?? [],
-      );
-    });
+    let batch = this.pendingProducts.get(storeId);
+    if (!batch) {
+      const ids = new Set<number>();
+      const run = this.serial(storeId, () => {
+        // From here on, new changes start the next batch.
+        this.pendingProducts.delete(storeId);
+        return this.reindexProductsNow(storeId, [...ids]);
+      });
+      batch = { ids, run };
+      this.pendingProducts.set(storeId, batch);
+    }
+    for (const id of ids) batch.ids.add(id);
+    await batch.run;
+  }
+
+  private async reindexProductsNow(storeId: number, ids: readonly number[]): Promise<void> {
+    this.stats.productReindexes += 1;
+    const affected = await affectedProductIds(this.opts.db, storeId, ids);
+    if (affected.length > MAX_INCREMENTAL) return this.rebuild([storeId]);
+    const { stores, rows } = await loadDocuments(this.opts.db, { storeId, productIds: affected }, this.buildOptions());
+    const docs = stores[0]?.products ?? [];
+    const found = new Set(docs.map((d) => d.id));
+    this.catalog(storeId).applyProducts(
+      docs,
+      affected.filter((id) => !found.has(id)),
+      sellableRecords(rows).get(storeId) ?? [],
+    );
   }
 
   private async apply(change: CatalogChange): Promise<void> {

@@ -13,6 +13,7 @@
  */
 import type { Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
+import { inWriteTransaction } from '../db/group-commit.ts';
 import { CART_MESSAGES as M } from '../cart/messages.ts';
 import type { CustomerRef, Db } from '../cart/repository.ts';
 import { stockNeeds } from '../cart/checks.ts';
@@ -33,7 +34,8 @@ export async function placeOrder(db: Db, store: Store, input: OrderInput, key: s
   if (earlier) return { ...replay(earlier, store.storeId, hash), replayed: true, stockChanged: [] };
   try {
     let stockChanged: number[] = [];
-    const body = await db.transaction().execute(async (trx) => {
+    // One transaction (grouped with other writes on SQLite, ../db/group-commit.ts).
+    const body = await inWriteTransaction(db, async (trx) => {
       const iso = now.toISOString();
       await trx
         .insertInto('idempotency_keys')
