@@ -44,7 +44,7 @@ declare module 'fastify' {
 
 export interface AppDeps {
   config: Pick<ServerConfig, 'dataDir' | 'demoMode' | 'production' | 'logLevel' | 'redisUrl' | 'authSecret' | 'smsProvider' | 'smsHttpUrl'> &
-    Partial<Pick<ServerConfig, 'mailProvider' | 'mailHttpUrl' | 'redisPrefix'>>;
+    Partial<Pick<ServerConfig, 'mailProvider' | 'mailHttpUrl' | 'redisPrefix' | 'trustProxy'>>;
   registry: StoreRegistry;
   db: Kysely<Database>;
   /** Directory of the React Router build; omit to serve the API only (API tests). */
@@ -57,7 +57,9 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? { level: deps.config.logLevel },
-    trustProxy: true,
+    // Forwarded headers count only from proxies TRUST_PROXY names (default none): request.ip feeds
+    // the per-IP limits, and request.host/protocol the store and the links in sitemaps.
+    trustProxy: deps.config.trustProxy ?? false,
     // Ids in logs let one shopper's requests be followed.
     requestIdHeader: 'x-request-id',
     // One line per response (below) instead of Fastify's two per request.
@@ -83,7 +85,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', (request, reply, done) => {
     // Client navigations fetch `{path}.data` (React Router single fetch): resolve on the page path.
     const pathname = request.url.split('?')[0].replace(/\.data$/, '');
-    const host = request.headers['x-forwarded-host']?.toString() ?? request.headers.host;
+    // X-Forwarded-Host only when the proxy is trusted (request.host follows trustProxy).
+    const host = request.host;
     const resolved = deps.registry.resolve(host, pathname);
     request.store = resolved.store;
     request.storePathPrefix = resolved.pathPrefix;

@@ -41,6 +41,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ MAIL_PROVIDER: 'http', MAIL_HTTP_URL: 'https://mail.example/send' })).toMatchObject({ mailProvider: 'http', mailHttpUrl: 'https://mail.example/send' });
     expect(loadConfig({ MAIL_PROVIDER: '' }).mailProvider).toBe('outbox');
   });
+  it('reads TRUST_PROXY: nobody by default, or any hop, a hop count, proxy addresses', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
+  });
   it('reads REDIS_PREFIX, the namespace of this deployment in a shared Redis', () => {
     expect(loadConfig({ REDIS_PREFIX: 'shop-a:' }).redisPrefix).toBe('shop-a:');
   });

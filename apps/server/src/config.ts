@@ -23,6 +23,16 @@ const envSchema = z.object({
    * they count each other's login-code sends and hear each other's catalogue changes.
    */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'letters, digits, ":", "_", ".", "-" (at most 64)').default('verdant:'),
+  /**
+   * Whose forwarded headers to believe (X-Forwarded-For/-Host/-Proto): unset = nobody (the socket's
+   * address is the client; right when the server faces the internet), `true` = any hop, a number =
+   * that many proxy hops, or comma-separated proxy addresses/CIDRs. Per-IP login and reset limits
+   * count `request.ip`, so trusting headers nobody vouches for lets a client pick its own address.
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d{1,2}|[0-9a-fA-F:.,/ ]+)$/, 'true, false, a hop count, or proxy addresses/CIDRs')
+    .optional(),
   STORES_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('production'),
@@ -50,6 +60,8 @@ export interface ServerConfig {
   redisUrl?: string;
   /** REDIS_PREFIX: namespace of this deployment's Redis keys and channels (default `verdant:`). */
   redisPrefix?: string;
+  /** Fastify's trustProxy from TRUST_PROXY (default false: forwarded headers are ignored). */
+  trustProxy?: boolean | number | string;
   /** Absolute path of the stores file. */
   storesFile: string;
   /** True when the bundled demo stores are in use (the demo catalogue is seeded on first start). */
@@ -82,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     storesFile,
     demoMode: storesFile === DEMO_STORES_FILE,
     logLevel: e.LOG_LEVEL,
@@ -92,4 +105,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     mailProvider: e.MAIL_PROVIDER,
     mailHttpUrl: e.MAIL_HTTP_URL,
   };
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean)
+    .join(',');
 }

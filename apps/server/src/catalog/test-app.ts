@@ -30,10 +30,10 @@ export async function seed(t: TestDatabase): Promise<void> {
 /** buildApp over a (seeded) test database, API only, clock pinned to NOW. */
 export function testApp(
   t: TestDatabase,
-  extra: { redisUrl?: string; registry?: StoreRegistry } = {},
+  extra: { redisUrl?: string; registry?: StoreRegistry; trustProxy?: boolean | number | string } = {},
 ): Promise<FastifyInstance> {
   return buildApp({
-    config: { dataDir: t.dataDir, demoMode: true, production: true, logLevel: 'silent', redisUrl: extra.redisUrl },
+    config: { dataDir: t.dataDir, demoMode: true, production: true, logLevel: 'silent', redisUrl: extra.redisUrl, trustProxy: extra.trustProxy },
     registry: extra.registry ?? registry,
     db: t.db,
     logger: false,

@@ -10,9 +10,20 @@ describeEachDatabase('sitemap and robots', (getDb) => {
 
   beforeAll(async () => {
     await seed(getDb());
-    app = await testApp(getDb());
+    // As deployed behind a TLS-terminating proxy (TRUST_PROXY): X-Forwarded-Proto is believed.
+    app = await testApp(getDb(), { trustProxy: '127.0.0.1' });
   });
   afterAll(async () => app?.close());
+
+  it('ignores forwarded headers from a client nobody vouches for (TRUST_PROXY unset)', async () => {
+    const direct = await testApp(getDb());
+    try {
+      const res = await direct.inject({ url: '/sitemap.xml', headers: { host: hostOf('downtown'), 'x-forwarded-proto': 'https', 'x-forwarded-host': hostOf('harbor') } });
+      expect(locs(res.body).every((u) => u.startsWith('http://downtown.localhost:3000/'))).toBe(true);
+    } finally {
+      await direct.close();
+    }
+  });
 
   it("lists the store's pages as absolute URLs on the request's origin", async () => {
     const res = await app.inject({

@@ -78,6 +78,19 @@ describeEachDatabase('accounts', (getDb) => {
     expect((await send(20)).json()).toEqual({ code: 429, result: 'Too many codes requested. Please try again later.' });
   });
 
+  it('counts the socket address, not an X-Forwarded-For the client made up (TRUST_PROXY unset)', async () => {
+    const send = (i: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/user/login',
+        remoteAddress: '10.9.9.10',
+        headers: { host: 'downtown.localhost', 'x-forwarded-for': `203.0.113.${i}` },
+        payload: { phone: `91655508${String(i).padStart(2, '0')}` },
+      });
+    for (let i = 0; i < 20; i++) expect((await send(i)).statusCode).toBe(200);
+    expect((await send(20)).statusCode).toBe(429);
+  });
+
   it('rotates refresh tokens and revokes the family on reuse; an expired token is 401', async () => {
     const s = await phoneLogin(app, '9165550144');
     const r1 = await call('POST', '/api/user/refresh', { refreshToken: s.refreshToken });
