@@ -59,7 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? { level: deps.config.logLevel },
     // Forwarded headers count only from proxies TRUST_PROXY names (default none): request.ip feeds
     // the per-IP limits, and request.host/protocol the store and the links in sitemaps.
-    trustProxy: deps.config.trustProxy ?? false,
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     // Ids in logs let one shopper's requests be followed.
     requestIdHeader: 'x-request-id',
     // One line per response (below) instead of Fastify's two per request.
@@ -183,4 +183,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   return app;
+}
+
+/** TRUST_PROXY as Fastify takes it: a hop count becomes "trust the nearest n hops". */
+function trustProxyOption(value: boolean | number | string | undefined): boolean | string | ((address: string, hop: number) => boolean) {
+  if (typeof value === 'number') return (_address, hop) => hop < value;
+  return value ?? false;
 }
