@@ -94,7 +94,7 @@ function browser() {
     let app: AppSync | null = null;
     const auth = createAuthStore({
       storeCode: 'downtown', storeId: 1, api: store.api(), storage: authStorage, channel: null, lock: null,
-      licenseType: () => 'recreational', sleep: () => tick(1),
+      licenseType: () => 'recreational', sleep: async () => void (await tick(1)),
       hooks: { notify, onSessionLost: () => app?.clear(), onLogout: () => app?.clear() },
     });
     const cache = createPersistentCache({ backend: keyvalBackend('verdant-cache-downtown', 'keyval', idb), estimate: null, logger: quietLogger });
