@@ -123,6 +123,37 @@ describeEachDatabase('accounts', (getDb) => {
     expect((await call('GET', '/api/user/me', undefined, b.token)).body.result.addresses).toEqual([]);
   });
 
+  it('applies a write sent twice with one Idempotency-Key once (a sync task re-sent after a lost answer)', async () => {
+    const a = await phoneLogin(app, '9165550191');
+    const b = await phoneLogin(app, '9165550192');
+    const send = (method: 'POST' | 'DELETE', url: string, payload: unknown, token: string, key: string) =>
+      app
+        .inject({ method, url, headers: { host: 'downtown.localhost', authorization: `Bearer ${token}`, 'idempotency-key': key }, payload: payload as any })
+        .then((r) => ({ status: r.statusCode, body: r.json() }));
+    const add = { addresses: [{ street: '9 Elm St', city: 'Sacramento', postcode: '95814' }] };
+    const first = await send('POST', '/api/user/me', add, a.token, 'task-add-1');
+    const again = await send('POST', '/api/user/me', add, a.token, 'task-add-1');
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body.result.addresses).toHaveLength(1);
+    // Both copies at once: still one address.
+    await Promise.all([send('POST', '/api/user/me', add, a.token, 'task-add-2'), send('POST', '/api/user/me', add, a.token, 'task-add-2')]);
+    const id = (await call('GET', '/api/user/me', undefined, a.token)).body.result.addresses.length;
+    expect(id).toBe(2);
+    // The same key with another change (or from another customer) is refused, not applied.
+    expect((await send('POST', '/api/user/me', { addresses: [{ street: 'Other', city: 'Davis', postcode: '95616' }] }, a.token, 'task-add-1')).status).toBe(422);
+    expect((await send('POST', '/api/user/me', add, b.token, 'task-add-1')).status).toBe(422);
+    expect((await call('GET', '/api/user/me', undefined, b.token)).body.result.addresses).toEqual([]);
+    // A removal repeated: done once, the repeat answers the customer as they are.
+    const addressId = first.body.result.addresses[0].id;
+    expect((await send('DELETE', `/api/user/me/addresses/${addressId}`, undefined, a.token, 'task-del-1')).status).toBe(200);
+    const repeat = await send('DELETE', `/api/user/me/addresses/${addressId}`, undefined, a.token, 'task-del-1');
+    expect(repeat.status).toBe(200);
+    expect(repeat.body.result.addresses).toHaveLength(1);
+    // Without a key a second removal is judged again.
+    expect((await call('DELETE', `/api/user/me/addresses/${addressId}`, undefined, a.token)).status).toBe(404);
+  });
+
   it('lists a logged-in customer’s orders, credits points, hides them from others', async () => {
     const a = await phoneLogin(app, '9165550177');
     const b = await phoneLogin(app, '9165550188');

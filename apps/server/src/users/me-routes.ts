@@ -6,14 +6,22 @@
  *   DELETE /api/user/me/addresses/:id
  *   GET  /api/user/order-history?pageSize=5&currentPage=1
  *   GET  /api/user/order/:incrementId
+ *
+ * The two writes honour an `Idempotency-Key` header (the browser's sync queue sends one with every
+ * task, and sends a task again when its answer was lost): the key is recorded in the write's own
+ * transaction, so the same write arriving twice is applied once — no second address — and the
+ * repeat is answered with the customer as they are now.
  */
 import type { FastifyInstance } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
 import { cityRule, zipRule } from '@verdant/domain';
 import { accountsOf, requireCustomer } from '../auth/context.ts';
 import { AUTH_MESSAGES } from '../auth/tokens.ts';
+import type { Database } from '../db/schema.ts';
 import { parseOr400 } from '../cart/routes.ts';
 import { ApiError, ok } from '../http/envelope.ts';
+import { isUniqueViolation, requestHash } from '../orders/idempotency.ts';
 import { USER_MESSAGES, customerView, emailSchema, emailTaken, findById, ruled } from './customers.ts';
 import { orderPage, orderView } from './orders.ts';
 
@@ -21,7 +29,49 @@ export const ME_MESSAGES = {
   onlyEmailAndAddresses: 'Only the e-mail address and addresses can be changed here; contact the store for other details.',
   addressNotFound: 'Address not found',
   orderNotFound: 'Order not found',
+  idempotencyKeyReused: 'This Idempotency-Key was already used for a different change.',
 } as const;
+
+/** Scope of the customer's own writes in `idempotency_keys` (orders use `order.save`). */
+export const ME_WRITE_SCOPE = 'user.me';
+
+type Trx = Transaction<Database>;
+
+function idempotencyKeyOf(request: { headers: Record<string, string | string[] | undefined> }): string | null {
+  const raw = request.headers['idempotency-key'];
+  const key = typeof raw === 'string' ? raw.trim() : '';
+  return key && key.length <= 200 ? key : null;
+}
+
+/**
+ * Inside the write's transaction: true when the key is new (apply the write), false when this very
+ * write was applied already. A key that came with another write (or customer, or store) is refused.
+ */
+async function firstUse(trx: Trx, key: string, storeId: number, hash: string, iso: string): Promise<boolean> {
+  const row = await trx.selectFrom('idempotency_keys').select(['store_id', 'request_hash']).where('scope', '=', ME_WRITE_SCOPE).where('key', '=', key).executeTakeFirst();
+  if (row) {
+    if (row.store_id !== storeId || row.request_hash !== hash) throw new ApiError(422, ME_MESSAGES.idempotencyKeyReused);
+    return false;
+  }
+  await trx
+    .insertInto('idempotency_keys')
+    .values({ scope: ME_WRITE_SCOPE, key, store_id: storeId, request_hash: hash, status: 'completed', http_status: 200, response: null, created_at: iso, updated_at: iso })
+    .execute();
+  return true;
+}
+
+/** Run a write once per Idempotency-Key; a repeat (or the loser of a race on the key) does nothing. */
+async function once(db: Kysely<Database>, key: string | null, storeId: number, hash: string, iso: string, write: (trx: Trx) => Promise<void>) {
+  try {
+    await db.transaction().execute(async (trx) => {
+      if (key && !(await firstUse(trx, key, storeId, hash, iso))) return;
+      await write(trx);
+    });
+  } catch (error) {
+    if (!(key && isUniqueViolation(error))) throw error;
+    // Two copies raced: the other one committed the key and the write.
+  }
+}
 
 const text = (max: number) => z.string().trim().max(max);
 const addressSchema = z.object({
@@ -71,9 +121,12 @@ export function registerMeRoutes(app: FastifyInstance): void {
     const iso = now().toISOString();
     if (body.email !== undefined && body.email !== customer.email) {
       if (await emailTaken(db, customer.store_id, body.email, customer.id)) throw new ApiError(400, USER_MESSAGES.customerExists);
-      await db.updateTable('customers').set({ email: body.email, updated_at: iso }).where('id', '=', customer.id).execute();
     }
-    await db.transaction().execute(async (trx) => {
+    const hash = requestHash(customer.store_id, { customer: customer.id, route: 'POST /api/user/me', body });
+    await once(db, idempotencyKeyOf(request), customer.store_id, hash, iso, async (trx) => {
+      if (body.email !== undefined && body.email !== customer.email) {
+        await trx.updateTable('customers').set({ email: body.email, updated_at: iso }).where('id', '=', customer.id).execute();
+      }
       for (const a of body.addresses ?? []) {
         const { id, is_default, ...fields } = a;
         const values = { ...fields, ...(is_default !== undefined ? { is_default: (is_default ? 1 : 0) as 0 | 1 } : {}), updated_at: iso };
@@ -94,8 +147,12 @@ export function registerMeRoutes(app: FastifyInstance): void {
     const customer = await me(request);
     const id = Number(request.params.id);
     if (!Number.isSafeInteger(id)) throw new ApiError(404, ME_MESSAGES.addressNotFound);
-    const done = await ctx().db.deleteFrom('customer_addresses').where('id', '=', id).where('customer_id', '=', customer.id).executeTakeFirst();
-    if (Number(done.numDeletedRows) !== 1) throw new ApiError(404, ME_MESSAGES.addressNotFound);
+    const { db, now } = ctx();
+    const hash = requestHash(customer.store_id, { customer: customer.id, route: 'DELETE /api/user/me/addresses', id });
+    await once(db, idempotencyKeyOf(request), customer.store_id, hash, now().toISOString(), async (trx) => {
+      const done = await trx.deleteFrom('customer_addresses').where('id', '=', id).where('customer_id', '=', customer.id).executeTakeFirst();
+      if (Number(done.numDeletedRows) !== 1) throw new ApiError(404, ME_MESSAGES.addressNotFound);
+    });
     return ok(await customerView(ctx().db, customer));
   });
 

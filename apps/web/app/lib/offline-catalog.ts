@@ -5,12 +5,16 @@
  * and product pages run in the browser with the server's own catalogue code
  * (@verdant/server/catalog/offline-services.ts over packages/search).
  *
+ * The copy lives in the store's persistent cache (../offline/app-cache.ts: read/write deadlines,
+ * errors switch it off instead of breaking the page) as a KEPT entry (ordinal 100+): the quota
+ * purge removes expendable entries, never the offline menu. The cache code is loaded on demand.
+ *
  * How a page loads offline: React Router asks the server for the route data (`*.data`); the
  * service worker answers from its cache when the page was opened before. Otherwise the fetch fails,
  * and `offlineFallback` runs the route's own loader against the snapshot instead. With no snapshot
  * (or nothing in it for the page) the shopper is told so and sent home (spec §8).
  */
-import { get as idbGet, set as idbSet } from 'idb-keyval';
+import { del as idbDel, get as idbGet } from 'idb-keyval';
 import { redirect } from 'react-router';
 import type { CatalogSnapshot } from '@verdant/server/catalog/offline-services.ts';
 import type { AppContext } from './context.ts';
@@ -29,20 +33,46 @@ interface StoredSnapshot {
 }
 
 const key = (storeCode: string) => `verdant:${storeCode}:catalog-snapshot`;
+/** Retention priority in the persistent cache: kept through the quota purge (PURGE_BELOW_ORDINAL is 100). */
+export const SNAPSHOT_ORDINAL = 100;
 const memory = new Map<string, { stored: StoredSnapshot; context?: Omit<AppContext, 'basePath'> }>();
 const listeners = new Set<() => void>();
+
+/** The store's persistent cache (null during SSR or without IndexedDB), loaded on first need. */
+async function cacheOf(storeCode: string) {
+  try {
+    const { appCacheFor } = await import('../offline/app-cache.ts');
+    return appCacheFor(storeCode);
+  } catch {
+    return null;
+  }
+}
+
+const usable = (stored: StoredSnapshot | null | undefined): stored is StoredSnapshot =>
+  !!stored?.snapshot?.store && Array.isArray(stored.snapshot.content?.products);
+
+/** A copy an earlier build kept directly in idb-keyval's database: moved into the cache once. */
+async function legacyCopy(storeCode: string): Promise<StoredSnapshot | null> {
+  try {
+    const stored = (await idbGet(key(storeCode))) as StoredSnapshot | undefined;
+    return usable(stored) ? stored : null;
+  } catch {
+    return null;
+  }
+}
 
 async function read(storeCode: string): Promise<StoredSnapshot | null> {
   const cached = memory.get(storeCode);
   if (cached) return cached.stored;
-  try {
-    const stored = (await idbGet(key(storeCode))) as StoredSnapshot | undefined;
-    if (!stored?.snapshot?.store || !Array.isArray(stored.snapshot.content?.products)) return null;
-    memory.set(storeCode, { stored });
-    return stored;
-  } catch {
-    return null;
+  const cache = await cacheOf(storeCode);
+  let stored = cache ? await cache.get<StoredSnapshot>(key(storeCode)) : null;
+  if (!usable(stored)) {
+    stored = await legacyCopy(storeCode);
+    if (stored && cache && (await cache.set(key(storeCode), stored, { ordinal: SNAPSHOT_ORDINAL }))) void idbDel(key(storeCode)).catch(() => {});
   }
+  if (!usable(stored)) return null;
+  memory.set(storeCode, { stored });
+  return stored;
 }
 
 /** When the offline menu was made by the server (ISO), or null when this browser has none. */
@@ -73,7 +103,8 @@ export async function refreshSnapshot(storeCode: string, { force = false, now = 
     else return false;
     if (stored.snapshot.store.storeCode !== storeCode) return false;
     memory.set(storeCode, { stored });
-    await idbSet(key(storeCode), stored);
+    // A write that fails or misses its deadline leaves this page's copy in memory; the next page fetches again.
+    await (await cacheOf(storeCode))?.set(key(storeCode), stored, { ordinal: SNAPSHOT_ORDINAL });
     if (stored.snapshot !== current?.snapshot) listeners.forEach((l) => l());
     return true;
   } catch {

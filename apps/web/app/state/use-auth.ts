@@ -4,7 +4,9 @@
  *    licence type and the age confirmation as cookies (the server renders by them) and
  *    revalidates the page, so lists, filters and prices follow the licence (spec §4, §6);
  *  - logout disconnects the cart (cleared, no sync) and the store logs in as a guest again;
- *  - cart and order calls carry the customer's token through `withUserToken` (the 401 refresh).
+ *  - cart and order calls carry the customer's token through `withUserToken` (the 401 refresh);
+ *  - the sync-task queue (app/offline/app-sync.ts, loaded on demand) sends the customer's waiting
+ *    account writes through the same 401 lock; a lost session or a logout drops what is left.
  * On the server every render gets a throwaway store that never loads (no hydration mismatch).
  */
 import { useEffect } from 'react';
@@ -24,6 +26,7 @@ import { browserLock } from './cart-queue.ts';
 import { notify } from './notifications.ts';
 import { browserChannel, browserStorage } from './browser-storage.ts';
 import { cartStoreFor } from './use-cart.ts';
+import { clearAppSync, useSyncQueueBoot } from './use-sync-boot.ts';
 
 const isBrowser = typeof window !== 'undefined';
 const sessions = new Map<string, StoreApi<AuthState>>();
@@ -63,7 +66,13 @@ export function authStoreFor(store: SessionStore): StoreApi<AuthState> {
           await cartStoreFor(store).getState().switchOwner(user.license_type);
           revalidate();
         },
-        onLogout: () => cartStoreFor(store).getState().disconnect(),
+        onLogout: async () => {
+          await cartStoreFor(store).getState().disconnect();
+          // The customer's waiting writes must never go out with the next session's token.
+          await clearAppSync(store.storeCode, authStoreFor(store));
+        },
+        // Spec §4 Token refresh: the refresh was refused; untransmitted tasks are cleared.
+        onSessionLost: () => clearAppSync(store.storeCode, authStoreFor(store)),
         notify: (n) => void notify(n),
       },
     });
@@ -99,9 +108,11 @@ export function useSaveOrder(): SaveOrder {
   return createSaveOrder(withUserTokenFor(store));
 }
 
-/** Loads the session once after hydration; keeps the router's revalidate at hand for logins. */
+/** Loads the session once after hydration; keeps the router's revalidate at hand for logins; starts the sync queue. */
 export function useAuthBoot(): void {
   const auth = useAuthApi();
+  const { store } = useRootData();
+  useSyncQueueBoot(store.storeCode, auth);
   const revalidator = useRevalidator();
   useEffect(() => {
     revalidate = () => void revalidator.revalidate();

@@ -8,6 +8,8 @@ import { notify } from '../../../state/notifications.ts';
 import { useAuth, useAuthApi } from '../../../state/use-auth.ts';
 import { Field } from '../../checkout/Field.tsx';
 import { Documents } from '../Documents.tsx';
+import { OFFLINE_WRITE_COPY } from '../../../offline/account-writes.ts';
+import { useAccountSync, type WriteOutcome } from '../use-account-sync.ts';
 import { Block, FormError, errorMessage, focusField, primaryButton, secondaryButton, useSubmit } from '../ui.tsx';
 
 /** /my-account: personal details (read only but the e-mail), reward points, password, documents. */
@@ -54,9 +56,13 @@ export function OverviewBlock() {
   );
 }
 
+/** The e-mail address; offline the change waits in the sync queue (shown under the form until sent). */
 function EmailForm() {
   const current = useAuth((s) => s.user?.email ?? '');
   const auth = useAuthApi();
+  const sync = useAccountSync();
+  let waitingEmail: string | null = null;
+  for (const p of sync.pending) if (p.write.kind === 'email') waitingEmail = p.write.email;
   const [email, setEmail] = useState(current);
   const [errors, setErrors] = useState<FieldErrors<'email'>>({});
   const { busy, error, run } = useSubmit();
@@ -65,8 +71,12 @@ function EmailForm() {
     const found = validateEmail(email);
     setErrors(found);
     if (found.email) return focusField('account-email');
-    const ok = await run(() => auth.getState().updateMe({ email: email.trim() }));
-    if (ok) notify({ type: 'success', message: AUTH_COPY.accountUpdated });
+    const next = email.trim();
+    let outcome: WriteOutcome = 'sent';
+    const ok = await run(async () => {
+      outcome = await sync.write({ kind: 'email', email: next }, () => auth.getState().updateMe({ email: next }));
+    });
+    if (ok && outcome === 'sent') notify({ type: 'success', message: AUTH_COPY.accountUpdated });
   };
   return (
     <Block id="email" title="E-mail address">
@@ -77,6 +87,7 @@ function EmailForm() {
         </button>
         <div className="w-full">
           <FormError message={error} />
+          {waitingEmail ? <p className="text-sm font-medium text-amber-900">{OFFLINE_WRITE_COPY.emailPending(waitingEmail)}</p> : null}
         </div>
       </form>
     </Block>

@@ -6,7 +6,9 @@ import { AUTH_COPY } from '../../../state/auth-types.ts';
 import { notify } from '../../../state/notifications.ts';
 import { useAuth, useAuthApi } from '../../../state/use-auth.ts';
 import { Field } from '../../checkout/Field.tsx';
-import { Block, FormError, primaryButton, secondaryButton, focusField, useSubmit } from '../ui.tsx';
+import { OFFLINE_WRITE_COPY, type PendingWrite } from '../../../offline/account-writes.ts';
+import { useAccountSync, type WriteOutcome } from '../use-account-sync.ts';
+import { Block, FormError, errorMessage, primaryButton, secondaryButton, focusField, useSubmit } from '../ui.tsx';
 
 const EMPTY: AddressForm = { title: '', street: '', house_number: '', apt_ste: '', city: '', postcode: '' };
 const ORDER: AddressField[] = ['title', 'street', 'house_number', 'apt_ste', 'city', 'postcode'];
@@ -15,20 +17,46 @@ function formOf(a: Address): AddressForm {
   return { title: a.title ?? '', street: a.street, house_number: a.house_number ?? '', apt_ste: a.apt_ste ?? '', city: a.city, postcode: a.postcode };
 }
 
-/** /my-account/shipping-details (spec §3 Shipping details): the customer's addresses, added, edited, removed. */
+function lineOf(a: AddressInput): string {
+  return addressLine({ title: a.title ?? null, street: a.street, house_number: a.house_number ?? null, apt_ste: a.apt_ste ?? null, city: a.city, postcode: a.postcode });
+}
+
+/** What waits for the network, per saved address and as new ones (the last edit of an address wins). */
+function waitingOf(pending: PendingWrite[]) {
+  const edits = new Map<number, AddressInput>();
+  const removals = new Set<number>();
+  const added: { key: string; address: AddressInput }[] = [];
+  for (const p of pending) {
+    if (p.write.kind === 'address-remove') removals.add(p.write.id);
+    else if (p.write.kind === 'address' && p.write.address.id != null) edits.set(p.write.address.id, p.write.address);
+    else if (p.write.kind === 'address') added.push({ key: p.taskId, address: p.write.address });
+  }
+  return { edits, removals, added };
+}
+
+function Waiting({ children }: { children: string }) {
+  return <p className="mt-1 text-sm font-medium text-amber-900">{children}</p>;
+}
+
+/**
+ * /my-account/shipping-details (spec §3 Shipping details): the customer's addresses, added,
+ * edited, removed. Offline a change waits in the sync queue and is shown as waiting.
+ */
 export function ShippingBlock() {
   const addresses = useAuth((s) => s.user?.addresses ?? []);
   const auth = useAuthApi();
+  const sync = useAccountSync();
+  const waiting = waitingOf(sync.pending);
   const [editing, setEditing] = useState<number | 'new' | null>(addresses.length === 0 ? 'new' : null);
   const [removing, setRemoving] = useState<number | null>(null);
 
   const remove = async (a: Address) => {
     setRemoving(a.id);
     try {
-      await auth.getState().deleteAddress(a.id);
-      notify({ type: 'success', message: AUTH_COPY.accountUpdated });
+      const outcome = await sync.write({ kind: 'address-remove', id: a.id }, () => auth.getState().deleteAddress(a.id));
+      if (outcome === 'sent') notify({ type: 'success', message: AUTH_COPY.accountUpdated });
     } catch (e) {
-      notify({ type: 'error', message: e instanceof Error ? e.message : 'Something went wrong.', action1: { label: 'OK' } });
+      notify({ type: 'error', message: errorMessage(e), action1: { label: 'OK' } });
     } finally {
       setRemoving(null);
     }
@@ -46,41 +74,58 @@ export function ShippingBlock() {
         ) : null
       }
     >
-      {addresses.length === 0 && editing !== 'new' ? <p className="text-stone-700">No addresses yet.</p> : null}
+      {addresses.length === 0 && waiting.added.length === 0 && editing !== 'new' ? <p className="text-stone-700">No addresses yet.</p> : null}
       <ul className="space-y-3" aria-label="Saved addresses">
-        {addresses.map((a) => (
-          <li key={a.id} className="rounded-xl border border-stone-200 p-4">
-            {editing === a.id ? (
-              <AddressEditor initial={formOf(a)} id={a.id} isDefault={a.is_default} onDone={() => setEditing(null)} />
-            ) : (
-              <div className="flex flex-wrap items-center justify-between gap-3">
-                <p className="text-stone-900">
-                  {addressLine(a)}
-                  {a.is_default ? <span className="ml-2 rounded-full bg-stone-100 px-2 py-0.5 text-xs font-medium text-stone-700">Default</span> : null}
-                </p>
-                <div className="flex gap-2">
-                  <button type="button" className={secondaryButton} onClick={() => setEditing(a.id)}>
-                    Edit<span className="sr-only"> {addressLine(a)}</span>
-                  </button>
-                  <button type="button" className={secondaryButton} disabled={removing === a.id} onClick={() => void remove(a)}>
-                    Remove<span className="sr-only"> {addressLine(a)}</span>
-                  </button>
+        {addresses.map((a) => {
+          const edit = waiting.edits.get(a.id);
+          const removal = waiting.removals.has(a.id);
+          return (
+            <li key={a.id} className="rounded-xl border border-stone-200 p-4">
+              {editing === a.id ? (
+                <AddressEditor initial={edit ? formOf({ ...a, ...edit, title: edit.title ?? null, house_number: edit.house_number ?? null, apt_ste: edit.apt_ste ?? null }) : formOf(a)} id={a.id} isDefault={a.is_default} write={sync.write} onDone={() => setEditing(null)} />
+              ) : (
+                <div className="flex flex-wrap items-center justify-between gap-3">
+                  <div>
+                    <p className={removal ? 'text-stone-600 line-through' : 'text-stone-900'}>
+                      {edit ? lineOf(edit) : addressLine(a)}
+                      {a.is_default ? <span className="ml-2 rounded-full bg-stone-100 px-2 py-0.5 text-xs font-medium text-stone-700">Default</span> : null}
+                    </p>
+                    {removal ? <Waiting>{OFFLINE_WRITE_COPY.removalPending}</Waiting> : edit ? <Waiting>{OFFLINE_WRITE_COPY.addressPending}</Waiting> : null}
+                  </div>
+                  {removal ? null : (
+                    <div className="flex gap-2">
+                      <button type="button" className={secondaryButton} onClick={() => setEditing(a.id)}>
+                        Edit<span className="sr-only"> {addressLine(a)}</span>
+                      </button>
+                      <button type="button" className={secondaryButton} disabled={removing === a.id} onClick={() => void remove(a)}>
+                        Remove<span className="sr-only"> {addressLine(a)}</span>
+                      </button>
+                    </div>
+                  )}
                 </div>
-              </div>
-            )}
+              )}
+            </li>
+          );
+        })}
+        {waiting.added.map(({ key, address }) => (
+          <li key={key} className="rounded-xl border border-dashed border-amber-400 p-4">
+            <p className="text-stone-900">{lineOf(address)}</p>
+            <Waiting>{OFFLINE_WRITE_COPY.addressPending}</Waiting>
           </li>
         ))}
       </ul>
       {editing === 'new' ? (
         <div className="mt-4 rounded-xl border border-stone-200 p-4">
-          <AddressEditor initial={EMPTY} isDefault={addresses.length === 0} onDone={() => setEditing(null)} />
+          <AddressEditor initial={EMPTY} isDefault={addresses.length === 0} write={sync.write} onDone={() => setEditing(null)} />
         </div>
       ) : null}
     </Block>
   );
 }
 
-function AddressEditor({ initial, id, isDefault, onDone }: { initial: AddressForm; id?: number; isDefault: boolean; onDone(): void }) {
+type Write = ReturnType<typeof useAccountSync>['write'];
+
+function AddressEditor({ initial, id, isDefault, write, onDone }: { initial: AddressForm; id?: number; isDefault: boolean; write: Write; onDone(): void }) {
   const auth = useAuthApi();
   const [form, setForm] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors<AddressField>>({});
@@ -108,9 +153,12 @@ function AddressEditor({ initial, id, isDefault, onDone }: { initial: AddressFor
       country_id: 'US',
       is_default: isDefault,
     };
-    const ok = await run(() => auth.getState().updateMe({ addresses: [input] }));
+    let outcome: WriteOutcome = 'sent';
+    const ok = await run(async () => {
+      outcome = await write({ kind: 'address', address: input }, () => auth.getState().updateMe({ addresses: [input] }));
+    });
     if (ok) {
-      notify({ type: 'success', message: AUTH_COPY.accountUpdated });
+      if (outcome === 'sent') notify({ type: 'success', message: AUTH_COPY.accountUpdated });
       onDone();
     }
   };
