@@ -1,5 +1,6 @@
 import { MESSAGES } from '@verdant/domain';
 import { expect, expectNoAxeViolations, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
+import { cartToken, notice, storeApi } from '../fixtures/cart.ts';
 
 test.describe('stores by host', () => {
   test('downtown and eastside show their own store', async ({ page, context }) => {
@@ -23,6 +24,31 @@ test.describe('stores by host', () => {
     await page.goto(`http://localhost:${new URL(storeUrl('x')).port}/wellness/`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Verdant Wellness');
   });
+});
+
+test('a store opened by its path prefix keeps its cart in that store, not the host’s', async ({ page, context, request }) => {
+  // localhost names the default store (downtown); /wellness/ opens Wellness on the same host.
+  const origin = `http://localhost:${new URL(storeUrl('x')).port}`;
+  await context.addCookies([
+    { name: 'verdant_age', value: '1', url: origin },
+    { name: 'verdant_license', value: 'medical', url: origin },
+  ]);
+  const wellness = storeApi(request, 'wellness');
+  const items = ((await (await wellness.get('/api/catalog/products?size=50')).json()).result.items as { sku: string; type_id: string; slug: string }[]).filter((i) => i.type_id === 'simple');
+  const stock = (await (await wellness.get(`/api/stock/list?skus=${items.slice(0, 15).map((i) => i.sku).join(",")}`)).json()).result as { sku: string; status: string }[];
+  const pick = items.find((i) => stock.some((s) => s.sku === i.sku && s.status === 'ok'))!;
+  expect(pick).toBeTruthy();
+
+  await page.goto(`${origin}/wellness/p/${pick.sku}/${pick.slug}`);
+  await page.getByRole('button', { name: 'Add to cart' }).click();
+  await expect(page.getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
+  // The notice follows the server's answer: by then the cart has its server token.
+  await expect(notice(page, 'Product has been added to the cart!')).toBeVisible();
+  const token = await cartToken(page, 'wellness');
+  // The cart lives in Wellness (where the product is), and the host's store does not know it.
+  const pulled = await (await wellness.get(`/api/cart/pull?cartId=${token}`)).json();
+  expect(pulled.result.map((l: { sku: string; qty: number }) => [l.sku, l.qty])).toEqual([[pick.sku, 1]]);
+  expect((await storeApi(request, 'downtown').get(`/api/cart/pull?cartId=${token}`)).status()).toBe(404);
 });
 
 test.describe('age gate', () => {

@@ -90,6 +90,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const resolved = deps.registry.resolve(host, pathname);
     request.store = resolved.store;
     request.storePathPrefix = resolved.pathPrefix;
+    // Multistore by path (spec §4: the client adds storeCode to its calls): a page under
+    // `/{code}/…` calls `/api/…?storeCode={code}`. The code may only name a store the path prefix
+    // could name as well, so it opens nothing a URL could not; unknown codes change nothing.
+    if (!resolved.pathPrefix && pathname.startsWith('/api/')) {
+      const code = (request.query as Record<string, unknown> | undefined)?.storeCode;
+      const named = typeof code === 'string' && code !== '' ? deps.registry.byCode(code.toLowerCase()) : undefined;
+      if (named) request.store = named;
+    }
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     done();

@@ -18,6 +18,7 @@ import { pageMeta } from './lib/meta.ts';
 import { useOptionalRootData, type RootData } from './lib/root-data.ts';
 import { readShopper } from './lib/shopper.ts';
 import { toPublicStore } from './lib/store-view.ts';
+import { setApiStoreCode } from './api/store-scope.ts';
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
@@ -84,6 +85,8 @@ function isAgeGateRoute(id: string): boolean {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   const matches = useMatches();
+  // A store opened by its path prefix: the API calls name it (the host names another store).
+  if (typeof window !== 'undefined') setApiStoreCode(loaderData.basePath ? loaderData.store.storeCode : null);
   // The stand-alone age-gate page renders its own form; everywhere else the gate overlays the page.
   const locked = !loaderData.shopper.ageConfirmed && !matches.some((m) => isAgeGateRoute(m.id));
   return (

@@ -55,6 +55,23 @@ describeEachDatabase('cart endpoints', (getDb) => {
       expect((await s.pull()).result.map((i) => i.qty)).toEqual([1]);
     });
 
+    it('serves a store opened by path prefix through ?storeCode= on a host that names another store', async () => {
+      // localhost names the default store (downtown); the page under /wellness/ calls with storeCode=wellness.
+      const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+        app.inject({ method, url, headers: { host: 'localhost:3000' }, payload: payload as any }).then((r) => ({ status: r.statusCode, body: r.json() }));
+      const created = await call('POST', '/api/cart/create?storeCode=wellness', {});
+      expect(created).toMatchObject({ status: 200, body: { meta: { license_type: 'medical' } } });
+      const token = created.body.result as string;
+      expect((await call('GET', `/api/cart/pull?cartId=${token}&storeCode=wellness`)).status).toBe(200);
+      // Without it the call is the host's store, which does not have this cart.
+      expect((await call('GET', `/api/cart/pull?cartId=${token}`)).status).toBe(404);
+      // An unknown code changes nothing: still the host's store.
+      expect((await call('GET', `/api/cart/pull?cartId=${token}&storeCode=atlantis`)).status).toBe(404);
+      // A host that names a store is overridden the same way (a path prefix could name it too).
+      const viaHost = await app.inject({ method: 'GET', url: `/api/cart/pull?cartId=${token}&storeCode=wellness`, headers: { host: 'eastside.localhost' } });
+      expect(viaHost.statusCode).toBe(200);
+    });
+
     it('takes the cart id from a Bearer header when no cartId is given', async () => {
       const s = new Shopper(app);
       await s.createCart();

@@ -7,6 +7,9 @@
  *    so nothing may be rolled back or re-created on it.
  */
 import { ApiError } from './catalog.ts';
+import { apiStoreCodeParam } from './store-scope.ts';
+
+export { setApiStoreCode } from './store-scope.ts';
 
 export { ApiError };
 
@@ -31,6 +34,8 @@ export interface CallOptions {
 export function apiUrl(path: string, query: CallOptions['query'] = {}): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v != null && v !== '') params.set(k, String(v));
+  const storeCode = apiStoreCodeParam();
+  if (storeCode && !params.has('storeCode')) params.set('storeCode', storeCode);
   const qs = params.toString();
   return qs ? `${path}?${qs}` : path;
 }

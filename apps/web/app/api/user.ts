@@ -7,7 +7,7 @@
  * (../state/auth-store.ts), which adds the token and runs the 401 refresh of spec §4.
  */
 import type { LicenseType } from '@verdant/domain';
-import { ApiError, NetworkError, callApi, callApiEnvelope } from './envelope.ts';
+import { ApiError, NetworkError, apiUrl, callApi, callApiEnvelope } from './envelope.ts';
 
 export type OrderType = 'pickup' | 'delivery';
 
@@ -186,7 +186,7 @@ export const userApi = {
     form.append('file', file, fileName);
     let res: Response;
     try {
-      res = await fetch(`/api/user/upload?kind=${kind}`, { method: 'POST', headers: { ...bearer(token), accept: 'application/json' }, body: form, credentials: 'same-origin' });
+      res = await fetch(apiUrl('/api/user/upload', { kind }), { method: 'POST', headers: { ...bearer(token), accept: 'application/json' }, body: form, credentials: 'same-origin' });
     } catch {
       throw new NetworkError();
     }

@@ -6,6 +6,7 @@
  * number of pages of products shown (the "Load more" count, so a shared or restored URL shows
  * as many products as the shopper had loaded).
  */
+import { apiStoreCodeParam } from '../api/store-scope.ts';
 import {
   filtersFromSearchParams,
   filtersToSearchParams,
@@ -147,6 +148,7 @@ export function productsApiUrl(p: ProductsApiParams): string {
   params.set('start', String(p.start ?? 0));
   params.set('size', String(p.size ?? PAGE_SIZE));
   if (p.licenseType) params.set('license_type', p.licenseType);
-  if (p.storeCode) params.set('storeCode', p.storeCode);
+  const storeCode = p.storeCode ?? apiStoreCodeParam();
+  if (storeCode) params.set('storeCode', storeCode);
   return `/api/catalog/products?${params}`;
 }

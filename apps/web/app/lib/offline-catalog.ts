@@ -20,6 +20,7 @@ import type { CatalogSnapshot } from '@verdant/server/catalog/offline-services.t
 import type { AppContext } from './context.ts';
 import { notify } from '../state/notifications.ts';
 import { withBasePath } from './paths.ts';
+import { apiUrl } from '../api/envelope.ts';
 
 export const OFFLINE_UNAVAILABLE = 'The product, category or CMS page is not available in Offline mode. Redirecting to Home.';
 /** A copy younger than this is not asked for again on page load (a 304 is cheap, but not free). */
@@ -93,7 +94,7 @@ export async function refreshSnapshot(storeCode: string, { force = false, now = 
   const current = await read(storeCode);
   if (!force && current && now - current.checkedAt < SNAPSHOT_REFRESH_MS) return false;
   try {
-    const res = await fetch('/api/catalog/snapshot', {
+    const res = await fetch(apiUrl('/api/catalog/snapshot'), {
       headers: current?.etag ? { 'if-none-match': current.etag, accept: 'application/json' } : { accept: 'application/json' },
       credentials: 'same-origin',
     });

@@ -32,6 +32,8 @@ export function offlineOrdersFor(store: SessionStore): OfflineOrders | null {
     };
     orders = createOfflineOrders({
       name: store.storeCode,
+      // The order names its store (a store opened by path prefix is not the host's store).
+      storeCode: () => store.storeCode,
       lock: browserLock(),
       authorized,
       channel: typeof BroadcastChannel === 'function' ? new BroadcastChannel(`verdant-orders:${store.storeCode}`) : null,
