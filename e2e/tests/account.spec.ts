@@ -298,6 +298,8 @@ test('/create-password: the link needs its e-mail and token; password rules; a r
 
   await page.goto(storeUrl('downtown', '/create-password?email=nobody%40example.com&token=not-a-real-token'));
   await expect(page.getByRole('heading', { level: 1, name: 'Create a new password' })).toBeVisible();
+  // The token leaves the address bar once the page holds it (the e-mail stays).
+  await expect(page).toHaveURL(/\/create-password\?email=nobody%40example\.com$/);
   await page.getByLabel('New password').fill('seven77');
   await page.getByRole('button', { name: 'Save new password' }).click();
   await expect(page.getByLabel('New password')).toHaveAccessibleDescription('Password must have at least 8 letters');
