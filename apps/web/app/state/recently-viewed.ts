@@ -8,23 +8,20 @@
 import { useEffect } from 'react';
 import { get as idbGet, set as idbSet } from 'idb-keyval';
 import { useStore } from 'zustand';
-import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { StoreApi } from 'zustand/vanilla';
 import { useRootData } from '../lib/root-data.ts';
-import type { ListChannel, ListStorage, SavedProduct } from './saved-list.ts';
+import { createPersistedList, sanitizeList, type ListChannel, type ListedProduct, type ListStorage, type PersistedListState } from './persisted-list.ts';
 
 export const RECENTLY_VIEWED_MAX = 12;
 
-export interface ViewedProduct extends Omit<SavedProduct, 'qty'> {
+export interface ViewedProduct extends ListedProduct {
   /** When it was last viewed (ms since the epoch). */
   viewedAt: number;
 }
 
-export interface RecentlyViewedState {
-  loaded: boolean;
-  items: ViewedProduct[];
+export interface RecentlyViewedState extends PersistedListState<ViewedProduct> {
   record(item: Omit<ViewedProduct, 'viewedAt'>): void;
   clear(): void;
-  load(): Promise<void>;
 }
 
 // ---- pure list rules ----
@@ -45,24 +42,11 @@ export function mergeViews(a: readonly ViewedProduct[], b: readonly ViewedProduc
 
 /** Items stored by an older build or another tab, checked field by field; duplicates dropped. */
 export function sanitizeViews(value: unknown): ViewedProduct[] {
-  if (!Array.isArray(value)) return [];
-  const out: ViewedProduct[] = [];
-  for (const v of value) {
-    if (!v || typeof v !== 'object') continue;
-    const r = v as Record<string, unknown>;
-    if (typeof r.sku !== 'string' || !r.sku || typeof r.name !== 'string' || typeof r.path !== 'string') continue;
-    if (!r.path.startsWith('/') || r.path.startsWith('//')) continue;
-    if (out.some((i) => i.sku === r.sku)) continue;
-    out.push({
-      sku: r.sku,
-      name: r.name,
-      path: r.path,
-      image: typeof r.image === 'string' ? r.image : null,
-      brand: typeof r.brand === 'string' ? r.brand : null,
-      viewedAt: typeof r.viewedAt === 'number' && Number.isFinite(r.viewedAt) ? r.viewedAt : 0,
-    });
-  }
-  return out.slice(0, RECENTLY_VIEWED_MAX);
+  const views = sanitizeList(value, (product, raw) => ({
+    ...product,
+    viewedAt: typeof raw.viewedAt === 'number' && Number.isFinite(raw.viewedAt) ? raw.viewedAt : 0,
+  }));
+  return views.slice(0, RECENTLY_VIEWED_MAX);
 }
 
 export function recentlyViewedKey(storeCode: string): string {
@@ -77,57 +61,22 @@ export interface RecentlyViewedOptions {
 }
 
 export function createRecentlyViewedStore({ storeCode, storage, channel, now = Date.now }: RecentlyViewedOptions): StoreApi<RecentlyViewedState> {
-  const key = recentlyViewedKey(storeCode);
-  let loading: Promise<void> | null = null;
-
-  const store = createStore<RecentlyViewedState>()((set, get) => {
-    const commit = (items: ViewedProduct[]) => {
-      set({ items });
-      // Only after the stored copy was read, so an early view never overwrites it (load() merges).
-      if (get().loaded) persist(items);
-    };
-    return {
-      loaded: false,
-      items: [],
+  return createPersistedList<ViewedProduct, Omit<RecentlyViewedState, keyof PersistedListState<ViewedProduct>>>({
+    key: recentlyViewedKey(storeCode),
+    storage,
+    channel,
+    sanitize: sanitizeViews,
+    merge: (early, stored) => mergeViews(early, stored),
+    actions: (commit, items) => ({
       record: (item) => {
-        const first = get().items[0];
+        const first = items()[0];
         // The same product again (a size change re-renders the page): nothing to write.
         if (first && first.sku === item.sku && first.name === item.name && first.path === item.path) return;
-        commit(recordView(get().items, item, now()));
+        commit(recordView(items(), item, now()));
       },
       clear: () => commit([]),
-      load: () => {
-        loading ??= (async () => {
-          let stored: ViewedProduct[] = [];
-          try {
-            stored = sanitizeViews(storage ? await storage.get(key) : undefined);
-          } catch {
-            /* IndexedDB unavailable: the list lives in memory only */
-          }
-          const early = get().items;
-          const merged = mergeViews(early, stored);
-          set({ items: merged, loaded: true });
-          if (early.length) persist(merged);
-        })();
-        return loading;
-      },
-    };
+    }),
   });
-
-  function persist(items: ViewedProduct[]) {
-    storage?.set(key, items).catch(() => {
-      /* a failed write keeps the in-memory list */
-    });
-    channel?.postMessage({ key, items });
-  }
-
-  channel?.addEventListener('message', (event) => {
-    const data = event.data as { key?: unknown; items?: unknown } | null;
-    if (!data || data.key !== key) return;
-    store.setState({ items: sanitizeViews(data.items), loaded: true });
-  });
-
-  return store;
 }
 
 // ---- the browser's store and hooks ----
