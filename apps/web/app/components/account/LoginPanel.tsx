@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useRootData } from '../../lib/root-data.ts';
 import { focusField, primaryButton, secondaryButton, linkButton, panelTitle, FormError, LicenseRadios, useSubmit } from './ui.tsx';
 import { Field } from '../checkout/Field.tsx';
@@ -129,6 +129,9 @@ export function LoginPanel({ onClose }: { onClose(): void }) {
     });
   };
 
+  // The password and forgot-password steps share the e-mail field (and what was typed in it).
+  const emailField = <Field id="login-email" label="E-mail" type="email" autoComplete="email" required data-autofocus value={email} onChange={setEmail} error={errors.email} />;
+
   return (
     <div className="p-6" data-step={step}>
       <div className="flex items-start justify-between gap-4">
@@ -139,7 +142,18 @@ export function LoginPanel({ onClose }: { onClose(): void }) {
       </div>
 
       {step === 'phone' ? (
-        <form noValidate onSubmit={sendCode} className="mt-4 space-y-4">
+        <StepForm
+          onSubmit={sendCode}
+          busy={busy}
+          error={error}
+          submitLabel="Send code"
+          links={
+            <StepLinks divided>
+              <LinkAction onClick={() => go('password')}>Log in with e-mail and password</LinkAction>
+              <LinkAction onClick={() => openDialog('register')}>Create an account</LinkAction>
+            </StepLinks>
+          }
+        >
           <p className="text-sm text-stone-700">We text you a 6-digit code to log in. New here? The same code creates your account.</p>
           <Field
             id="login-phone"
@@ -152,23 +166,24 @@ export function LoginPanel({ onClose }: { onClose(): void }) {
             onChange={setPhone}
             error={errors.phone}
           />
-          <FormError message={error} />
-          <button type="submit" disabled={busy} className={`${primaryButton} w-full`}>
-            Send code
-          </button>
-          <div className="flex flex-wrap justify-between gap-x-4 border-t border-stone-200 pt-3 text-sm">
-            <button type="button" className={linkButton} onClick={() => go('password')}>
-              Log in with e-mail and password
-            </button>
-            <button type="button" className={linkButton} onClick={() => openDialog('register')}>
-              Create an account
-            </button>
-          </div>
-        </form>
+        </StepForm>
       ) : null}
 
       {step === 'code' ? (
-        <form noValidate onSubmit={confirmCode} className="mt-4 space-y-4">
+        <StepForm
+          onSubmit={confirmCode}
+          busy={busy}
+          error={error}
+          submitLabel={LOGIN_TITLE}
+          links={
+            <StepLinks>
+              <LinkAction onClick={() => go('phone')}>Change number</LinkAction>
+              <LinkAction disabled={busy} onClick={() => void sendCode()}>
+                Send a new code
+              </LinkAction>
+            </StepLinks>
+          }
+        >
           <p className="text-sm text-stone-700">
             We sent a code to <strong>{phone}</strong>.
           </p>
@@ -188,23 +203,11 @@ export function LoginPanel({ onClose }: { onClose(): void }) {
             onChange={setCode}
             error={errors.code}
           />
-          <FormError message={error} />
-          <button type="submit" disabled={busy} className={`${primaryButton} w-full`}>
-            {LOGIN_TITLE}
-          </button>
-          <div className="flex flex-wrap justify-between gap-x-4 text-sm">
-            <button type="button" className={linkButton} onClick={() => go('phone')}>
-              Change number
-            </button>
-            <button type="button" className={linkButton} disabled={busy} onClick={() => void sendCode()}>
-              Send a new code
-            </button>
-          </div>
-        </form>
+        </StepForm>
       ) : null}
 
       {step === 'license' ? (
-        <form noValidate onSubmit={completeLicense} className="mt-4 space-y-4">
+        <StepForm onSubmit={completeLicense} busy={busy} error={error} submitLabel="Continue">
           <p className="text-sm text-stone-700">This phone number is new to us. Tell us how you shop and your birthday to create your account.</p>
           <LicenseRadios idPrefix="login" licenseTypes={store.licenseTypes} value={licenseType} onChange={setLicenseType} error={errors.licenseType} />
           <Field
@@ -218,16 +221,23 @@ export function LoginPanel({ onClose }: { onClose(): void }) {
             onChange={setBirthday}
             error={errors.birthday}
           />
-          <FormError message={error} />
-          <button type="submit" disabled={busy} className={`${primaryButton} w-full`}>
-            Continue
-          </button>
-        </form>
+        </StepForm>
       ) : null}
 
       {step === 'password' ? (
-        <form noValidate onSubmit={loginWithPassword} className="mt-4 space-y-4">
-          <Field id="login-email" label="E-mail" type="email" autoComplete="email" required data-autofocus value={email} onChange={setEmail} error={errors.email} />
+        <StepForm
+          onSubmit={loginWithPassword}
+          busy={busy}
+          error={error}
+          submitLabel={LOGIN_TITLE}
+          links={
+            <StepLinks>
+              <LinkAction onClick={() => go('phone')}>Log in with your phone</LinkAction>
+              <LinkAction onClick={() => go('forgot')}>Forgot your password?</LinkAction>
+            </StepLinks>
+          }
+        >
+          {emailField}
           <Field
             id="login-password"
             label="Password"
@@ -238,46 +248,85 @@ export function LoginPanel({ onClose }: { onClose(): void }) {
             onChange={setPassword}
             error={errors.password}
           />
-          <FormError message={error} />
-          <button type="submit" disabled={busy} className={`${primaryButton} w-full`}>
-            {LOGIN_TITLE}
-          </button>
-          <div className="flex flex-wrap justify-between gap-x-4 text-sm">
-            <button type="button" className={linkButton} onClick={() => go('phone')}>
-              Log in with your phone
-            </button>
-            <button type="button" className={linkButton} onClick={() => go('forgot')}>
-              Forgot your password?
-            </button>
-          </div>
-        </form>
+        </StepForm>
       ) : null}
 
       {step === 'forgot' ? (
-        <form noValidate onSubmit={requestReset} className="mt-4 space-y-4">
+        <StepForm
+          onSubmit={requestReset}
+          busy={busy}
+          error={error}
+          submitLabel="Send reset link"
+          status={resetSent}
+          links={
+            <button type="button" className={`${secondaryButton} w-full`} onClick={() => go('password')}>
+              Back to log in
+            </button>
+          }
+        >
           <p className="text-sm text-stone-700">We e-mail you a link to create a new password.</p>
-          <Field id="login-email" label="E-mail" type="email" autoComplete="email" required data-autofocus value={email} onChange={setEmail} error={errors.email} />
-          <FormError message={error} />
-          {resetSent ? (
-            <p role="status" className="rounded-xl bg-brand/10 px-4 py-3 text-sm text-brand-ink">
-              {resetSent}
-            </p>
-          ) : null}
-          <button type="submit" disabled={busy} className={`${primaryButton} w-full`}>
-            Send reset link
-          </button>
-          <button type="button" className={`${secondaryButton} w-full`} onClick={() => go('password')}>
-            Back to log in
-          </button>
-        </form>
+          {emailField}
+        </StepForm>
       ) : null}
     </div>
   );
 }
 
+/** One login step: its fields, the refusal, an optional status line, the submit button, then its links. */
+function StepForm({
+  onSubmit,
+  busy,
+  error,
+  submitLabel,
+  status,
+  links,
+  children,
+}: {
+  onSubmit(event: FormEvent<HTMLFormElement>): void;
+  busy: boolean;
+  error: string | null;
+  submitLabel: string;
+  status?: string | null;
+  links?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">
+      {children}
+      <FormError message={error} />
+      {status ? (
+        <p role="status" className="rounded-xl bg-brand/10 px-4 py-3 text-sm text-brand-ink">
+          {status}
+        </p>
+      ) : null}
+      <button type="submit" disabled={busy} className={`${primaryButton} w-full`}>
+        {submitLabel}
+      </button>
+      {links}
+    </form>
+  );
+}
+
+function StepLinks({ divided = false, children }: { divided?: boolean; children: ReactNode }) {
+  return <div className={`flex flex-wrap justify-between gap-x-4 text-sm${divided ? ' border-t border-stone-200 pt-3' : ''}`}>{children}</div>;
+}
+
+function LinkAction({ onClick, disabled, children }: { onClick(): void; disabled?: boolean; children: ReactNode }) {
+  return (
+    <button type="button" className={linkButton} disabled={disabled} onClick={onClick}>
+      {children}
+    </button>
+  );
+}
+
 export function CloseButton({ onClose, label = 'Close' }: { onClose(): void; label?: string }) {
   return (
-    <button type="button" onClick={onClose} aria-label={label} className="inline-flex min-h-11 min-w-11 items-center justify-center rounded-full hover:bg-stone-100">
+    <button
+      type="button"
+      onClick={onClose}
+      aria-label={label}
+      className="inline-flex min-h-11 min-w-11 items-center justify-center rounded-full hover:bg-stone-100"
+    >
       <CloseIcon />
     </button>
   );
