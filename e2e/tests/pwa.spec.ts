@@ -45,6 +45,22 @@ test('the service worker controls the page, and visited pages open offline; othe
   await context.setOffline(false);
 });
 
+test('the home is precached as /pwa.html when the worker installs: offline it opens without a visit', async ({ page, context }) => {
+  await passGateByCookie(context, 'harbor', 'recreational');
+  // The first page is not the home; the worker installs from it.
+  await page.goto(storeUrl('harbor', '/menu/flower'));
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect.poll(() => page.evaluate(async () => (await (await caches.open('verdant-pages')).keys()).map((r) => new URL(r.url).pathname))).toEqual(expect.arrayContaining(['/', '/pwa.html']));
+  await context.setOffline(true);
+  for (const path of ['/pwa.html', '/']) {
+    await page.goto(storeUrl('harbor', path));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Verdant Harbor');
+  }
+  await context.setOffline(false);
+});
+
 test('offline, the menu runs on the catalogue snapshot: categories, filters, sort, typo search, a product; the banner says how fresh it is', async ({ page, context }) => {
   await passGateByCookie(context, 'downtown', 'recreational');
   const snapshot = page.waitForResponse((r) => r.url().endsWith('/api/catalog/snapshot') && r.status() === 200);

@@ -5,7 +5,9 @@
  *
  * One service worker per origin, so per store host; stores addressed by path prefix share it (the
  * caches are keyed by URL, so their pages never mix).
- *  - The app shell (hashed JS/CSS and static files of the client build) is precached.
+ *  - The app shell (hashed JS/CSS and static files of the client build) is precached, and so is
+ *    the store's home, as `/` and as `/pwa.html` (spec §2), fetched when the worker installs:
+ *    offline, the home opens even if the shopper never visited it.
  *  - Pages: network first (4 s), the last copy offline. A page never visited has no copy: the
  *    shopper gets the spec's offline message and is sent home (spec §8).
  *  - Route data (`*.data`, React Router's client navigations) and catalogue/store answers: network
@@ -28,7 +30,28 @@ const NETWORK_TIMEOUT_S = 4;
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-self.addEventListener('install', () => void self.skipWaiting());
+/**
+ * The host store's home, under both its names (React Router hydrates a page only at the URL it
+ * was rendered for): cached when the worker installs, refreshed whenever visited.
+ */
+const SHELL = ['/', '/pwa.html'];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE_NAMES.pages);
+      for (const path of SHELL) {
+        try {
+          const res = await fetch(path, { credentials: 'same-origin' });
+          if (res.status === 200) await cache.put(path, res);
+        } catch {
+          /* offline at install: the page is cached on its next visit instead */
+        }
+      }
+      await self.skipWaiting();
+    })(),
+  );
+});
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 
 const okOnly = { cacheWillUpdate: async ({ response }: { response: Response }) => (response.status === 200 ? response : null) };
