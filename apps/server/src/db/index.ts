@@ -81,7 +81,7 @@ function createSqlite(dataDir: string): DatabaseHandle {
 /**
  * Kysely asks better-sqlite3 to prepare every query afresh; compiling the same SQL again costs
  * more than running it. Statements are reusable (Kysely runs one query at a time per connection),
- * so keep the most recent ones by SQL text. SQLite recompiles a cached statement itself after a
+ * so keep them by SQL text. SQLite recompiles a cached statement itself after a
  * schema change. This halves the cost of a cart update.
  */
 export const STATEMENT_CACHE_SIZE = 500;
@@ -95,14 +95,13 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
     },
     prepare(sql: string) {
       let stmt = cache.get(sql);
-      if (stmt) {
-        // Re-insert: the Map's order then tells which statement was used least recently.
-        cache.delete(sql);
-      } else {
+      if (!stmt) {
         stmt = sqlite.prepare(sql);
+        // First in, first out: the texts are few (fixed SQL, `in` lists by length), so an evicted
+        // hot statement is just prepared once more; no reordering on every hit.
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+        cache.set(sql, stmt);
       }
-      cache.set(sql, stmt);
       return stmt;
     },
   };
