@@ -54,6 +54,12 @@ export default function handleRequest(
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
     const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+      // A <Suspense> boundary whose content is ready when the shell is sent goes out in place, as
+      // plain HTML, however far down the page it is. (React otherwise moves ready content past
+      // ~12.5 KB of page into a hidden <div> that a script puts in place: browsers without
+      // JavaScript and crawlers that do not run it would lose it — the age gate, a kit's options;
+      // components/ui/SplitComponent.tsx.) Boundaries still waiting for data stream as before.
+      progressiveChunkSize: Number.MAX_SAFE_INTEGER,
       [readyOption]() {
         shellRendered = true;
         const body = new PassThrough({

@@ -1,4 +1,4 @@
-import type { CSSProperties, ReactNode } from 'react';
+import { Component, type CSSProperties, type ReactNode } from 'react';
 import {
   isRouteErrorResponse,
   Links,
@@ -6,31 +6,68 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useMatches,
   type ShouldRevalidateFunctionArgs,
 } from 'react-router';
 import { MESSAGES } from '@verdant/domain';
 import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
-import { AgeGateDialog } from './components/age-gate/AgeGateDialog.tsx';
+import { splitComponent } from './components/ui/SplitComponent.tsx';
+import { AGE_GATE_PATH } from './lib/age-gate.ts';
 import { brandPalette } from './lib/color.ts';
 import { pageMeta } from './lib/meta.ts';
-import { useOptionalRootData, type RootData } from './lib/root-data.ts';
+import { useOptionalRootData, useStorePath, type RootData } from './lib/root-data.ts';
 import { readShopper } from './lib/shopper.ts';
 import { toPublicStore } from './lib/store-view.ts';
 import { setApiStoreCode } from './api/store-scope.ts';
+
+/**
+ * The age-gate overlay is server-rendered into the page for a first visit (and only then), so it
+ * shows at once, without JavaScript too. Returning shoppers — most page views — never need its
+ * code, so it is not in the page's initial JavaScript (components/ui/SplitComponent.tsx): the
+ * loader has it ready on the server; the browser loads it when the gate is there, and until then
+ * the server's gate (a working native form) stays as it is.
+ */
+const AgeGate = splitComponent(() => import('./components/age-gate/AgeGateDialog.tsx').then((m) => m.AgeGateDialog));
+
+/** Should the gate's code fail to load, the page stays locked and links to the stand-alone gate. */
+class AgeGateLoadBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  render() {
+    return this.state.failed ? <AgeGateUnavailable /> : this.props.children;
+  }
+}
+
+function AgeGateUnavailable() {
+  const storePath = useStorePath();
+  const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
+  return (
+    <div role="alert" className="fixed inset-0 z-50 flex items-center justify-center bg-stone-950/80 p-6">
+      <a href={`${storePath(AGE_GATE_PATH)}?redirectTo=${encodeURIComponent(here)}`} className="rounded-full bg-white px-6 py-3 font-semibold text-stone-900">
+        Confirm your age to enter the store
+      </a>
+    </div>
+  );
+}
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
-export function loader({ request, context }: Route.LoaderArgs): RootData {
+export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
+  const shopper = readShopper(request.headers.get('Cookie'), context.store);
+  if (!shopper.ageConfirmed) await AgeGate.ready();
   return {
     store: toPublicStore(context.store),
     basePath: context.basePath,
     stores: context.stores,
-    shopper: readShopper(request.headers.get('Cookie'), context.store),
+    shopper,
     demoMode: context.demoMode,
   };
 }
@@ -94,7 +131,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <div className="flex min-h-dvh flex-col" inert={locked}>
         <Outlet />
       </div>
-      {locked ? <AgeGateDialog /> : null}
+      {locked ? (
+        <AgeGateLoadBoundary>
+          <AgeGate.Component />
+        </AgeGateLoadBoundary>
+      ) : null}
     </>
   );
 }

@@ -4,6 +4,9 @@
  */
 import type { CatalogAttribute, ProductCard } from '@verdant/domain';
 import { productsApiUrl, type ProductsApiParams } from '../lib/catalog-query.ts';
+import { ApiError } from './envelope.ts';
+
+export { ApiError };
 
 export interface ProductsApiResult {
   items: ProductCard[];
@@ -12,15 +15,6 @@ export interface ProductsApiResult {
   perPage: number;
   attributeMetadata?: CatalogAttribute[];
   suggestions?: string[];
-}
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** Spec §9: the client gives a catalogue search 5 s. */

@@ -5,13 +5,21 @@
  *    text, shown to the shopper as is (the server words it per spec §8);
  *  - NetworkError: no answer at all (offline, DNS, timeout). Nothing is known about the outcome,
  *    so nothing may be rolled back or re-created on it.
+ * ApiError lives here (not with the catalogue client) so that calling the API does not bring the
+ * catalogue query code into every page's JavaScript.
  */
-import { ApiError } from './catalog.ts';
 import { apiStoreCodeParam } from './store-scope.ts';
 
 export { setApiStoreCode } from './store-scope.ts';
 
-export { ApiError };
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 export class NetworkError extends Error {
   constructor(message = 'The store could not be reached.') {

@@ -2,7 +2,7 @@ import { data, replace, redirect, type ShouldRevalidateFunctionArgs } from 'reac
 import { chooseVariant, productPath, type CatalogProduct } from '@verdant/domain';
 import type { Route } from './+types/product';
 import { offlineFallback } from '../lib/offline-catalog.ts';
-import { ProductView } from '../components/product/ProductView.tsx';
+import { kitPartsReady, ProductView } from '../components/product/ProductView.tsx';
 import { JsonLd } from '../components/seo/JsonLd.tsx';
 import { categoryCrumbs, indexCategories, type BreadcrumbItem } from '../lib/category-tree.ts';
 import { notFound } from '../lib/guards.ts';
@@ -55,6 +55,8 @@ async function load({ request, params, context }: Route.LoaderArgs) {
     warning = choice.warning;
   }
 
+  // A kit's options are server-rendered from code the browser loads only on kit pages.
+  await kitPartsReady(product);
   const tree = await services.categoryTree(store);
   const byId = indexCategories(tree);
   const first = product.category.map((c) => byId.get(c.category_id)).find(Boolean);

@@ -6,6 +6,8 @@ interface Props {
   licenseTypes: LicenseType[];
   defaultValue: LicenseType;
   error?: string;
+  /** In a dialog: the checked licence takes the focus when it opens (components/ui/Dialog.tsx `data-autofocus`). */
+  autoFocusChecked?: boolean;
 }
 
 export const LICENSE_LEGEND = 'How are you shopping today?';
@@ -15,7 +17,7 @@ export const MEDICAL_HELP = 'Requires a valid medical card at checkout.';
  * The licence part of the age gate, reused by the header's licence change. A store with both
  * licence types gets a radio group; a single-licence store just says which customers it serves.
  */
-export function LicenseChoice({ idPrefix, licenseTypes, defaultValue, error }: Props) {
+export function LicenseChoice({ idPrefix, licenseTypes, defaultValue, error, autoFocusChecked }: Props) {
   if (licenseTypes.length === 1) {
     const only = licenseTypes[0];
     return (
@@ -49,6 +51,7 @@ export function LicenseChoice({ idPrefix, licenseTypes, defaultValue, error }: P
               name={AGE_GATE_FIELD.licenseType}
               value={lt}
               defaultChecked={lt === defaultValue}
+              data-autofocus={autoFocusChecked && lt === defaultValue ? '' : undefined}
               aria-describedby={lt === 'medical' ? helpId : undefined}
               className="mt-1 size-4 shrink-0 accent-brand focus-visible:outline-none"
             />

@@ -1,16 +1,8 @@
-import { useId, useRef, useState } from 'react';
 import { MINICART_COUNT_TYPE } from '../../lib/cart-config.ts';
-import { CART_MESSAGES } from '../../lib/cart-messages.ts';
-import { announce } from '../../lib/announce.ts';
-import { lineKey, miniCartCount } from '../../state/cart-items.ts';
-import { useCart, useCartTotals } from '../../state/use-cart.ts';
-import { Announcer } from '../feedback/Announcer.tsx';
-import { StoreLink } from '../store/StoreLink.tsx';
-import { Dialog } from '../ui/Dialog.tsx';
-import { CartIcon, CloseIcon } from '../ui/Icons.tsx';
-import { CartLine } from './CartLine.tsx';
-import { CouponForm } from './CouponForm.tsx';
-import { TotalsSummary } from './TotalsSummary.tsx';
+import { miniCartCount } from '../../state/cart-items.ts';
+import { useCart } from '../../state/use-cart.ts';
+import { lazyPanel, usePanelLoad } from '../ui/LazyPanel.tsx';
+import { CartIcon } from '../ui/Icons.tsx';
 
 export const MICROCART_TITLE = 'Your cart';
 
@@ -19,15 +11,19 @@ export function cartButtonName(count: number): string {
   return `Cart, ${count} ${count === 1 ? 'item' : 'items'}`;
 }
 
+const Microcart = lazyPanel(() => import('./MicrocartPanel.tsx').then((m) => m.MicrocartPanel));
+
 /**
  * The header's cart button and the microcart panel (spec §2 UI flag microcart: opening it turns
- * the overlay on). The count is the mini-cart count of spec §4 (MINICART_COUNT_TYPE). The panel is
- * a modal dialog: focus stays inside, Escape closes it, focus returns to the button.
+ * the overlay on). The count is the mini-cart count of spec §4 (MINICART_COUNT_TYPE). The panel
+ * (./MicrocartPanel.tsx) loads the first time it is opened, from here or from anywhere else that
+ * sets the cart's `microcartOpen`.
  */
 export function CartButton() {
   const count = useCart((s) => miniCartCount(s.items, MINICART_COUNT_TYPE));
   const open = useCart((s) => s.microcartOpen);
   const setOpen = useCart((s) => s.setMicrocart);
+  const load = usePanelLoad(open);
   return (
     <>
       <button
@@ -35,6 +31,8 @@ export function CartButton() {
         aria-haspopup="dialog"
         aria-label={cartButtonName(count)}
         onClick={() => setOpen(true)}
+        onPointerEnter={Microcart.preload}
+        onFocus={Microcart.preload}
         className="relative inline-flex min-h-11 min-w-11 items-center justify-center gap-2 rounded-full border border-stone-300 px-3 text-sm font-medium text-stone-800 hover:bg-stone-100"
       >
         <CartIcon />
@@ -43,114 +41,7 @@ export function CartButton() {
           <span className="inline-flex min-w-5 items-center justify-center rounded-full bg-brand px-1.5 text-xs font-semibold text-on-brand">{count}</span>
         ) : null}
       </button>
-      <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
-        labelledBy="microcart-title"
-        className="mr-0 ml-auto h-full max-h-none w-full max-w-md overflow-y-auto bg-white p-0 text-stone-900 shadow-2xl"
-      >
-        <MicrocartBody onClose={() => setOpen(false)} />
-      </Dialog>
+      <Microcart.Panel load={load} onLoadError={() => setOpen(false)} open={open} onClose={() => setOpen(false)} />
     </>
-  );
-}
-
-function MicrocartBody({ onClose }: { onClose: () => void }) {
-  const items = useCart((s) => s.items);
-  const sync = useCart((s) => s.sync);
-  const clear = useCart((s) => s.clear);
-  const view = useCartTotals();
-  const titleRef = useRef<HTMLHeadingElement>(null);
-  const [confirmClear, setConfirmClear] = useState(false);
-  const checkoutNote = useId();
-  const refocus = () => queueMicrotask(() => titleRef.current?.focus());
-  const blocked = items.length === 0 ? CART_MESSAGES.emptyCartCheckout : view.over ? view.overMessage : null;
-
-  return (
-    <div className="flex min-h-full flex-col p-4 sm:p-6">
-      {/* The page behind a modal dialog is inert: cart changes are announced from in here. */}
-      <Announcer />
-      <div className="flex items-center justify-between gap-4">
-        <h2 id="microcart-title" ref={titleRef} tabIndex={-1} className="font-display text-2xl font-bold">
-          {MICROCART_TITLE}
-        </h2>
-        <button type="button" onClick={onClose} className="inline-flex min-h-11 min-w-11 items-center justify-center rounded-full hover:bg-stone-100">
-          <CloseIcon />
-          <span className="sr-only">Close cart</span>
-        </button>
-      </div>
-      {sync !== 'idle' ? (
-        <p role="status" className="mt-3 rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
-          {sync === 'disabled' ? CART_MESSAGES.syncDisabled : CART_MESSAGES.unreachable}
-        </p>
-      ) : null}
-      {items.length === 0 ? (
-        <div className="mt-6 text-stone-700">
-          <p>Your cart is empty.</p>
-          <p className="mt-3">
-            <StoreLink to="/menu" className="font-semibold text-brand-ink underline underline-offset-4">
-              Browse the menu
-            </StoreLink>
-          </p>
-        </div>
-      ) : (
-        <>
-          <ul aria-label="Cart items" className="mt-2 divide-y divide-stone-200">
-            {items.map((item) => (
-              <CartLine key={lineKey(item)} item={item} rowTotal={view.rowTotals.get(lineKey(item)) ?? item.price * item.qty} onRemoved={refocus} />
-            ))}
-          </ul>
-          <div className="mt-2 space-y-4">
-            <CouponForm appliedCode={view.couponCode} />
-            <TotalsSummary view={view} />
-          </div>
-        </>
-      )}
-      <div className="mt-auto space-y-3 pt-6">
-        {blocked ? (
-          <>
-            <button type="button" aria-disabled="true" aria-describedby={checkoutNote} className="flex min-h-12 w-full cursor-not-allowed items-center justify-center rounded-full bg-stone-300 px-6 font-semibold text-stone-700">
-              Proceed to checkout
-            </button>
-            <p id={checkoutNote} className="text-sm text-stone-700">
-              {blocked}
-            </p>
-          </>
-        ) : (
-          <StoreLink to="/checkout" className="flex min-h-12 w-full items-center justify-center rounded-full bg-brand px-6 font-semibold text-on-brand hover:opacity-90">
-            Proceed to checkout
-          </StoreLink>
-        )}
-        {items.length > 0 ? (
-          confirmClear ? (
-            <div role="group" aria-label="Clear cart?" className="rounded-xl bg-red-50 p-3 text-sm">
-              <p className="font-medium">Remove every product from your cart?</p>
-              <div className="mt-2 flex gap-2">
-                <button
-                  type="button"
-                  autoFocus
-                  onClick={async () => {
-                    setConfirmClear(false);
-                    refocus();
-                    await clear();
-                    announce('Your cart is now empty.');
-                  }}
-                  className="inline-flex min-h-11 items-center rounded-full bg-red-700 px-4 font-semibold text-white hover:bg-red-800"
-                >
-                  Yes, clear cart
-                </button>
-                <button type="button" onClick={() => setConfirmClear(false)} className="inline-flex min-h-11 items-center rounded-full border border-stone-300 bg-white px-4 font-medium hover:bg-stone-100">
-                  Keep my cart
-                </button>
-              </div>
-            </div>
-          ) : (
-            <button type="button" onClick={() => setConfirmClear(true)} className="inline-flex min-h-11 items-center font-medium text-stone-700 underline underline-offset-4 hover:text-stone-900">
-              Clear cart
-            </button>
-          )
-        ) : null}
-      </div>
-    </div>
   );
 }

@@ -8,8 +8,7 @@ import { Price } from './Price.tsx';
 import { ProductGallery } from './ProductGallery.tsx';
 import { SizeSelector } from './SizeSelector.tsx';
 import { ProductFacts } from './ProductFacts.tsx';
-import { BundleOptions } from './BundleOptions.tsx';
-import { GroupedMembers } from './GroupedMembers.tsx';
+import { splitComponent } from '../ui/SplitComponent.tsx';
 import type { BreadcrumbItem } from '../../lib/category-tree.ts';
 import { galleryImages, sizeChoices, stockLabel } from '../../lib/product-page.ts';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
@@ -24,6 +23,20 @@ interface Props {
   crumbs: BreadcrumbItem[];
   /** The variant warning of a `?size=` choice without JavaScript. */
   serverWarning: string | null;
+}
+
+/**
+ * Kits (bundles and grouped sets) are a few products of a menu: their option and member lists
+ * load only on their pages (server-rendered all the same: the route's loader awaits
+ * `kitPartsReady`), so a plain product page does not carry their code.
+ */
+const BundleOptions = splitComponent(() => import('./BundleOptions.tsx').then((m) => m.BundleOptions));
+const GroupedMembers = splitComponent(() => import('./GroupedMembers.tsx').then((m) => m.GroupedMembers));
+
+/** Loads the kit part a product's page renders (none for other products); the product loader awaits it. */
+export async function kitPartsReady(product: Pick<CatalogProduct, 'type_id'>): Promise<void> {
+  if (product.type_id === 'bundle') await BundleOptions.ready();
+  else if (product.type_id === 'grouped') await GroupedMembers.ready();
 }
 
 const STOCK_CLASSES = { ok: 'text-brand-ink', volatile: 'text-amber-800', out_of_stock: 'text-red-700' } as const;
@@ -111,9 +124,9 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
           ) : null}
 
           {bundle ? (
-            <BundleOptions product={product} now={now} choice={bundleChoice} onChoose={chooseBundle} />
+            <BundleOptions.Component product={product} now={now} choice={bundleChoice} onChoose={chooseBundle} />
           ) : product.type_id === 'grouped' ? (
-            <GroupedMembers product={product} now={now} />
+            <GroupedMembers.Component product={product} now={now} />
           ) : (
             <AddToCart product={product} child={child} choice={choices.find((c) => c.child?.sku === child?.sku) ?? null} now={now} />
           )}
