@@ -13,6 +13,8 @@ import { useEffect, useState } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import { createOfflineOrders, type ConfirmResult, type OfflineOrder, type OfflineOrders } from '../offline/offline-orders.ts';
 import { useRootData } from '../lib/root-data.ts';
+import { apiStoreCodeParam } from '../api/store-scope.ts';
+import { clearOfflineOrdersWaiting } from '../offline/waiting-flag.ts';
 import type { AuthState } from './auth-types.ts';
 import { browserLock } from './cart-queue.ts';
 import type { CartState } from './cart-store.ts';
@@ -32,8 +34,8 @@ export function offlineOrdersFor(store: SessionStore): OfflineOrders | null {
     };
     orders = createOfflineOrders({
       name: store.storeCode,
-      // The order names its store (a store opened by path prefix is not the host's store).
-      storeCode: () => store.storeCode,
+      // A store opened by its path prefix is not the host's: the order names it (as every API call does).
+      storeCode: () => apiStoreCodeParam(),
       lock: browserLock(),
       authorized,
       channel: typeof BroadcastChannel === 'function' ? new BroadcastChannel(`verdant-orders:${store.storeCode}`) : null,
@@ -57,13 +59,18 @@ export function useOfflineOrders(): { orders: OfflineOrders | null; waiting: Off
   useEffect(() => {
     if (!orders) return;
     let live = true;
-    const read = () => void orders.waitingOrders().then((w) => live && setWaiting(w));
+    const read = () =>
+      void orders.waitingOrders().then((w) => {
+        // Keep the hint that loads the notice true exactly while orders wait.
+        if (w.length === 0) clearOfflineOrdersWaiting(store.storeCode);
+        if (live) setWaiting(w);
+      });
     read();
     const off = orders.subscribe(read);
     return () => {
       live = false;
       off();
     };
-  }, [orders]);
+  }, [orders, store.storeCode]);
   return { orders, waiting, cart: cartStoreFor(store), checkout: checkoutStoreFor(store.storeCode) };
 }

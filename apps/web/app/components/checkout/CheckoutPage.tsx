@@ -9,6 +9,7 @@ import { placeOrder } from '../../state/place-order.ts';
 import { SYNC_COPY } from '../../offline/sync-task.ts';
 import { useAuth, useAuthApi, useSaveOrder } from '../../state/use-auth.ts';
 import { offlineOrdersFor } from '../../state/use-offline-orders.ts';
+import { markOfflineOrdersWaiting } from '../../offline/waiting-flag.ts';
 import { useCart, useCartApi, useCartTotals, useCheckout, useCheckoutApi } from '../../state/use-cart.ts';
 import { PageShell } from '../page/PageShell.tsx';
 import { StoreLink } from '../store/StoreLink.tsx';
@@ -65,7 +66,8 @@ function CheckoutForm() {
   const checkout = useCheckoutApi();
   const auth = useAuthApi();
   const saveOrder = useSaveOrder();
-  const offlineOrders = offlineOrdersFor(useRootData().store);
+  const rootStore = useRootData().store;
+  const offlineOrders = offlineOrdersFor(rootStore);
   const navigate = useNavigate();
   const storePath = useStorePath();
   const view = useCartTotals();
@@ -150,6 +152,8 @@ function CheckoutForm() {
         // Offline (issue 6): kept with its key in the offline orders BEFORE the shopper is told it is queued.
         const pendingNow = checkout.getState().pendingOrder;
         const queued = pendingNow && offlineOrders ? await offlineOrders.queueOrder(pendingNow.payload).then(() => true, () => false) : false;
+        // The notice that confirms it later loads on every page from now on (offline/waiting-flag.ts).
+        if (queued) markOfflineOrdersWaiting(rootStore.storeCode);
         setFormError(
           queued
             ? `${SYNC_COPY.orderQueued} It will be sent only when you confirm it once you are back online, and it can never be placed twice.`
