@@ -120,7 +120,7 @@ export interface UploadedDocument {
 /** What confirming an SMS code came to: logged in, or a new phone that must give licence and birthday. */
 export type ConfirmResult = { kind: 'tokens'; tokens: Tokens } | { kind: 'needs'; needs: string[]; pendingToken: string };
 
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 function tokensOf(meta: Partial<Tokens>): Tokens {
   if (typeof meta.token !== 'string' || typeof meta.refreshToken !== 'string') throw new ApiError(500, 'Unhandled error, wrong response format!');
@@ -177,31 +177,6 @@ export const userApi = {
   updateMe: (token: string, patch: { email?: string; addresses?: AddressInput[] }) =>
     callApi<CurrentUser>('/api/user/me', { method: 'POST', headers: bearer(token), body: patch }),
   deleteAddress: (token: string, id: number) => callApi<CurrentUser>(`/api/user/me/addresses/${id}`, { method: 'DELETE', headers: bearer(token) }),
-  orderHistory: (token: string, currentPage = 1, pageSize = 5) =>
-    callApi<OrderHistoryPage>('/api/user/order-history', { headers: bearer(token), query: { pageSize, currentPage } }),
-  order: (token: string, incrementId: string) => callApi<AccountOrder>(`/api/user/order/${encodeURIComponent(incrementId)}`, { headers: bearer(token) }),
-  uploads: (token: string) => callApi<UploadedDocument[]>('/api/user/uploads', { headers: bearer(token) }),
-  async upload(token: string, kind: 'id' | 'medcard', file: Blob, fileName = 'document'): Promise<UploadedDocument> {
-    const form = new FormData();
-    form.append('file', file, fileName);
-    let res: Response;
-    try {
-      res = await fetch(apiUrl('/api/user/upload', { kind }), { method: 'POST', headers: { ...bearer(token), accept: 'application/json' }, body: form, credentials: 'same-origin' });
-    } catch {
-      throw new NetworkError();
-    }
-    const body = (await res.json().catch(() => null)) as { code?: number; result?: unknown } | null;
-    if (!res.ok || body?.code !== 200) throw new ApiError(body?.code ?? res.status, typeof body?.result === 'string' ? body.result : `HTTP ${res.status}`);
-    return body.result as UploadedDocument;
-  },
-  newsletterStatus: (email: string) => callApi<{ isSubscribed: boolean }>('/api/newsletter', { query: { email } }),
-  subscribe: (email: string) => callApi<{ isSubscribed: boolean; skipped: boolean }>('/api/newsletter', { method: 'POST', body: { email } }),
-  unsubscribe: (email: string) => callApi<{ isSubscribed: boolean; skipped: boolean }>('/api/newsletter', { method: 'DELETE', body: { email } }),
-  resetPassword: (email: string) => callApi<string>('/api/user/reset-password', { method: 'POST', body: { email } }),
-  createPassword: (email: string, newPassword: string, resetToken: string) =>
-    callApi<string>('/api/user/create-password', { method: 'POST', body: { email, newPassword, resetToken } }),
-  changePassword: (token: string, currentPassword: string, newPassword: string) =>
-    callApi<string>('/api/user/change-password', { method: 'POST', headers: bearer(token), body: { currentPassword, newPassword } }),
 };
 
 export type UserApi = typeof userApi;

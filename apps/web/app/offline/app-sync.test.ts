@@ -75,8 +75,7 @@ class Store {
         return this.tokens();
       },
       me: async (t) => (check(t), structuredClone(this.user)),
-      updateMe: unused, deleteAddress: unused, orderHistory: unused, order: unused, uploads: unused, upload: unused,
-      newsletterStatus: unused, subscribe: unused, unsubscribe: unused, resetPassword: unused, createPassword: unused, changePassword: unused,
+      updateMe: unused, deleteAddress: unused,
     };
   }
 }

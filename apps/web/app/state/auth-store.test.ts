@@ -90,16 +90,6 @@ class FakeAuthServer {
         return { ...structuredClone(customer), ...(patch.email ? { email: patch.email } : {}) };
       },
       deleteAddress: unused,
-      orderHistory: unused,
-      order: unused,
-      uploads: unused,
-      upload: unused,
-      newsletterStatus: unused,
-      subscribe: unused,
-      unsubscribe: unused,
-      resetPassword: unused,
-      createPassword: unused,
-      changePassword: unused,
     };
   }
 }

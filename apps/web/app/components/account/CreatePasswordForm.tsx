@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { userApi } from '../../api/user.ts';
+import { accountApi } from '../../api/account.ts';
 import { firstInvalid, validateNewPassword, type FieldErrors } from '../../lib/account-forms.ts';
 import { useStorePath } from '../../lib/root-data.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
@@ -51,7 +51,7 @@ export function CreatePasswordForm({ email, token }: { email: string; token: str
       return;
     }
     const ok = await run(async () => {
-      await userApi.createPassword(email, password, token);
+      await accountApi.createPassword(email, password, token);
     });
     if (!ok) return;
     notify({ type: 'success', message: AUTH_COPY.passwordChanged });

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { documentRule } from '@verdant/domain';
-import { userApi, type UploadedDocument } from '../../api/user.ts';
+import type { UploadedDocument } from '../../api/user.ts';
+import { accountApi } from '../../api/account.ts';
 import { formatDate } from '@verdant/domain';
 import { useRootData } from '../../lib/root-data.ts';
 import { notify } from '../../state/notifications.ts';
@@ -24,7 +25,7 @@ export function Documents({ idPrefix }: { idPrefix: string }) {
   const reload = () =>
     auth
       .getState()
-      .authorized((t) => userApi.uploads(t))
+      .authorized((t) => accountApi.uploads(t))
       .then((d) => {
         setDocs(d);
         setLoadError(null);
@@ -80,7 +81,7 @@ function UploadForm({ id, kind, onUploaded }: { id: string; kind: 'id' | 'medcar
     }
     setBusy(true);
     try {
-      await auth.getState().authorized((t) => userApi.upload(t, kind, file, file.name));
+      await auth.getState().authorized((t) => accountApi.upload(t, kind, file, file.name));
       notify({ type: 'success', message: `${KIND_LABELS[kind]} uploaded.` });
       setFile(null);
       setKey((k) => k + 1);

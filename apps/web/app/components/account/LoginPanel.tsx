@@ -5,7 +5,7 @@ import { Field } from '../checkout/Field.tsx';
 import { CloseIcon } from '../ui/Icons.tsx';
 import { firstInvalid, validateCode, validateEmail, validateLicenseStep, validatePhone, type FieldErrors } from '../../lib/account-forms.ts';
 import { announce } from '../../lib/announce.ts';
-import { userApi } from '../../api/user.ts';
+import { accountApi } from '../../api/account.ts';
 import { AUTH_COPY } from '../../state/auth-types.ts';
 import { useAuth, useAuthApi } from '../../state/use-auth.ts';
 import type { LicenseType } from '@verdant/domain';
@@ -125,7 +125,7 @@ export function LoginPanel({ onClose }: { onClose(): void }) {
       return;
     }
     await run(async () => {
-      setResetSent(await userApi.resetPassword(email.trim()));
+      setResetSent(await accountApi.resetPassword(email.trim()));
     });
   };
 

@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { LicenseType } from '@verdant/domain';
-import { userApi } from '../../api/user.ts';
+import { accountApi } from '../../api/account.ts';
 import { firstInvalid, validateRegistration, type FieldErrors, type RegistrationField, type RegistrationForm } from '../../lib/account-forms.ts';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { notify } from '../../state/notifications.ts';
@@ -90,14 +90,14 @@ export function RegisterPanel({ onClose }: { onClose(): void }) {
         const file = files[kind];
         if (!file || (kind === 'medcard' && !medical)) continue;
         try {
-          await session.authorized((t) => userApi.upload(t, kind, file, file.name));
+          await session.authorized((t) => accountApi.upload(t, kind, file, file.name));
         } catch (err) {
           notify({ type: 'error', message: `${kind === 'id' ? 'ID' : 'Medical card'} upload failed: ${errorMessage(err)}`, action1: { label: 'OK' } });
         }
       }
       if (newsletter) {
         try {
-          await userApi.subscribe(form.email.trim());
+          await accountApi.subscribe(form.email.trim());
         } catch {
           /* the account's newsletter block offers it again */
         }

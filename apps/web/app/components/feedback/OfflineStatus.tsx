@@ -13,6 +13,9 @@ function formatTime(iso: string, timeZone: string): string {
  * idle after load and again when the network returns — and, offline, tells the shopper so and how
  * old the menu they browse is (issue 6). Announced politely to screen readers.
  */
+/** How long after a page load the offline menu copy is checked for freshness. */
+const SNAPSHOT_REFRESH_DELAY_MS = 5000;
+
 export function OfflineStatus() {
   const { store, basePath } = useRootData();
   const online = useOnline();
@@ -20,20 +23,25 @@ export function OfflineStatus() {
 
   useEffect(() => {
     rememberStoreOfPage(store.storeCode, basePath);
-    const read = () => void snapshotTime(store.storeCode).then(setMadeAt);
-    read();
-    const off = onSnapshotChange(read);
+    // Background work, kept out of the page's start: the offline copy of the menu is refreshed a
+    // few seconds after the page settled (then when idle), its time read only when shown.
     const refresh = () => void refreshSnapshot(store.storeCode);
     const idle = (window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
-    const handle = idle ? idle(refresh, { timeout: 10_000 }) : window.setTimeout(refresh, 3000);
+    const timer = window.setTimeout(() => (idle ? idle(refresh, { timeout: 10_000 }) : refresh()), SNAPSHOT_REFRESH_DELAY_MS);
     const back = () => void refreshSnapshot(store.storeCode, { force: true });
     window.addEventListener('online', back);
     return () => {
-      off();
       window.removeEventListener('online', back);
-      if (!idle) window.clearTimeout(handle);
+      window.clearTimeout(timer);
     };
   }, [store.storeCode, basePath]);
+
+  useEffect(() => {
+    if (online) return;
+    const read = () => void snapshotTime(store.storeCode).then(setMadeAt);
+    read();
+    return onSnapshotChange(read);
+  }, [online, store.storeCode]);
 
   return (
     <div role="status" aria-live="polite" className={online ? 'sr-only' : 'border-b border-amber-300 bg-amber-50 px-4 py-2 text-center text-sm text-amber-950'}>

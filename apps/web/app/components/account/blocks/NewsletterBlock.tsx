@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { userApi } from '../../../api/user.ts';
+import { accountApi } from '../../../api/account.ts';
 import { OFFLINE_WRITE_COPY, pendingSubscription } from '../../../offline/account-writes.ts';
 import { notify } from '../../../state/notifications.ts';
 import { useAuth } from '../../../state/use-auth.ts';
@@ -70,7 +70,7 @@ function Subscription({ email }: { email: string }) {
     try {
       // Spec §5: subscribing is skipped if already subscribed, unsubscribing if not (the server says so too).
       await sync.write({ kind: 'newsletter', email, subscribe }, async () => {
-        const answer = subscribe ? await userApi.subscribe(email) : await userApi.unsubscribe(email);
+        const answer = subscribe ? await accountApi.subscribe(email) : await accountApi.unsubscribe(email);
         setOverride(answer.isSubscribed);
         notify({ type: 'success', message: answer.isSubscribed ? NEWSLETTER_COPY.subscribedNotice : NEWSLETTER_COPY.unsubscribedNotice });
       });

@@ -1,5 +1,5 @@
 import { LICENSE_LABELS, formatDateTime, formatMoney, sizeLabel } from '@verdant/domain';
-import { userApi } from '../../../api/user.ts';
+import { accountApi } from '../../../api/account.ts';
 import { orderStatusLabel } from '../../../lib/account-view.ts';
 import { useRootData } from '../../../lib/root-data.ts';
 import { StoreLink } from '../../store/StoreLink.tsx';
@@ -9,7 +9,7 @@ import { Block, FormError } from '../ui.tsx';
 /** /my-account/orders/{orderId}: one of the customer's orders with its lines and totals (cents). */
 export function OrderBlock({ orderId }: { orderId: string }) {
   const { store } = useRootData();
-  const order = useAccountQuery(`order:${orderId}`, (t) => userApi.order(t, orderId));
+  const order = useAccountQuery(`order:${orderId}`, (t) => accountApi.order(t, orderId));
   const money = (cents: number) => formatMoney(cents, store.money);
   const o = order.data;
   return (

@@ -1,6 +1,6 @@
 import { useLocation } from 'react-router';
 import { formatDateTime, formatMoney } from '@verdant/domain';
-import { userApi } from '../../../api/user.ts';
+import { accountApi } from '../../../api/account.ts';
 import { ORDERS_PAGE_SIZE, orderItemCount, orderStatusLabel, pageCount, pageOf, pageRangeLabel } from '../../../lib/account-view.ts';
 import { useRootData } from '../../../lib/root-data.ts';
 import { StoreLink } from '../../store/StoreLink.tsx';
@@ -14,7 +14,7 @@ export function OrdersBlock() {
   const { store } = useRootData();
   const location = useLocation();
   const page = pageOf(location.search);
-  const history = useAccountQuery(`orders:${page}`, (t) => userApi.orderHistory(t, page, ORDERS_PAGE_SIZE));
+  const history = useAccountQuery(`orders:${page}`, (t) => accountApi.orderHistory(t, page, ORDERS_PAGE_SIZE));
   const data = history.data;
   const pages = data ? pageCount(data.total_count, ORDERS_PAGE_SIZE) : 1;
   return (

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { LICENSE_LABELS, formatDate } from '@verdant/domain';
-import { userApi } from '../../../api/user.ts';
+import { accountApi } from '../../../api/account.ts';
 import { firstInvalid, validateEmail, validatePasswordChange, type FieldErrors } from '../../../lib/account-forms.ts';
 import { displayName, rewardPointsNotice } from '../../../lib/account-view.ts';
 import { AUTH_COPY } from '../../../state/auth-types.ts';
@@ -120,7 +120,7 @@ function PasswordForm() {
     }
     await run(async () => {
       try {
-        await auth.getState().authorized((t) => userApi.changePassword(t, current, password));
+        await auth.getState().authorized((t) => accountApi.changePassword(t, current, password));
       } catch (err) {
         // Spec §8: a password change failure shows the server's message as an error notice.
         notify({ type: 'error', message: errorMessage(err), action1: { label: 'OK' } });
@@ -137,7 +137,7 @@ function PasswordForm() {
     if (!email) return;
     if (navigator.onLine === false) return setResetNote(AUTH_COPY.resetOffline);
     try {
-      setResetNote(await userApi.resetPassword(email));
+      setResetNote(await accountApi.resetPassword(email));
     } catch (err) {
       setResetNote(errorMessage(err));
     }

@@ -1,0 +1,35 @@
+/**
+ * The account pages' calls (order history, documents, newsletter, passwords). Apart from ./user.ts
+ * (the session's calls, which every page loads with the session store) so that this code loads
+ * only with the account components that use it.
+ */
+import { ApiError, NetworkError, apiUrl, callApi } from './envelope.ts';
+import { bearer, type AccountOrder, type OrderHistoryPage, type UploadedDocument } from './user.ts';
+
+export const accountApi = {
+  orderHistory: (token: string, currentPage = 1, pageSize = 5) =>
+    callApi<OrderHistoryPage>('/api/user/order-history', { headers: bearer(token), query: { pageSize, currentPage } }),
+  order: (token: string, incrementId: string) => callApi<AccountOrder>(`/api/user/order/${encodeURIComponent(incrementId)}`, { headers: bearer(token) }),
+  uploads: (token: string) => callApi<UploadedDocument[]>('/api/user/uploads', { headers: bearer(token) }),
+  async upload(token: string, kind: 'id' | 'medcard', file: Blob, fileName = 'document'): Promise<UploadedDocument> {
+    const form = new FormData();
+    form.append('file', file, fileName);
+    let res: Response;
+    try {
+      res = await fetch(apiUrl('/api/user/upload', { kind }), { method: 'POST', headers: { ...bearer(token), accept: 'application/json' }, body: form, credentials: 'same-origin' });
+    } catch {
+      throw new NetworkError();
+    }
+    const body = (await res.json().catch(() => null)) as { code?: number; result?: unknown } | null;
+    if (!res.ok || body?.code !== 200) throw new ApiError(body?.code ?? res.status, typeof body?.result === 'string' ? body.result : `HTTP ${res.status}`);
+    return body.result as UploadedDocument;
+  },
+  newsletterStatus: (email: string) => callApi<{ isSubscribed: boolean }>('/api/newsletter', { query: { email } }),
+  subscribe: (email: string) => callApi<{ isSubscribed: boolean; skipped: boolean }>('/api/newsletter', { method: 'POST', body: { email } }),
+  unsubscribe: (email: string) => callApi<{ isSubscribed: boolean; skipped: boolean }>('/api/newsletter', { method: 'DELETE', body: { email } }),
+  resetPassword: (email: string) => callApi<string>('/api/user/reset-password', { method: 'POST', body: { email } }),
+  createPassword: (email: string, newPassword: string, resetToken: string) =>
+    callApi<string>('/api/user/create-password', { method: 'POST', body: { email, newPassword, resetToken } }),
+  changePassword: (token: string, currentPassword: string, newPassword: string) =>
+    callApi<string>('/api/user/change-password', { method: 'POST', headers: bearer(token), body: { currentPassword, newPassword } }),
+};
