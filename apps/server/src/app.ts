@@ -67,9 +67,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // Errors and slow answers at warn, the rest at debug (LOG_LEVEL=debug shows every request).
+  // The line is not even built when its level is off (the usual debug case: every request).
+  const debugOn = deps.config.logLevel === 'debug' || deps.config.logLevel === 'trace';
   app.addHook('onResponse', (request, reply, done) => {
     const ms = reply.elapsedTime;
     const level = reply.statusCode >= 500 || ms > 1000 ? 'warn' : 'debug';
+    if (level === 'debug' && !debugOn) return done();
     request.log[level]({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms), store: request.store?.storeCode }, 'response');
     done();
   });

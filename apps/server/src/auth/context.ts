@@ -47,7 +47,11 @@ export function rawTokenOf(request: FastifyRequest): string | null {
 const memo = new WeakMap<FastifyRequest, Promise<AccessClaims | null | 'invalid'>>();
 
 /** Claims of a valid token of this store; null without a token; 'invalid' for a bad/expired one. */
+const NO_TOKEN: Promise<null> = Promise.resolve(null);
+
 export function authOf(request: FastifyRequest): Promise<AccessClaims | null | 'invalid'> {
+  // Most requests (guests' carts and pages) carry no token: nothing to verify or remember.
+  if (!request.server.accounts || rawTokenOf(request) === null) return NO_TOKEN;
   let found = memo.get(request);
   if (!found) {
     found = (async () => {
