@@ -12,6 +12,7 @@ import { authOf } from '../auth/context.ts';
 import { GUEST_CUSTOMER_TAX_CLASS } from '../prices/tax-rules.ts';
 import { runSql } from '../db/compiled.ts';
 import { CART_MESSAGES as M } from './messages.ts';
+import { cartCacheFor } from './cart-cache.ts';
 import type { LineInput } from './schemas.ts';
 
 export type Db = Kysely<Database>;
@@ -145,7 +146,8 @@ const CART_WITH_LINES = `select c.*, i.id as i_id, i.sku as i_sku, i.parent_sku 
   order by i.id`;
 
 /**
- * requireCart() and cartLines() in one statement (the cart's row, and its lines by id). With
+ * requireCart() and cartLines() in one statement (the cart's row, and its lines by id); on SQLite
+ * a read outside a write answers from the cart cache when it can. The rows are shared: read-only. With
  * `lock` on PostgreSQL the cart row is locked first and the lines read after the lock is held:
  * a locking join would re-check only the cart row after waiting, and answer the lines as they
  * were before the transaction it waited for (READ COMMITTED takes a snapshot per statement).
@@ -158,6 +160,11 @@ export async function requireCartWithLines(db: Db, token: string | null, storeId
     const cart = await requireCart(db, token, storeId, true);
     return { cart, rows: await cartLines(db, cart.id) };
   }
+  // SQLite: the committed copy kept in memory (./cart-cache.ts); never for a write's own read.
+  const cache = lock ? null : cartCacheFor(db);
+  const hit = cache?.get(token, storeId);
+  if (hit) return { cart: hit.cart, rows: hit.rows as CartLineRow[] };
+  const stamp = cache?.stamp() ?? 0;
   const { rows: joined } = await runSql<CartWithLineRow>(db, CART_WITH_LINES, [token, storeId]);
   if (joined.length === 0) throw new ApiError(404, M.cartNotFound);
   const { i_id: _i, i_sku: _s, i_parent_sku: _p, i_qty: _q, i_size: _z, i_product_option: _o, i_created_at: _c, i_updated_at: _u, ...cart } = joined[0];
@@ -176,6 +183,7 @@ export async function requireCartWithLines(db: Db, token: string | null, storeId
       updated_at: r.i_updated_at!,
     });
   }
+  cache?.fill(token, { cart: cart as CartRow, rows }, stamp);
   return { cart: cart as CartRow, rows };
 }
 

@@ -11,7 +11,9 @@ import type { CommerceContext } from '../commerce.ts';
 import { deliveryCheck, paymentMethodsFor, shippingMethodsFor, storeDelivers, type ShippingMethodCode } from '../shipping/methods.ts';
 import { findUsableCoupon } from './coupons.ts';
 import { CART_MESSAGES as M } from './messages.ts';
-import { cartTokenOf, createCart, customerOf, openCartOf, requireCart, requireCartWithLines } from './repository.ts';
+import { cartTokenOf, createCart, customerOf, openCartOf, requireCart, requireCartWithLines, type CartRow } from './repository.ts';
+import { cartCacheFor } from './cart-cache.ts';
+import { inWriteTransaction } from '../db/group-commit.ts';
 import { cartDeleteSchema, cartUpdateSchema, firstIssue, orderTypeSchema } from './schemas.ts';
 import { deleteFromCart, updateCart } from './update.ts';
 import { cartTotals, readCart, serverItem, totalsOf } from './view.ts';
@@ -117,7 +119,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
     const code = body.methods?.shippingMethodCode;
     assertDeliversIf(request.store, code);
     let { cart, rows } = await requireCartWithLines(c.db, token(request), request.store.storeId);
-    if (code && code !== cart.order_type) cart = await setOrderType(c, cart.id, code);
+    if (code && code !== cart.order_type) cart = await setOrderType(c, cart, code);
     return ok(await cartTotals(c.db, c.catalog, request.store, cart, rows, await customerOf(request), c.now()));
   });
 
@@ -142,7 +144,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
     let check: { distance: number | null; too_far: boolean } = { distance: null, too_far: false };
     if (address?.lat != null && address.lng != null) check = deliveryCheck(store, { lat: address.lat, lng: address.lng });
     else if (code === 'delivery') throw new ApiError(400, M.deliveryAddressRequired);
-    if (code !== cart.order_type) cart = await setOrderType(c, cart.id, code);
+    if (code !== cart.order_type) cart = await setOrderType(c, cart, code);
     const customer = await customerOf(request);
     const entries = await readCart(c.db, c.catalog, store, rows, customer, c.now());
     return ok({
@@ -160,22 +162,38 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
     const cart = await requireCart(c.db, token(request), request.store.storeId);
     const usable = await findUsableCoupon(c.db, coupon, request.store.storeId, c.now());
     if (!usable) throw new ApiError(400, M.incorrectCoupon);
-    await c.db.updateTable('carts').set({ coupon_code: usable.code, updated_at: c.now().toISOString() }).where('id', '=', cart.id).execute();
+    await changeCart(c, cart, { coupon_code: usable.code });
     return ok(true);
   });
 
   app.post('/api/cart/delete-coupon', async (request) => {
     const cart = await requireCart(c.db, token(request), request.store.storeId);
-    await c.db.updateTable('carts').set({ coupon_code: null, updated_at: c.now().toISOString() }).where('id', '=', cart.id).execute();
+    await changeCart(c, cart, { coupon_code: null });
     return ok(true);
   });
 }
 
-async function setOrderType(c: CommerceContext, cartId: number, code: ShippingMethodCode) {
-  return c.db
-    .updateTable('carts')
-    .set({ order_type: code, updated_at: c.now().toISOString() })
-    .where('id', '=', cartId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+/**
+ * Change fields of the cart row, as every cart write does: in a write transaction that drops the
+ * server's kept copy of the cart (./cart-cache.ts) and keeps it dropped once committed.
+ */
+function changeCart(c: CommerceContext, cart: CartRow, fields: Partial<Pick<CartRow, 'coupon_code' | 'order_type'>>): Promise<CartRow> {
+  const cache = cartCacheFor(c.db);
+  return inWriteTransaction(c.db, async (trx, tx) => {
+    if (cache) {
+      cache.forget(cart.token);
+      tx.afterCommit(() => cache.forget(cart.token));
+      tx.afterRollback(() => cache.forget(cart.token));
+    }
+    return trx
+      .updateTable('carts')
+      .set({ ...fields, updated_at: c.now().toISOString() })
+      .where('id', '=', cart.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+function setOrderType(c: CommerceContext, cart: CartRow, code: ShippingMethodCode): Promise<CartRow> {
+  return changeCart(c, cart, { order_type: code });
 }

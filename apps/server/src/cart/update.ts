@@ -15,10 +15,11 @@ import type { Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import { runSql } from '../db/compiled.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
+import { cartCacheFor } from './cart-cache.ts';
 import { cartProducts, type CatalogSource } from './catalog-source.ts';
 import { licenseProblem, limitProblem, stockProblem } from './checks.ts';
 import { CART_MESSAGES as M, MAX_CART_LINES, MAX_LINE_QTY } from './messages.ts';
-import { lineInputOf, medicalCardProblem, pointsBalance, requireCart, requireCartWithLines, type CartLineRow, type CustomerRef, type Db } from './repository.ts';
+import { lineInputOf, medicalCardProblem, pointsBalance, requireCart, requireCartWithLines, type CartLineRow, type CartRow, type CustomerRef, type Db } from './repository.ts';
 import { resolveLine, type ResolvedLine } from './resolve.ts';
 import type { CartItemInput, LineInput } from './schemas.ts';
 import { resolveContext, resolveRows, serverItem } from './view.ts';
@@ -45,20 +46,24 @@ export type ServerItem = ReturnType<typeof serverItem>;
  * database); the stock they are checked against is read from the database in the transaction.
  */
 export async function updateCart(db: Db, catalog: CatalogSource | null, store: Store, token: string | null, req: UpdateRequest, customer: CustomerRef | null, now: Date): Promise<ServerItem[]> {
-  return inWriteTransaction(db, async (trx) => {
-    const { cart, rows } = await requireCartWithLines(trx, token, store.storeId, true);
+  const cache = cartCacheFor(db);
+  return inWriteTransaction(db, async (trx, tx) => {
+    // The committed copy when the server keeps one (SQLite), else the database. Either way the
+    // copy is dropped now: until this write commits, readers go to the database.
+    const kept = token ? cache?.get(token, store.storeId) : undefined;
+    const { cart, rows } = kept ?? (await requireCartWithLines(trx, token, store.storeId, true));
+    if (cache) {
+      cache.forget(cart.token);
+      tx.afterRollback(() => cache.forget(cart.token));
+    }
     for (const c of req.changes) if (c.quoteId != null && String(c.quoteId) !== cart.token) throw new ApiError(400, M.quoteMismatch);
     const ctx = resolveContext(store, customer, now);
     const skus = [...rows.map((r) => r.sku), ...req.changes.flatMap((c) => (c.sku ? [c.sku] : []))];
     const products = await cartProducts(trx, catalog, store.storeId, skus, ctx.groupId, 'always');
     const before = resolveRows(rows, products, ctx);
     const slots: Slot[] = before.map((e) => ({ rowId: e.row.id, row: e.row, resolved: e.resolved, touched: false, removed: req.mode === 'replace' }));
-    const resolve = (input: LineInput) => resolveLine(input, products, ctx);
-    const at = (r: ResolvedLine, qty: number): ResolvedLine => {
-      if (qty >= MAX_LINE_QTY) throw new ApiError(400, M.qtyTooLarge(MAX_LINE_QTY));
-      return resolve({ sku: r.sku, qty, size: r.size, product_option: r.productOption })[0];
-    };
-    const live = () => slots.filter((s) => !s.removed);
+    // Module-level helpers rather than closures: this runs for every cart change.
+    const rv: Resolver = { products, ctx };
 
     for (const change of req.changes) {
       const target = change.item_id != null ? slots.find((s) => s.rowId === change.item_id) : undefined;
@@ -67,13 +72,13 @@ export async function updateCart(db: Db, catalog: CatalogSource | null, store: S
       const input: LineInput = own
         ? { sku: own.sku, qty: change.qty, size: own.size, product_option: change.product_option ?? own.product_option }
         : { sku: change.sku!, qty: change.qty, size: change.size, product_option: change.product_option };
-      const lines = resolve(input);
+      const lines = resolveLine(input, products, ctx);
       if (req.mode === 'replace') {
-        for (const r of lines) place(slots, r, at, target && lines.length === 1 ? target : undefined, true);
+        for (const r of lines) place(slots, r, rv, target && lines.length === 1 ? target : undefined, true);
       } else if (target && lines.length === 1) {
-        const other = live().find((s) => s !== target && s.resolved?.key === lines[0].key);
+        const other = slots.find((s) => !s.removed && s !== target && s.resolved?.key === lines[0].key);
         if (other) {
-          other.resolved = at(lines[0], other.resolved!.qty + lines[0].qty);
+          other.resolved = resolveAt(rv, lines[0], other.resolved!.qty + lines[0].qty);
           other.touched = true;
           target.removed = true;
         } else {
@@ -81,13 +86,14 @@ export async function updateCart(db: Db, catalog: CatalogSource | null, store: S
         }
       } else {
         if (target) target.removed = true;
-        for (const r of lines) place(slots, r, at, undefined, false);
+        for (const r of lines) place(slots, r, rv, undefined, false);
       }
     }
 
-    if (live().length > MAX_CART_LINES) throw new ApiError(400, M.tooManyLines);
-    const after = live().flatMap((s) => (s.resolved ? [s.resolved] : []));
-    const changed = live().filter((s) => s.touched).map((s) => s.resolved!);
+    const live = slots.filter(isLive);
+    if (live.length > MAX_CART_LINES) throw new ApiError(400, M.tooManyLines);
+    const after = live.flatMap((s) => (s.resolved ? [s.resolved] : []));
+    const changed = live.filter((s) => s.touched).map((s) => s.resolved!);
     const problem =
       medicalCardProblem(customer, cart.license_type, now, changed) ??
       licenseProblem(changed, cart.license_type) ??
@@ -98,21 +104,47 @@ export async function updateCart(db: Db, catalog: CatalogSource | null, store: S
       const balance = await pointsBalance(trx, cart.customer_id, store.storeId);
       if (req.burnCredits > balance) throw new ApiError(400, M.notEnoughPoints(balance));
     }
-    return write(trx, cart.id, cart.token, slots, req, now);
+    const { items, lines } = await write(trx, cart.id, cart.token, slots, req, now);
+    if (cache) {
+      const iso = now.toISOString();
+      const committed: CartRow = {
+        ...cart,
+        updated_at: iso,
+        ...(req.orderType ? { order_type: req.orderType } : {}),
+        ...(req.burnCredits != null ? { credits: req.burnCredits } : {}),
+      };
+      tx.afterCommit(() => cache.put(cart.token, { cart: committed, rows: lines }));
+    }
+    return items;
   });
 }
 
 /** Put a resolved line into the cart: merge with a line of the same key, else claim `target` or a free row, else new. */
-function place(slots: Slot[], r: ResolvedLine, at: (r: ResolvedLine, qty: number) => ResolvedLine, target: Slot | undefined, replace: boolean): void {
+interface Resolver {
+  products: Parameters<typeof resolveLine>[1];
+  ctx: Parameters<typeof resolveLine>[2];
+}
+
+function isLive(s: Slot): boolean {
+  return !s.removed;
+}
+
+/** The line `r` re-resolved at another quantity (a merge), within the per-line maximum. */
+function resolveAt(rv: Resolver, r: ResolvedLine, qty: number): ResolvedLine {
+  if (qty >= MAX_LINE_QTY) throw new ApiError(400, M.qtyTooLarge(MAX_LINE_QTY));
+  return resolveLine({ sku: r.sku, qty, size: r.size, product_option: r.productOption }, rv.products, rv.ctx)[0];
+}
+
+function place(slots: Slot[], r: ResolvedLine, rv: Resolver, target: Slot | undefined, replace: boolean): void {
   const same = slots.find((s) => !s.removed && s.touched && s.resolved?.key === r.key);
   if (same) {
-    same.resolved = at(r, same.resolved!.qty + r.qty);
+    same.resolved = resolveAt(rv, r, same.resolved!.qty + r.qty);
     return;
   }
   if (!replace) {
     const existing = slots.find((s) => !s.removed && s.resolved?.key === r.key);
     if (existing) {
-      existing.resolved = at(r, existing.resolved!.qty + r.qty);
+      existing.resolved = resolveAt(rv, r, existing.resolved!.qty + r.qty);
       existing.touched = true;
       return;
     }
@@ -123,21 +155,25 @@ function place(slots: Slot[], r: ResolvedLine, at: (r: ResolvedLine, qty: number
   else slots.push({ rowId: null, row: null, resolved: r, touched: true, removed: false });
 }
 
-async function write(trx: Db, cartId: number, token: string, slots: Slot[], req: UpdateRequest, now: Date): Promise<ServerItem[]> {
-  const iso = now.toISOString();
-  const gone = slots.filter((s) => s.removed && s.rowId != null).map((s) => s.rowId!);
-  if (gone.length) await trx.deleteFrom('cart_items').where('cart_id', '=', cartId).where('id', 'in', gone).execute();
-  const touched = slots.filter((s) => s.touched && !s.removed);
-  const fields = (r: ResolvedLine) => ({
+function lineFields(r: ResolvedLine, iso: string) {
+  return {
     sku: r.sku,
     parent_sku: r.parentSku,
     qty: r.qty,
     size: r.size,
     product_option: r.productOption ? JSON.stringify(r.productOption) : null,
     updated_at: iso,
-  });
+  };
+}
+
+/** Writes the slots; answers the changed lines (spec's cart items) and the cart's lines as now stored. */
+async function write(trx: Db, cartId: number, token: string, slots: Slot[], req: UpdateRequest, now: Date): Promise<{ items: ServerItem[]; lines: CartLineRow[] }> {
+  const iso = now.toISOString();
+  const gone = slots.filter((s) => s.removed && s.rowId != null).map((s) => s.rowId!);
+  if (gone.length) await trx.deleteFrom('cart_items').where('cart_id', '=', cartId).where('id', 'in', gone).execute();
+  const touched = slots.filter((s) => s.touched && !s.removed);
   for (const s of touched.filter((x) => x.rowId != null)) {
-    const f = fields(s.resolved!);
+    const f = lineFields(s.resolved!, iso);
     await runSql(
       trx,
       'update cart_items set sku = ?, parent_sku = ?, qty = ?, size = ?, product_option = ?, updated_at = ? where id = ? and cart_id = ?',
@@ -148,7 +184,7 @@ async function write(trx: Db, cartId: number, token: string, slots: Slot[], req:
   if (fresh.length) {
     const ids = await trx
       .insertInto('cart_items')
-      .values(fresh.map((s) => ({ cart_id: cartId, ...fields(s.resolved!), created_at: iso })))
+      .values(fresh.map((s) => ({ cart_id: cartId, ...lineFields(s.resolved!, iso), created_at: iso })))
       .returning('id')
       .execute();
     fresh.forEach((s, i) => (s.rowId = ids[i].id));
@@ -166,16 +202,33 @@ async function write(trx: Db, cartId: number, token: string, slots: Slot[], req:
   }
   await runSql(trx, `update carts set ${sets.join(', ')} where id = ?`, [...values, cartId]);
   const shown = req.mode === 'replace' ? slots.filter((s) => !s.removed && s.resolved) : touched;
-  return shown.map((s) => {
+  const items = shown.map((s) => {
     const r = s.resolved!;
-    return serverItem({ id: s.rowId!, ...fields(r) }, r, token);
+    return serverItem({ id: s.rowId!, ...lineFields(r, iso) }, r, token);
   });
+  // The lines as the table now holds them (for the cart cache), in id order like a read.
+  const lines = slots
+    .filter((s) => !s.removed && s.rowId != null)
+    .map((s): CartLineRow => {
+      if (!s.touched) return s.row!;
+      const f = lineFields(s.resolved!, iso);
+      return { id: s.rowId!, cart_id: cartId, ...f, parent_sku: f.parent_sku ?? null, size: f.size ?? null, created_at: s.row?.created_at ?? iso };
+    })
+    .sort((a, b) => a.id - b.id);
+  return { items, lines };
 }
 
 /** Remove a line by item_id, or every line of a sku. Deleting what is not there is not an error (retries). */
 export async function deleteFromCart(db: Db, store: Store, token: string | null, item: { item_id?: number; sku?: string; quoteId?: string | number }, now: Date): Promise<boolean> {
-  return inWriteTransaction(db, async (trx) => {
+  const cache = cartCacheFor(db);
+  return inWriteTransaction(db, async (trx, tx) => {
     const cart = await requireCart(trx, token, store.storeId, true);
+    if (cache) {
+      // What is left is not worked out here: the next read goes to the database.
+      cache.forget(cart.token);
+      tx.afterCommit(() => cache.forget(cart.token));
+      tx.afterRollback(() => cache.forget(cart.token));
+    }
     if (item.quoteId != null && String(item.quoteId) !== cart.token) throw new ApiError(400, M.quoteMismatch);
     let q = trx.deleteFrom('cart_items').where('cart_id', '=', cart.id);
     q = item.item_id != null ? q.where('id', '=', item.item_id) : q.where((eb) => eb.or([eb('sku', '=', item.sku!), eb('parent_sku', '=', item.sku!)]));

@@ -81,6 +81,46 @@ describe('group commit (SQLite)', () => {
     expect(await bodies(t.db)).toEqual(['after']);
   });
 
+  it('runs afterCommit hooks once the COMMIT is done, afterRollback hooks for undone units (own failure or failed COMMIT)', async () => {
+    const committer = createGroupCommitter(t.db);
+    const file = join(t.dataDir, SQLITE_FILE_NAME);
+    const outside = new SqliteDatabase(file, { readonly: true });
+    const events: string[] = [];
+    const seen = (body: string) => (outside.prepare('select count(*) as n from gc_probe where body = ?').get(body) as { n: number }).n;
+    try {
+      await Promise.allSettled([
+        committer.run(async (trx, tx) => {
+          await insert(trx, 'kept');
+          tx.afterCommit(() => events.push(`commit kept visible=${seen('kept')}`));
+          tx.afterRollback(() => events.push('rollback kept'));
+        }),
+        committer.run(async (trx, tx) => {
+          tx.afterCommit(() => events.push('commit failed-unit'));
+          tx.afterRollback(() => events.push(`rollback failed-unit visible=${seen('kept')}`));
+          throw new Error('refused');
+        }),
+      ]);
+      // The failed unit is undone at once (the group is still open: nothing is visible outside yet).
+      expect(events).toEqual(['rollback failed-unit visible=0', 'commit kept visible=1']);
+
+      events.length = 0;
+      await Promise.allSettled([
+        committer.run(async (trx, tx) => {
+          await insert(trx, 'lost');
+          tx.afterCommit(() => events.push('commit lost'));
+          tx.afterRollback(() => events.push('rollback lost'));
+        }),
+        committer.run(async (trx) => {
+          await runSql(trx, 'pragma defer_foreign_keys = on', []);
+          await runSql(trx, 'insert into gc_probe (body, parent) values (?, ?)', ['orphan', 999]);
+        }),
+      ]);
+      expect(events).toEqual(['rollback lost']);
+    } finally {
+      outside.close();
+    }
+  });
+
   it('caps a group at maxGroup units; the rest commit in the next group', async () => {
     const committer = createGroupCommitter(t.db, 4);
     await Promise.all(Array.from({ length: 10 }, (_, i) => committer.run((trx) => insert(trx, `u${i}`))));

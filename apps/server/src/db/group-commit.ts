@@ -27,7 +27,43 @@ import { holdSqliteConnection, isPostgres, releaseSqliteConnection, runSql, sqli
 /** The most units one COMMIT carries; the rest wait for the next group. */
 export const MAX_GROUP = 64;
 
-type Unit<D, T> = (trx: Kysely<D>) => Promise<T>;
+/**
+ * What a unit may ask to happen once its fate is known (in-memory state that mirrors the database,
+ * such as ../cart/cart-cache.ts, must change only with what was committed):
+ *  - afterCommit: run right after the COMMIT that holds the unit's writes, before any later unit
+ *    starts and before the unit's caller hears of it;
+ *  - afterRollback: run when the unit's writes were undone (its own failure, or a failed COMMIT).
+ * Inside a caller's transaction the outcome is not known here: afterCommit callbacks are dropped
+ * and afterRollback callbacks run when the unit ends, so mirrored state is only ever forgotten.
+ */
+export interface TransactionHooks {
+  afterCommit(fn: () => void): void;
+  afterRollback(fn: () => void): void;
+}
+
+type Unit<D, T> = (trx: Kysely<D>, hooks: TransactionHooks) => Promise<T>;
+
+class Hooks implements TransactionHooks {
+  readonly commits: (() => void)[] = [];
+  readonly rollbacks: (() => void)[] = [];
+  afterCommit(fn: () => void): void {
+    this.commits.push(fn);
+  }
+  afterRollback(fn: () => void): void {
+    this.rollbacks.push(fn);
+  }
+}
+
+const runAll = (fns: readonly (() => void)[]) => {
+  for (const fn of fns) {
+    try {
+      fn();
+    } catch (error) {
+      // The transaction's outcome stands; a failing callback must not turn it into an error.
+      console.error('transaction hook failed', error);
+    }
+  }
+};
 
 interface Pending<D> {
   unit: Unit<D, unknown>;
@@ -79,26 +115,32 @@ export function createGroupCommitter<D>(db: Kysely<D>, maxGroup = MAX_GROUP): Gr
   }
 
   async function runGroupOn(conn: Kysely<D>, group: Pending<D>[], outcomes: Outcome[]): Promise<void> {
+    const committed: Hooks[] = [];
     await runSql(conn, 'begin immediate', []);
     try {
       for (const p of group) {
+        const hooks = new Hooks();
         await runSql(conn, 'savepoint unit', []);
         try {
-          const value = await p.unit(conn);
+          const value = await p.unit(conn, hooks);
           await runSql(conn, 'release unit', []);
           outcomes.push({ ok: true, value });
+          committed.push(hooks);
         } catch (error) {
           await runSql(conn, 'rollback to unit', []);
           await runSql(conn, 'release unit', []);
           outcomes.push({ ok: false, error });
+          runAll(hooks.rollbacks);
         }
       }
       await runSql(conn, 'commit', []);
     } catch (error) {
       // A failed COMMIT (or a rollback that could not run): nothing of the group stays.
       await runSql(conn, 'rollback', []).catch(() => undefined);
+      for (const h of committed) runAll(h.rollbacks);
       throw error;
     }
+    for (const h of committed) runAll(h.commits);
   }
 
   async function drain(): Promise<void> {
@@ -130,9 +172,26 @@ const committers = new WeakMap<Kysely<any>, GroupCommitter<any>>();
  * Run `unit` in a transaction: grouped with other units on SQLite, its own transaction on
  * PostgreSQL, and inside the caller's transaction when `db` already is one.
  */
-export function inWriteTransaction<D, T>(db: Kysely<D>, unit: Unit<D, T>): Promise<T> {
-  if (db.isTransaction) return unit(db);
-  if (isPostgres(db)) return db.transaction().execute(unit);
+export async function inWriteTransaction<D, T>(db: Kysely<D>, unit: Unit<D, T>): Promise<T> {
+  if (db.isTransaction) {
+    const hooks = new Hooks();
+    try {
+      return await unit(db, hooks);
+    } finally {
+      runAll(hooks.rollbacks);
+    }
+  }
+  if (isPostgres(db)) {
+    const hooks = new Hooks();
+    try {
+      const value = await db.transaction().execute((trx) => unit(trx, hooks));
+      runAll(hooks.commits);
+      return value;
+    } catch (error) {
+      runAll(hooks.rollbacks);
+      throw error;
+    }
+  }
   let committer = committers.get(db) as GroupCommitter<D> | undefined;
   if (!committer) {
     committer = createGroupCommitter(db);

@@ -14,6 +14,7 @@
 import type { Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
+import { cartCacheFor } from '../cart/cart-cache.ts';
 import { CART_MESSAGES as M } from '../cart/messages.ts';
 import type { CustomerRef, Db } from '../cart/repository.ts';
 import { stockNeeds } from '../cart/checks.ts';
@@ -35,13 +36,21 @@ export async function placeOrder(db: Db, store: Store, input: OrderInput, key: s
   try {
     let stockChanged: number[] = [];
     // One transaction (grouped with other writes on SQLite, ../db/group-commit.ts).
-    const body = await inWriteTransaction(db, async (trx) => {
+    const cache = cartCacheFor(db);
+    const body = await inWriteTransaction(db, async (trx, tx) => {
       const iso = now.toISOString();
       await trx
         .insertInto('idempotency_keys')
         .values({ scope: ORDER_SCOPE, key, store_id: store.storeId, request_hash: hash, status: 'in_progress', http_status: null, response: null, created_at: iso, updated_at: iso })
         .execute();
       const order = await prepareOrder(trx, store, input, customer, now);
+      const ordered = order.cart?.token;
+      if (cache && ordered) {
+        // The order empties and marks the cart: the server's kept copy goes (../cart/cart-cache.ts).
+        cache.forget(ordered);
+        tx.afterCommit(() => cache.forget(ordered));
+        tx.afterRollback(() => cache.forget(ordered));
+      }
       stockChanged = await takeStock(trx, order, iso);
       if (order.coupon) await countCouponUse(trx, order.coupon.id, iso);
       const answer = await recordOrder(trx, store, input, key, order, iso);
