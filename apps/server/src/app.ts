@@ -96,13 +96,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Multistore by path (spec §4: the client adds storeCode to its calls): a page under
     // `/{code}/…` calls `/api/…?storeCode={code}`. The code may only name a store the path prefix
     // could name as well, so it opens nothing a URL could not; unknown codes change nothing.
-    if (!resolved.pathPrefix && pathname.startsWith('/api/')) {
+    const api = pathname.startsWith('/api/');
+    if (api && !resolved.pathPrefix) {
       const code = (request.query as Record<string, unknown> | undefined)?.storeCode;
       const named = typeof code === 'string' && code !== '' ? deps.registry.byCode(code.toLowerCase()) : undefined;
       if (named) request.store = named;
     }
     reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    // Governs the requests a document makes; a JSON answer makes none.
+    if (!api) reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     done();
   });
 
