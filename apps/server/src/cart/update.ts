@@ -104,12 +104,11 @@ export async function updateCart(db: Db, catalog: CatalogSource | null, store: S
       const balance = await pointsBalance(trx, cart.customer_id, store.storeId);
       if (req.burnCredits > balance) throw new ApiError(400, M.notEnoughPoints(balance));
     }
-    const { items, lines } = await write(trx, cart.id, cart.token, slots, req, now);
+    const { items, lines, touchedCart } = await write(trx, cart, slots, req, now);
     if (cache) {
-      const iso = now.toISOString();
       const committed: CartRow = {
         ...cart,
-        updated_at: iso,
+        updated_at: touchedCart ? now.toISOString() : cart.updated_at,
         ...(req.orderType ? { order_type: req.orderType } : {}),
         ...(req.burnCredits != null ? { credits: req.burnCredits } : {}),
       };
@@ -167,7 +166,17 @@ function lineFields(r: ResolvedLine, iso: string) {
 }
 
 /** Writes the slots; answers the changed lines (spec's cart items) and the cart's lines as now stored. */
-async function write(trx: Db, cartId: number, token: string, slots: Slot[], req: UpdateRequest, now: Date): Promise<{ items: ServerItem[]; lines: CartLineRow[] }> {
+/**
+ * `carts.updated_at` is the cart's last activity to the minute: a change of lines only (no order
+ * type, no points) within a minute of the last one leaves the cart row alone (the lines carry
+ * their own exact times). It orders a customer's open carts (openCartOf) and would date abandoned
+ * carts; neither needs seconds, and the row write was a fifth of a cart change's database time.
+ */
+export const CART_TOUCH_INTERVAL_MS = 60_000;
+
+async function write(trx: Db, cart: CartRow, slots: Slot[], req: UpdateRequest, now: Date): Promise<{ items: ServerItem[]; lines: CartLineRow[]; touchedCart: boolean }> {
+  const cartId = cart.id;
+  const token = cart.token;
   const iso = now.toISOString();
   const gone = slots.filter((s) => s.removed && s.rowId != null).map((s) => s.rowId!);
   if (gone.length) await trx.deleteFrom('cart_items').where('cart_id', '=', cartId).where('id', 'in', gone).execute();
@@ -189,18 +198,23 @@ async function write(trx: Db, cartId: number, token: string, slots: Slot[], req:
       .execute();
     fresh.forEach((s, i) => (s.rowId = ids[i].id));
   }
-  // One text per combination of optional fields (four in all), each run without the builder.
-  const sets = ['updated_at = ?'];
-  const values: unknown[] = [iso];
-  if (req.orderType) {
-    sets.push('order_type = ?');
-    values.push(req.orderType);
+  const lastTouched = Date.parse(cart.updated_at);
+  const touchedCart =
+    req.orderType != null || req.burnCredits != null || !(now.getTime() - lastTouched < CART_TOUCH_INTERVAL_MS && now.getTime() >= lastTouched);
+  if (touchedCart) {
+    // One text per combination of optional fields (four in all), each run without the builder.
+    const sets = ['updated_at = ?'];
+    const values: unknown[] = [iso];
+    if (req.orderType) {
+      sets.push('order_type = ?');
+      values.push(req.orderType);
+    }
+    if (req.burnCredits != null) {
+      sets.push('credits = ?');
+      values.push(req.burnCredits);
+    }
+    await runSql(trx, `update carts set ${sets.join(', ')} where id = ?`, [...values, cartId]);
   }
-  if (req.burnCredits != null) {
-    sets.push('credits = ?');
-    values.push(req.burnCredits);
-  }
-  await runSql(trx, `update carts set ${sets.join(', ')} where id = ?`, [...values, cartId]);
   const shown = req.mode === 'replace' ? slots.filter((s) => !s.removed && s.resolved) : touched;
   const items = shown.map((s) => {
     const r = s.resolved!;
@@ -215,7 +229,7 @@ async function write(trx: Db, cartId: number, token: string, slots: Slot[], req:
       return { id: s.rowId!, cart_id: cartId, ...f, parent_sku: f.parent_sku ?? null, size: f.size ?? null, created_at: s.row?.created_at ?? iso };
     })
     .sort((a, b) => a.id - b.id);
-  return { items, lines };
+  return { items, lines, touchedCart };
 }
 
 /** Remove a line by item_id, or every line of a sku. Deleting what is not there is not an error (retries). */
