@@ -9,18 +9,7 @@ import { createTestDatabase, type OwnedTestDatabase } from '../test/databases.ts
 import { CartCache, cartCacheFor } from './cart-cache.ts';
 import { requireCartWithLines, type CartRow } from './repository.ts';
 import { Shopper, commerceApp, orderBody, pin } from './testing.ts';
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../seed/prng.ts';
 
 describe('cart cache (SQLite): the kept copy always equals the database', () => {
   let t: OwnedTestDatabase;
@@ -49,7 +38,8 @@ describe('cart cache (SQLite): the kept copy always equals the database', () => 
   });
 
   it('after every round of concurrent adds, sets, replaces, deletes, coupons, order types and orders', async () => {
-    const next = random(20261121);
+    // Seeded, so a failure can be replayed.
+    const next = mulberry32(20261121);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)];
     const shoppers = [new Shopper(app), new Shopper(app), new Shopper(app)];
     for (const s of shoppers) await s.createCart();

@@ -5,7 +5,7 @@ import { lineKey } from '../../state/cart-items.ts';
 import { useCart, useCartTotals } from '../../state/use-cart.ts';
 import { Announcer } from '../feedback/Announcer.tsx';
 import { StoreLink } from '../store/StoreLink.tsx';
-import { Dialog } from '../ui/Dialog.tsx';
+import { Dialog, SIDE_PANEL_CLASS } from '../ui/Dialog.tsx';
 import { CloseIcon } from '../ui/Icons.tsx';
 import { CartLine } from './CartLine.tsx';
 import { CouponForm } from './CouponForm.tsx';
@@ -22,7 +22,7 @@ export function MicrocartPanel({ open, onClose }: { open: boolean; onClose: () =
       open={open}
       onClose={onClose}
       labelledBy="microcart-title"
-      className="mr-0 ml-auto h-full max-h-none w-full max-w-md overflow-y-auto bg-white p-0 text-stone-900 shadow-2xl"
+      className={SIDE_PANEL_CLASS}
     >
       <MicrocartBody onClose={onClose} />
     </Dialog>

@@ -80,16 +80,7 @@ export function AddToCart({ product, child, choice, now }: Props) {
     <div className="mt-6">
       <div className="flex flex-wrap items-end gap-3">
         <QtyStepper label={`Quantity of ${product.name}`} value={qty} onChange={setQty} />
-        <button
-          type="button"
-          disabled={disabled}
-          aria-describedby={note ? noteId : undefined}
-          aria-busy={isAdding || undefined}
-          onClick={() => void add()}
-          className="inline-flex min-h-12 items-center rounded-full bg-brand px-8 font-semibold text-on-brand hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-60"
-        >
-          Add to cart
-        </button>
+        <AddToCartButton disabled={disabled} busy={isAdding} describedBy={note ? noteId : undefined} onClick={() => void add()} />
       </div>
       {note ? (
         <p id={noteId} className="mt-2 text-sm text-stone-600">
@@ -97,5 +88,21 @@ export function AddToCart({ product, child, choice, now }: Props) {
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** The product page's "Add to cart" (simple, configurable and bundle products alike). */
+export function AddToCartButton({ disabled, busy, describedBy, onClick }: { disabled: boolean; busy: boolean; describedBy?: string; onClick(): void }) {
+  return (
+    <button
+      type="button"
+      disabled={disabled}
+      aria-describedby={describedBy}
+      aria-busy={busy || undefined}
+      onClick={onClick}
+      className="inline-flex min-h-12 items-center rounded-full bg-brand px-8 font-semibold text-on-brand hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-60"
+    >
+      Add to cart
+    </button>
   );
 }

@@ -7,7 +7,7 @@ import { announce } from '../../lib/announce.ts';
 import { kitConflict } from '../../state/cart-items.ts';
 import { useCart } from '../../state/use-cart.ts';
 import { QtyStepper } from '../cart/QtyStepper.tsx';
-import { noticeOutcome } from './AddToCart.tsx';
+import { AddToCartButton, noticeOutcome } from './AddToCart.tsx';
 
 interface Props {
   product: CatalogProduct;
@@ -168,16 +168,7 @@ export function BundleOptions({ product, now, choice, onChoose }: Props) {
       </div>
       <div className="flex flex-wrap items-end gap-3">
         <QtyStepper label={`Quantity of ${product.name}`} value={qty} onChange={setQty} />
-        <button
-          type="button"
-          disabled={!hydrated || !loaded || isAdding || soldOut}
-          aria-describedby={note ? noteId : undefined}
-          aria-busy={isAdding || undefined}
-          onClick={() => void add()}
-          className="inline-flex min-h-12 items-center rounded-full bg-brand px-8 font-semibold text-on-brand hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-60"
-        >
-          Add to cart
-        </button>
+        <AddToCartButton disabled={!hydrated || !loaded || isAdding || soldOut} busy={isAdding} describedBy={note ? noteId : undefined} onClick={() => void add()} />
       </div>
       {note ? (
         <p id={noteId} className="text-sm text-stone-600">

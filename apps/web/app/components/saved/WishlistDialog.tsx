@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { Dialog } from '../ui/Dialog.tsx';
+import { Dialog, SIDE_PANEL_CLASS } from '../ui/Dialog.tsx';
 import { CloseIcon } from '../ui/Icons.tsx';
 import { StoreLink } from '../store/StoreLink.tsx';
 import { useSavedList } from '../../state/use-saved-list.ts';
@@ -14,7 +14,7 @@ export function WishlistDialog({ open, onClose }: { open: boolean; onClose: () =
       open={open}
       onClose={onClose}
       labelledBy="wishlist-panel-title"
-      className="mr-0 ml-auto h-full max-h-none w-full max-w-md overflow-y-auto bg-white p-0 text-stone-900 shadow-2xl"
+      className={SIDE_PANEL_CLASS}
     >
       <WishlistBody onClose={onClose} />
     </Dialog>

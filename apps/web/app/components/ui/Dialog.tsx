@@ -66,3 +66,6 @@ export function Dialog({ open, onClose, labelledBy, className, initialFocus, chi
     </dialog>
   );
 }
+
+/** The look of a panel that slides in from the right edge (microcart, wishlist): full height, phone-wide. */
+export const SIDE_PANEL_CLASS = 'mr-0 ml-auto h-full max-h-none w-full max-w-md overflow-y-auto bg-white p-0 text-stone-900 shadow-2xl';
