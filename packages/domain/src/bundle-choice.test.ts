@@ -1,46 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { BundleOption, LinkedProduct, ProductLink } from './product.ts';
+import type { BundleOption } from './product.ts';
 import { CART_COPY } from './cart/messages.ts';
 import { bundleChoiceProblem, bundleMembers, bundlePrice, defaultBundleChoice, isSingleChoiceOption, productPrice } from './pricing.ts';
-import { OUT_OF_STOCK, member, product } from './test-fixtures.ts';
+import { OUT_OF_STOCK, bundleOption, member, product, productLink } from './test-fixtures.ts';
 import { unitPrice } from './unit-price.ts';
 
 const now = new Date('2026-11-20T12:00:00Z');
 
-const link = (m: LinkedProduct, extra: Partial<ProductLink> = {}): ProductLink => ({
-  id: m.id * 10,
-  link_type: 'bundle',
-  linked_product_sku: m.sku,
-  linked_product_type: m.type_id,
-  qty: 1,
-  position: 0,
-  is_default: false,
-  product: m,
-  ...extra,
-});
-
-const option = (option_id: number, links: ProductLink[], extra: Partial<BundleOption> = {}): BundleOption => ({
-  option_id,
-  title: `Option ${option_id}`,
-  type: 'radio',
-  required: true,
-  position: option_id,
-  product_links: links,
-  ...extra,
-});
 
 // The demo "Night In" bundle's shape: radio flower, select edible, optional checkbox extras.
 const options: BundleOption[] = [
-  option(1, [link(member({ id: 1, price: 3800 }), { is_default: true }), link(member({ id: 2, price: 3500 }), { position: 1 })]),
-  option(2, [link(member({ id: 3, price: 2200 }), { is_default: true }), link(member({ id: 4, price: 2000, special_price: 1500 }), { position: 1 })], { type: 'select' }),
-  option(
+  bundleOption(1, [productLink(member({ id: 1, price: 3800 }), { is_default: true }), productLink(member({ id: 2, price: 3500 }), { position: 1 })]),
+  bundleOption(2, [productLink(member({ id: 3, price: 2200 }), { is_default: true }), productLink(member({ id: 4, price: 2000, special_price: 1500 }), { position: 1 })], { type: 'select' }),
+  bundleOption(
     3,
     [
-      link(member({ id: 5, price: 499 }), { is_default: true, qty: 2 }),
-      link(member({ id: 6, price: 3000 }), { position: 1 }),
-      link(member({ id: 7, price: 100, stock: OUT_OF_STOCK }), { position: 2 }),
-      link(member({ id: 8, price: 100, status: 2 }), { position: 3 }),
+      productLink(member({ id: 5, price: 499 }), { is_default: true, qty: 2 }),
+      productLink(member({ id: 6, price: 3000 }), { position: 1 }),
+      productLink(member({ id: 7, price: 100, stock: OUT_OF_STOCK }), { position: 2 }),
+      productLink(member({ id: 8, price: 100, status: 2 }), { position: 3 }),
     ],
     { type: 'checkbox', required: false },
   ),

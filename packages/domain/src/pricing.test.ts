@@ -1,33 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { percentOf } from './money.ts';
-import type { BundleOption, CustomOption, LinkedProduct, ProductLink } from './product.ts';
+import type { CustomOption } from './product.ts';
 import { customOptionsPrice, productPrice, qtyDiscountPrice } from './pricing.ts';
 import { unitPrice } from './unit-price.ts';
-import { IN_STOCK, OUT_OF_STOCK, child, flower, member, product } from './test-fixtures.ts';
+import { IN_STOCK, OUT_OF_STOCK, bundleOption, child, flower, member, product, productLink } from './test-fixtures.ts';
 
 const now = new Date('2026-11-20T12:00:00Z');
 
-const link = (m: LinkedProduct, extra: Partial<ProductLink> = {}): ProductLink => ({
-  link_type: 'associated',
-  linked_product_sku: m.sku,
-  linked_product_type: m.type_id,
-  qty: 1,
-  position: 0,
-  is_default: false,
-  product: m,
-  ...extra,
-});
-
-const bundleOption = (option_id: number, links: ProductLink[], extra: Partial<BundleOption> = {}): BundleOption => ({
-  option_id,
-  title: `Option ${option_id}`,
-  type: 'radio',
-  required: true,
-  position: option_id,
-  product_links: links.map((l) => ({ ...l, link_type: 'bundle' })),
-  ...extra,
-});
 
 describe('productPrice: simple (spec §4, §5)', () => {
   it('is the own price, the special only inside its window', () => {
@@ -83,12 +63,12 @@ describe('productPrice: grouped and bundle', () => {
       type_id: 'grouped',
       price: 99999,
       product_links: [
-        link(member({ id: 1, price: 1000 }), { qty: 3 }), // qty ignored: grouped counts 1 each
-        link(member({ id: 2, price: 250, special_price: 200 })),
-        link(member({ id: 3, price: 700, status: 2 })),
-        link(member({ id: 4, price: 700, stock: OUT_OF_STOCK })),
-        link(member({ id: 5, price: 500 }), { link_type: 'related' }),
-        { ...link(member({ id: 6 })), product: undefined },
+        productLink(member({ id: 1, price: 1000 }), { qty: 3 }), // qty ignored: grouped counts 1 each
+        productLink(member({ id: 2, price: 250, special_price: 200 })),
+        productLink(member({ id: 3, price: 700, status: 2 })),
+        productLink(member({ id: 4, price: 700, stock: OUT_OF_STOCK })),
+        productLink(member({ id: 5, price: 500 }), { link_type: 'related' }),
+        { ...productLink(member({ id: 6 })), product: undefined },
       ],
     });
     expect(productPrice(p, now)).toEqual({ price: 1250, final_price: 1200, from: false, sale: true });
@@ -100,14 +80,14 @@ describe('productPrice: grouped and bundle', () => {
       type_id: 'bundle',
       bundle_options: [
         bundleOption(1, [
-          link(member({ id: 1, price: 1000 }), { position: 2 }),
-          link(member({ id: 2, price: 1500 }), { position: 1, qty: 2 }),
+          productLink(member({ id: 1, price: 1000 }), { position: 2 }),
+          productLink(member({ id: 2, price: 1500 }), { position: 1, qty: 2 }),
         ]),
         bundleOption(2, [
-          link(member({ id: 3, price: 300 }), { position: 1 }),
-          link(member({ id: 4, price: 333 }), { position: 2, is_default: true, qty: 3 }),
+          productLink(member({ id: 3, price: 300 }), { position: 1 }),
+          productLink(member({ id: 4, price: 333 }), { position: 2, is_default: true, qty: 3 }),
         ]),
-        bundleOption(3, [link(member({ id: 5, price: 400 }), { qty: 0 })]), // qty 0 → default 1
+        bundleOption(3, [productLink(member({ id: 5, price: 400 }), { qty: 0 })]), // qty 0 → default 1
       ],
     });
     expect(productPrice(p, now)).toEqual({ price: 1500 * 2 + 333 * 3 + 400, final_price: 4399, from: false, sale: false });
@@ -118,8 +98,8 @@ describe('productPrice: grouped and bundle', () => {
       type_id: 'bundle',
       bundle_options: [
         bundleOption(1, [
-          link(member({ id: 1, price: 1000, stock: OUT_OF_STOCK }), { is_default: true }),
-          link(member({ id: 2, price: 1200 }), { position: 1 }),
+          productLink(member({ id: 1, price: 1000, stock: OUT_OF_STOCK }), { is_default: true }),
+          productLink(member({ id: 2, price: 1200 }), { position: 1 }),
         ]),
       ],
     });
@@ -127,7 +107,7 @@ describe('productPrice: grouped and bundle', () => {
   });
 
   it('rounds each line to the cent before summing (fractional qty)', () => {
-    const p = product({ type_id: 'bundle', bundle_options: [bundleOption(1, [link(member({ id: 1, price: 333 }), { qty: 0.5 })])] });
+    const p = product({ type_id: 'bundle', bundle_options: [bundleOption(1, [productLink(member({ id: 1, price: 333 }), { qty: 0.5 })])] });
     expect(productPrice(p, now).price).toBe(167);
   });
 });
@@ -156,8 +136,8 @@ describe('productPrice properties', () => {
           ...ownFields,
           type_id: type,
           configurable_children: parts.map((f, i) => asChild(f, i + 1)),
-          product_links: parts.map((f, i) => link(asMember(f, i + 1))),
-          bundle_options: parts.map((f, i) => bundleOption(i + 1, [link(asMember(f, i + 1), { qty: (i % 3) + 1 })])),
+          product_links: parts.map((f, i) => productLink(asMember(f, i + 1))),
+          bundle_options: parts.map((f, i) => bundleOption(i + 1, [productLink(asMember(f, i + 1), { qty: (i % 3) + 1 })])),
         });
         const r = productPrice(p, now, group);
         return r.final_price <= r.price && r.final_price >= 0 && Number.isInteger(r.price) && Number.isInteger(r.final_price);
@@ -169,7 +149,7 @@ describe('productPrice properties', () => {
     fc.assert(
       fc.property(members, fc.nat(3), (parts, group) => {
         const ms = parts.map((f, i) => asMember(f, i + 1));
-        const p = product({ type_id: 'grouped', product_links: ms.map((m) => link(m)) });
+        const p = product({ type_id: 'grouped', product_links: ms.map((m) => productLink(m)) });
         const available = ms.filter((m) => m.status === 1 && m.stock.is_in_stock).map((m) => unitPrice(m, now, group));
         const r = productPrice(p, now, group);
         return (

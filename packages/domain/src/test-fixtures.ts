@@ -2,7 +2,7 @@
  * Builders of catalogue documents for this package's tests (not exported from the package):
  * complete, valid documents with only the fields a test cares about overridden.
  */
-import type { CatalogProduct, ConfigurableChild, LinkedProduct, StockInfo } from './product.ts';
+import type { BundleOption, CatalogProduct, ConfigurableChild, LinkedProduct, ProductLink, StockInfo } from './product.ts';
 
 export const IN_STOCK: StockInfo = { qty: 100, is_in_stock: true, manage_stock: true, low_stock_threshold: 5 };
 export const OUT_OF_STOCK: StockInfo = { qty: 0, is_in_stock: false, manage_stock: true, low_stock_threshold: 5 };
@@ -104,4 +104,14 @@ export function flower(children: ConfigurableChild[], overrides: Partial<Catalog
     configurable_children: children,
     ...overrides,
   });
+}
+
+/** A kit's link to a member product (grouped unless the option makes it a bundle link). */
+export function productLink(m: LinkedProduct, extra: Partial<ProductLink> = {}): ProductLink {
+  return { id: m.id * 10, link_type: 'associated', linked_product_sku: m.sku, linked_product_type: m.type_id, qty: 1, position: 0, is_default: false, product: m, ...extra };
+}
+
+/** A required radio bundle option over `links` (made bundle links). */
+export function bundleOption(option_id: number, links: ProductLink[], extra: Partial<BundleOption> = {}): BundleOption {
+  return { option_id, title: `Option ${option_id}`, type: 'radio', required: true, position: option_id, product_links: links.map((l) => ({ ...l, link_type: 'bundle' })), ...extra };
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'rea
 import { useRootData } from '../../lib/root-data.ts';
 import { focusField, primaryButton, secondaryButton, linkButton, panelTitle, FormError, LicenseRadios, useSubmit } from './ui.tsx';
 import { Field } from '../checkout/Field.tsx';
-import { CloseIcon } from '../ui/Icons.tsx';
+import { CloseButton } from '../ui/CloseButton.tsx';
 import { firstInvalid, validateCode, validateEmail, validateLicenseStep, validatePhone, type FieldErrors } from '../../lib/account-forms.ts';
 import { announce } from '../../lib/announce.ts';
 import { accountApi } from '../../api/account.ts';
@@ -315,19 +315,6 @@ function LinkAction({ onClick, disabled, children }: { onClick(): void; disabled
   return (
     <button type="button" className={linkButton} disabled={disabled} onClick={onClick}>
       {children}
-    </button>
-  );
-}
-
-export function CloseButton({ onClose, label = 'Close' }: { onClose(): void; label?: string }) {
-  return (
-    <button
-      type="button"
-      onClick={onClose}
-      aria-label={label}
-      className="inline-flex min-h-11 min-w-11 items-center justify-center rounded-full hover:bg-stone-100"
-    >
-      <CloseIcon />
     </button>
   );
 }

@@ -3,7 +3,8 @@ import { displayName } from '../../lib/account-view.ts';
 import { useAuth } from '../../state/use-auth.ts';
 import { StoreLink } from '../store/StoreLink.tsx';
 import { Documents } from './Documents.tsx';
-import { ACCOUNT_DIALOG_TITLE_ID, CloseButton } from './LoginPanel.tsx';
+import { ACCOUNT_DIALOG_TITLE_ID } from './LoginPanel.tsx';
+import { CloseButton } from '../ui/CloseButton.tsx';
 import { panelTitle, primaryButton, secondaryButton } from './ui.tsx';
 
 /**

@@ -2,7 +2,8 @@ import { LICENSE_LABELS } from '@verdant/domain';
 import { ACCOUNT_NAV, displayName, rewardPointsNotice } from '../../lib/account-view.ts';
 import { useAuth, useAuthApi } from '../../state/use-auth.ts';
 import { StoreLink } from '../store/StoreLink.tsx';
-import { ACCOUNT_DIALOG_TITLE_ID, CloseButton } from './LoginPanel.tsx';
+import { ACCOUNT_DIALOG_TITLE_ID } from './LoginPanel.tsx';
+import { CloseButton } from '../ui/CloseButton.tsx';
 import { panelTitle, secondaryButton } from './ui.tsx';
 
 /** The profile modal (spec §2): who is logged in, their points, the account's blocks and Log out. */

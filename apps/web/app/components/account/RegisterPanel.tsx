@@ -6,7 +6,8 @@ import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { notify } from '../../state/notifications.ts';
 import { useAuth, useAuthApi } from '../../state/use-auth.ts';
 import { Field } from '../checkout/Field.tsx';
-import { CloseButton, ACCOUNT_DIALOG_TITLE_ID } from './LoginPanel.tsx';
+import { ACCOUNT_DIALOG_TITLE_ID } from './LoginPanel.tsx';
+import { CloseButton } from '../ui/CloseButton.tsx';
 import { FileField, FormError, LicenseRadios, errorMessage, focusField, linkButton, panelTitle, primaryButton, useSubmit } from './ui.tsx';
 
 export const REGISTER_TITLE = 'Create an account';

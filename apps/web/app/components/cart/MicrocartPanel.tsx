@@ -6,7 +6,7 @@ import { useCart, useCartTotals } from '../../state/use-cart.ts';
 import { Announcer } from '../feedback/Announcer.tsx';
 import { StoreLink } from '../store/StoreLink.tsx';
 import { Dialog, SIDE_PANEL_CLASS } from '../ui/Dialog.tsx';
-import { CloseIcon } from '../ui/Icons.tsx';
+import { CloseButton } from '../ui/CloseButton.tsx';
 import { CartLine } from './CartLine.tsx';
 import { CouponForm } from './CouponForm.tsx';
 import { MICROCART_TITLE } from './Microcart.tsx';
@@ -48,10 +48,7 @@ function MicrocartBody({ onClose }: { onClose: () => void }) {
         <h2 id="microcart-title" ref={titleRef} tabIndex={-1} className="font-display text-2xl font-bold">
           {MICROCART_TITLE}
         </h2>
-        <button type="button" onClick={onClose} className="inline-flex min-h-11 min-w-11 items-center justify-center rounded-full hover:bg-stone-100">
-          <CloseIcon />
-          <span className="sr-only">Close cart</span>
-        </button>
+        <CloseButton onClose={onClose} label="Close cart" />
       </div>
       {sync !== 'idle' ? (
         <p role="status" className="mt-3 rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Dialog } from '../ui/Dialog.tsx';
-import { CloseIcon } from '../ui/Icons.tsx';
+import { CloseButton } from '../ui/CloseButton.tsx';
 
 interface Props {
   open: boolean;
@@ -26,14 +26,7 @@ export function FiltersDrawerDialog({ open, onClose, title, children, resultText
           <h2 id="filters-drawer-title" className="font-display text-2xl font-bold">
             {title}
           </h2>
-          <button
-            type="button"
-            onClick={onClose}
-            className="inline-flex min-h-11 min-w-11 items-center justify-center rounded-full hover:bg-stone-100"
-          >
-            <CloseIcon />
-            <span className="sr-only">Close filters</span>
-          </button>
+          <CloseButton onClose={onClose} label="Close filters" />
         </div>
         <div className="flex-1 px-4 py-4">
           {children}

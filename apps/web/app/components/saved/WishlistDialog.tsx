@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { Dialog, SIDE_PANEL_CLASS } from '../ui/Dialog.tsx';
-import { CloseIcon } from '../ui/Icons.tsx';
+import { CloseButton } from '../ui/CloseButton.tsx';
 import { StoreLink } from '../store/StoreLink.tsx';
 import { useSavedList } from '../../state/use-saved-list.ts';
 import { announce } from '../../lib/announce.ts';
@@ -34,10 +34,7 @@ function WishlistBody({ onClose }: { onClose: () => void }) {
         <h2 id="wishlist-panel-title" ref={titleRef} tabIndex={-1} className="font-display text-2xl font-bold">
           {WISHLIST_TITLE}
         </h2>
-        <button type="button" onClick={onClose} className="inline-flex min-h-11 min-w-11 items-center justify-center rounded-full hover:bg-stone-100">
-          <CloseIcon />
-          <span className="sr-only">Close wishlist</span>
-        </button>
+        <CloseButton onClose={onClose} label="Close wishlist" />
       </div>
       {items.length === 0 ? (
         <p className="mt-6 text-stone-700">Your wishlist is empty. Use the heart on any product to keep it here for later.</p>

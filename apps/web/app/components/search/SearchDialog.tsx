@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Form } from 'react-router';
 import { MESSAGES, type ProductCard } from '@verdant/domain';
 import { Dialog } from '../ui/Dialog.tsx';
-import { CloseIcon } from '../ui/Icons.tsx';
+import { CloseButton } from '../ui/CloseButton.tsx';
 import { StoreLink } from '../store/StoreLink.tsx';
 import { Price } from '../product/Price.tsx';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
@@ -41,14 +41,7 @@ function SearchPanelBody({ onClose }: { onClose: () => void }) {
         <h2 id="search-panel-title" className="font-display text-2xl font-bold">
           {SEARCH_PANEL_TITLE}
         </h2>
-        <button
-          type="button"
-          onClick={onClose}
-          className="inline-flex min-h-11 min-w-11 items-center justify-center rounded-full hover:bg-stone-100"
-        >
-          <CloseIcon />
-          <span className="sr-only">Close search</span>
-        </button>
+        <CloseButton onClose={onClose} label="Close search" />
       </div>
       <Form method="get" action={storePath(SEARCH_RESULTS_PATH)} role="search" className="mt-4 flex gap-2">
         <label htmlFor={inputId} className="sr-only">
