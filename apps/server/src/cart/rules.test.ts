@@ -90,19 +90,21 @@ describe('resolveLine', () => {
     expect(resolveLine({ sku: 'G', qty: 2 }, catalog(g), ctx).map((l) => [l.sku, l.qty])).toEqual([['A', 2]]);
   });
 
-  it('builds a bundle from defaults, each member its own component', () => {
-    const flowerMember = unit('M-FL', { priceCents: 4000, size: 92, uom: 'g', cannaType: 1 });
-    const wick = unit('M-WICK', { priceCents: 500, cannaType: 4, taxClassId: 4 });
-    const b = product(unit('B', { type_id: 'bundle', priceCents: null }), {
+  /** A bundle: a required flower option (link 11) and optional extras (2 wicks, link 21), both defaults. */
+  const flowerAndWickBundle = () =>
+    product(unit('B', { type_id: 'bundle', priceCents: null }), {
       bundleOptions: [
         { option_id: 1, title: 'Flower', type: 'radio', required: true, position: 0 },
         { option_id: 2, title: 'Extras', type: 'checkbox', required: false, position: 1 },
       ],
       links: [
-        { id: 11, linkType: 'bundle', qty: 1, position: 0, isDefault: true, bundleOptionId: 1, product: flowerMember },
-        { id: 21, linkType: 'bundle', qty: 2, position: 0, isDefault: true, bundleOptionId: 2, product: wick },
+        { id: 11, linkType: 'bundle', qty: 1, position: 0, isDefault: true, bundleOptionId: 1, product: unit('M-FL', { priceCents: 4000, size: 92, uom: 'g', cannaType: 1 }) },
+        { id: 21, linkType: 'bundle', qty: 2, position: 0, isDefault: true, bundleOptionId: 2, product: unit('M-WICK', { priceCents: 500, cannaType: 4, taxClassId: 4 }) },
       ],
     });
+
+  it('builds a bundle from defaults, each member its own component', () => {
+    const b = flowerAndWickBundle();
     const [line] = resolveLine({ sku: 'B', qty: 1 }, catalog(b), ctx);
     expect(line.unitPrice).toBe(4000 + 2 * 500);
     expect(line.components.map((c) => [c.sku, c.qtyPerUnit, c.taxClassId, c.stockPerUnit])).toEqual([['M-FL', 1, 2, 3.5], ['M-WICK', 2, 4, 1]]);
@@ -110,18 +112,7 @@ describe('resolveLine', () => {
   });
 
   it('leaves out an optional bundle option asked for with no selection, and keeps it left out', () => {
-    const flowerMember = unit('M-FL', { priceCents: 4000, size: 92, uom: 'g', cannaType: 1 });
-    const wick = unit('M-WICK', { priceCents: 500, cannaType: 4, taxClassId: 4 });
-    const b = product(unit('B', { type_id: 'bundle', priceCents: null }), {
-      bundleOptions: [
-        { option_id: 1, title: 'Flower', type: 'radio', required: true, position: 0 },
-        { option_id: 2, title: 'Extras', type: 'checkbox', required: false, position: 1 },
-      ],
-      links: [
-        { id: 11, linkType: 'bundle', qty: 1, position: 0, isDefault: true, bundleOptionId: 1, product: flowerMember },
-        { id: 21, linkType: 'bundle', qty: 2, position: 0, isDefault: true, bundleOptionId: 2, product: wick },
-      ],
-    });
+    const b = flowerAndWickBundle();
     const none = { extension_attributes: { bundle_options: [{ option_id: 1, option_selections: [11] }, { option_id: 2, option_selections: [] }] } };
     const [line] = resolveLine({ sku: 'B', qty: 1, product_option: none }, catalog(b), ctx);
     expect(line.unitPrice).toBe(4000);

@@ -25,6 +25,7 @@ import { toAttribute, toCategories } from './taxonomy-documents.ts';
 import { readCatalogRows, type CatalogRows, type RowScope } from './catalog-rows.ts';
 import { summaryPriceFields } from './pricing.ts';
 import { groupBy } from './group-by.ts';
+import { addOnPrice, bundleOptionOf, qtyDiscountOf } from '../prices/catalog-row-mappers.ts';
 
 export interface StoreDocuments {
   storeId: number;
@@ -137,14 +138,13 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       option_type_id: v.option_type_id,
       title: v.title,
       price_type: v.price_type,
-      price: v.price_type === 'percent' ? (v.price_percent ?? 0) : (v.price_cents ?? 0),
+      price: addOnPrice(v),
       position: v.position,
     }));
     // A text option (field, area) is priced on the option itself: carried as its one value, keyed
     // by the option id, so the add-on rule (option_type_id above 0) counts it like any other.
     if (values.length === 0 && o.price_type) {
-      const price = o.price_type === 'percent' ? (o.price_percent ?? 0) : (o.price_cents ?? 0);
-      values.push({ option_type_id: o.option_id, title: o.title, price_type: o.price_type, price, position: 0 });
+      values.push({ option_type_id: o.option_id, title: o.title, price_type: o.price_type, price: addOnPrice(o), position: 0 });
     }
     return {
       option_id: o.option_id,
@@ -162,11 +162,7 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       .filter((c): c is Row<'categories'> => c !== undefined);
     const ownLinks = links.get(p.id) ?? [];
     const bundle: BundleOption[] = (bundleOptions.get(p.id) ?? []).map((o) => ({
-      option_id: o.option_id,
-      title: o.title,
-      type: o.type,
-      required: o.required === 1,
-      position: o.position,
+      ...bundleOptionOf(o),
       product_links: ownLinks.filter((l) => l.bundle_option_id === o.option_id).map((l) => link(p, l)),
     }));
     const doc: CatalogProduct = {
@@ -214,11 +210,7 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       created_at: p.created_at,
       updated_at: p.updated_at,
       stock: stockOf(p.id),
-      discounts: (discounts.get(p.id) ?? []).map((d) => ({
-        TYPE: 'qty_discount',
-        qty_to_buy: d.qty_to_buy,
-        price: d.price_cents,
-      })),
+      discounts: (discounts.get(p.id) ?? []).map(qtyDiscountOf),
       ...priceOf(p),
       configurable_options: (confOptions.get(p.id) ?? []).map((o) => ({
         attribute_id: o.attribute_id,

@@ -16,8 +16,9 @@
  */
 import type { QtyDiscount } from '@verdant/domain';
 import type { Row } from '../db/schema.ts';
-import type { LoadedBundleOption, LoadedCustomOption, LoadedLink, LoadedProduct, SellableUnit } from '../prices/loader.ts';
+import type { LoadedBundleOption, LoadedCustomOption, LoadedProduct, SellableUnit } from '../prices/loader.ts';
 import { loadedProduct } from '../prices/loaded-product.ts';
+import { addOnPrice, bundleOptionOf, loadedLinkOf, ownAddOn, qtyDiscountOf } from '../prices/catalog-row-mappers.ts';
 import type { CatalogRows } from './catalog-rows.ts';
 import { groupBy } from './group-by.ts';
 
@@ -58,30 +59,22 @@ export function sellableRecords(rows: CatalogRows): Map<number, SellableRecord[]
       tiers: tiers.get(p.id) ?? [],
       discounts: [...(discounts.get(p.id) ?? [])]
         .sort((a, b) => a.qty_to_buy - b.qty_to_buy)
-        .map((d) => ({ TYPE: 'qty_discount', qty_to_buy: d.qty_to_buy, price: d.price_cents })),
+        .map(qtyDiscountOf),
       links: [...(links.get(p.id) ?? [])].sort(byPositionThen((l) => l.id)),
       bundleOptions: [...(bundleOptions.get(p.id) ?? [])]
         .sort(byPositionThen((o) => o.option_id))
-        .map((o) => ({ option_id: o.option_id, title: o.title, type: o.type, required: o.required === 1, position: o.position })),
-      customOptions: [...(customOptions.get(p.id) ?? [])].sort(byPositionThen((o) => o.option_id)).map((o) => {
-        const own = o.price_type === 'percent' ? o.price_percent : o.price_cents;
-        return {
-          option_id: o.option_id,
-          title: o.title,
-          type: o.type,
-          is_require: o.is_require === 1,
-          position: o.position,
-          values: [...(customValues.get(o.option_id) ?? [])].sort(byPositionThen((v) => v.option_type_id)).map((v) => ({
-            option_type_id: v.option_type_id,
-            title: v.title,
-            price_type: v.price_type,
-            // Domain shape: cents for fixed add-ons, a percentage for percent add-ons.
-            price: (v.price_type === 'percent' ? v.price_percent : v.price_cents) ?? 0,
-            position: v.position,
-          })),
-          own: o.price_type && own != null ? { price_type: o.price_type, price: own } : null,
-        };
-      }),
+        .map(bundleOptionOf),
+      customOptions: [...(customOptions.get(p.id) ?? [])].sort(byPositionThen((o) => o.option_id)).map((o) => ({
+        option_id: o.option_id,
+        title: o.title,
+        type: o.type,
+        is_require: o.is_require === 1,
+        position: o.position,
+        values: [...(customValues.get(o.option_id) ?? [])]
+          .sort(byPositionThen((v) => v.option_type_id))
+          .map((v) => ({ option_type_id: v.option_type_id, title: v.title, price_type: v.price_type, price: addOnPrice(v), position: v.position })),
+        own: ownAddOn(o),
+      })),
     };
     const list = out.get(p.store_id);
     if (list) list.push(record);
@@ -192,17 +185,7 @@ export class SellableIndex {
         discounts: type === 'configurable' ? r.discounts.map((d) => ({ ...d })) : [],
         links:
           type === 'grouped' || type === 'bundle'
-            ? r.links.map(
-                (l): LoadedLink => ({
-                  id: l.id,
-                  linkType: l.link_type as 'associated' | 'bundle',
-                  qty: l.qty,
-                  position: l.position,
-                  isDefault: l.is_default === 1,
-                  bundleOptionId: l.bundle_option_id,
-                  product: members.get(l.linked_product_sku) ?? null,
-                }),
-              )
+            ? r.links.map((l) => loadedLinkOf(l, members.get(l.linked_product_sku) ?? null))
             : [],
         bundleOptions: type === 'bundle' ? r.bundleOptions.map((o) => ({ ...o })) : [],
         customOptions: r.customOptions,

@@ -10,6 +10,7 @@ import type { CustomOption, ProductLicenseType, QtyDiscount } from '@verdant/dom
 import type { Database, Row } from '../db/schema.ts';
 import { inList, toUnit, unitRows, type SellableUnit, type UnitRow } from './unit-rows.ts';
 import { loadedProduct } from './loaded-product.ts';
+import { addOnPrice, bundleOptionOf, loadedLinkOf, ownAddOn, qtyDiscountOf } from './catalog-row-mappers.ts';
 
 export type { SellableUnit } from './unit-rows.ts';
 
@@ -114,7 +115,7 @@ export async function loadProducts(
     for (const u of allUnits) if (u.id === t.product_id) u.tiers.push({ customer_group_id: t.customer_group_id, qty: t.qty, price: t.price_cents });
   }
   const discountsOf = (id: number): QtyDiscount[] =>
-    discounts.filter((d) => d.product_id === id).map((d) => ({ TYPE: 'qty_discount', qty_to_buy: d.qty_to_buy, price: d.price_cents }));
+    discounts.filter((d) => d.product_id === id).map(qtyDiscountOf);
   const memberBySku = new Map(members.map((m) => [m.sku, m]));
   const customByProduct = groupCustomOptions(customRows);
 
@@ -129,18 +130,10 @@ export async function loadProducts(
       discounts: u.type_id === 'configurable' ? discountsOf(u.id) : [],
       links: links
         .filter((l) => l.product_id === u.id)
-        .map((l) => ({
-          id: l.id,
-          linkType: l.link_type as 'associated' | 'bundle',
-          qty: l.qty,
-          position: l.position,
-          isDefault: l.is_default === 1,
-          bundleOptionId: l.bundle_option_id,
-          product: memberBySku.get(l.linked_product_sku) ?? null,
-        })),
+        .map((l) => loadedLinkOf(l, memberBySku.get(l.linked_product_sku) ?? null)),
       bundleOptions: bundleOptions
         .filter((o) => o.product_id === u.id)
-        .map((o) => ({ option_id: o.option_id, title: o.title, type: o.type, required: o.required === 1, position: o.position })),
+        .map(bundleOptionOf),
       customOptions: customByProduct.get(u.id) ?? [],
     }));
   });
@@ -180,7 +173,6 @@ function groupCustomOptions(rows: readonly CustomRow[]): Map<number, LoadedCusto
   for (const r of rows) {
     let o = byOption.get(r.option_id);
     if (!o) {
-      const ownPrice = r.price_type === 'percent' ? r.price_percent : r.price_cents;
       o = {
         product_id: r.product_id,
         option_id: r.option_id,
@@ -189,7 +181,7 @@ function groupCustomOptions(rows: readonly CustomRow[]): Map<number, LoadedCusto
         is_require: r.is_require === 1,
         position: r.position,
         values: [],
-        own: r.price_type && ownPrice != null ? { price_type: r.price_type, price: ownPrice } : null,
+        own: ownAddOn(r),
       } as LoadedCustomOption & { product_id: number };
       byOption.set(r.option_id, o);
     }
@@ -198,8 +190,7 @@ function groupCustomOptions(rows: readonly CustomRow[]): Map<number, LoadedCusto
         option_type_id: r.option_type_id,
         title: r.v_title ?? '',
         price_type: r.v_price_type ?? 'fixed',
-        // Domain shape: cents for fixed add-ons, a percentage for percent add-ons.
-        price: (r.v_price_type === 'percent' ? r.v_price_percent : r.v_price_cents) ?? 0,
+        price: addOnPrice({ price_type: r.v_price_type, price_cents: r.v_price_cents, price_percent: r.v_price_percent }),
         position: r.v_position ?? 0,
       });
     }
