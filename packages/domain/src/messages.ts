@@ -8,6 +8,7 @@ export const MESSAGES = {
   loginRequired: 'You need to be logged in to see this page',
   searchTermTooShort: 'Searched term at least 3 characters.',
   fieldRequired: 'Field is required',
+  passwordChanged: 'Password has successfully been changed',
   pageNotFound: '404 Page Not Found',
   somethingWentWrong: 'Something went wrong. Try again in a few seconds.',
   internalServerError: 'Internal Server Error 500',

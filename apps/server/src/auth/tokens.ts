@@ -7,7 +7,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Kysely } from 'kysely';
-import type { LicenseType } from '@verdant/domain';
+import { MESSAGES, type LicenseType } from '@verdant/domain';
 import type { OrderType } from '../db/tables/commerce.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
@@ -27,7 +27,7 @@ export interface AccessClaims {
 }
 
 export const AUTH_MESSAGES = {
-  tokenRequired: 'You need to be logged in to see this page',
+  tokenRequired: MESSAGES.loginRequired,
   tokenInvalid: 'Your session has expired or is invalid. Please log in again.',
   refreshInvalid: 'Your session has expired. Please log in again.',
 } as const;

@@ -3,14 +3,14 @@
  * may send along are dropped here: an order is priced by the server only.
  */
 import { z } from 'zod';
-import { LICENSE_TYPES, cityRule, emailRule, firstNameRule, lastNameRule, phoneRule, requiredRule, zipRule, type FieldRule } from '@verdant/domain';
+import { LICENSE_TYPES, MESSAGES, cityRule, emailRule, firstNameRule, lastNameRule, phoneRule, requiredRule, zipRule, type FieldRule } from '@verdant/domain';
 import { CART_MESSAGES as M } from '../cart/messages.ts';
 import { lineSchema, orderTypeSchema, pointsSchema } from '../cart/schemas.ts';
 
 /** A field checked by the shared form rule of @verdant/domain (the checkout form uses the same). */
 const field = (name: string, rule: FieldRule, max: number) =>
   z
-    .string({ error: `${name}: Field is required` })
+    .string({ error: `${name}: ${MESSAGES.fieldRequired}` })
     .trim()
     .max(max, `${name} is too long`)
     .superRefine((value, ctx) => {

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { FORM_MESSAGES, LICENSE_TYPES, emailRule, firstNameRule, lastNameRule, phoneRule, type FieldRule, type LicenseType } from '@verdant/domain';
+import { FORM_MESSAGES, LICENSE_TYPES, MESSAGES, emailRule, firstNameRule, lastNameRule, phoneRule, type FieldRule, type LicenseType } from '@verdant/domain';
 import type { Database, Row } from '../db/schema.ts';
 import { pointsBalance } from '../cart/repository.ts';
 
@@ -23,7 +23,7 @@ export const USER_MESSAGES = {
 
 /** A zod string checked by a spec §5 field rule, so the server answers the words the form shows. */
 export const ruled = (rule: FieldRule) =>
-  z.string({ error: 'Field is required' }).superRefine((v, ctx) => {
+  z.string({ error: MESSAGES.fieldRequired }).superRefine((v, ctx) => {
     const problem = rule(v);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }).transform((v) => v.trim());

@@ -15,7 +15,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
-import { cityRule, zipRule } from '@verdant/domain';
+import { MESSAGES, cityRule, zipRule } from '@verdant/domain';
 import { accountsOf, requireCustomer } from '../auth/context.ts';
 import { AUTH_MESSAGES } from '../auth/tokens.ts';
 import type { Database } from '../db/schema.ts';
@@ -79,7 +79,7 @@ const addressSchema = z.object({
   title: text(64).nullish(),
   firstname: text(64).nullish(),
   lastname: text(64).nullish(),
-  street: text(255).min(1, 'Field is required'),
+  street: text(255).min(1, MESSAGES.fieldRequired),
   house_number: text(32).nullish(),
   apt_ste: text(32).nullish(),
   city: ruled(cityRule),

@@ -19,7 +19,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { FIELD_MESSAGES, passwordRule } from '@verdant/domain';
+import { FIELD_MESSAGES, MESSAGES, passwordRule } from '@verdant/domain';
 import type { AccountsContext } from '../auth/context.ts';
 import { accountsOf, requireCustomer } from '../auth/context.ts';
 import { AUTH_MESSAGES } from '../auth/tokens.ts';
@@ -39,7 +39,7 @@ export const PASSWORD_LOGINS_PER_EMAIL_PER_HOUR = 10;
 export const PASSWORD_CHANGES_PER_HOUR = 10;
 
 export const PASSWORD_MESSAGES = {
-  changed: 'Password has successfully been changed',
+  changed: MESSAGES.passwordChanged,
   resetSent: 'We have sent you an e-mail with a link to create a new password. The link is valid for 1 hour.',
   resetUnknownEmail: 'Error while sending reset password e-mail. Provided email does not exist.',
   resetMailFailed: 'Error while sending reset password e-mail. Please try again in a few minutes.',

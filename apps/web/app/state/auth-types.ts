@@ -3,7 +3,7 @@
  * and the offline sync queue see it. Implemented by ./auth-store.ts; React reads it through
  * ./use-auth.ts (`useAuth(selector)`, `useAuthApi()`).
  */
-import type { LicenseType } from '@verdant/domain';
+import { MESSAGES, type LicenseType } from '@verdant/domain';
 import type { AddressInput, CurrentUser, OrderType, RegistrationInput } from '../api/user.ts';
 
 export type { AddressInput, CurrentUser, OrderType, RegistrationInput };
@@ -31,9 +31,9 @@ export const AUTH_COPY = {
   loggedOut: "You're logged out",
   loggedIn: 'You are logged in!',
   accountUpdated: 'Account data has successfully been updated',
-  passwordChanged: 'Password has successfully been changed',
+  passwordChanged: MESSAGES.passwordChanged,
   resetOffline: 'Reset password feature does not work while offline!',
-  loginRequired: 'You need to be logged in to see this page',
+  loginRequired: MESSAGES.loginRequired,
   rewardPoints: (credit: number) => `You have ${credit} Reward Points!`,
 } as const;
 

@@ -8,7 +8,7 @@ import { announce } from '../../lib/announce.ts';
 import { accountApi } from '../../api/account.ts';
 import { AUTH_COPY } from '../../state/auth-types.ts';
 import { useAuth, useAuthApi } from '../../state/use-auth.ts';
-import type { LicenseType } from '@verdant/domain';
+import { MESSAGES, type LicenseType } from '@verdant/domain';
 
 export const ACCOUNT_DIALOG_TITLE_ID = 'account-dialog-title';
 export const LOGIN_TITLE = 'Log in';
@@ -109,7 +109,7 @@ export function LoginPanel({ onClose }: { onClose(): void }) {
 
   const loginWithPassword = async (e: FormEvent) => {
     e.preventDefault();
-    const found = { ...validateEmail(email), ...(password ? {} : { password: 'Field is required' }) };
+    const found = { ...validateEmail(email), ...(password ? {} : { password: MESSAGES.fieldRequired }) };
     if (invalid(found, ['email', 'password'])) return;
     await run(async () => {
       await auth.getState().loginWithPassword(email.trim(), password);

@@ -1,3 +1,4 @@
+import { MESSAGES } from '@verdant/domain';
 import { useId, useState } from 'react';
 import { announce } from '../../lib/announce.ts';
 import { useCart } from '../../state/use-cart.ts';
@@ -18,7 +19,7 @@ export function CouponForm({ appliedCode }: { appliedCode: string | null }) {
   const apply = async () => {
     const value = code.trim();
     if (!value) {
-      setError('Field is required');
+      setError(MESSAGES.fieldRequired);
       return;
     }
     setBusy(true);
