@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type OwnedTestDatabase } from '../test/databases.ts';
+import { createTestDatabase, describeEachDatabase, type OwnedTestDatabase } from '../test/databases.ts';
 import { CartCache, cartCacheFor } from './cart-cache.ts';
 import { requireCartWithLines, type CartRow } from './repository.ts';
 import { Shopper, commerceApp, orderBody, pin } from './testing.ts';
@@ -112,9 +112,18 @@ describe('cart cache (SQLite): the kept copy always equals the database', () => 
     expect(cache.get('b', 1)).toBeUndefined();
   });
 
-  it('is not used with PostgreSQL or inside a transaction', async () => {
+  it('is not used inside a transaction (a write reads the database itself)', async () => {
     await t.db.transaction().execute(async (trx) => {
       expect(cartCacheFor(trx)).toBeNull();
     });
+  });
+});
+
+// Several PostgreSQL nodes write the same carts: none of them may keep a copy.
+describeEachDatabase('cart cache by database', (getDb) => {
+  it('exists for SQLite only', () => {
+    const { db, dialect } = getDb();
+    if (dialect === 'sqlite') expect(cartCacheFor(db)).toBeInstanceOf(CartCache);
+    else expect(cartCacheFor(db)).toBeNull();
   });
 });
