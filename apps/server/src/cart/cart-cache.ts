@@ -9,9 +9,10 @@
  *
  * How the copy never lies:
  *  - Every write to a cart or its lines runs in a write transaction (../db/group-commit.ts) and
- *    forgets the cart first; reads that come while the write is open fall through to the database.
- *  - After the COMMIT (and only then) the writer puts the cart as it committed it (afterCommit);
- *    writes that do not know the result just forget it again.
+ *    calls `writing()` once it has written: the copy goes at once (later units of the same group
+ *    and readers fall through to the database), and after the COMMIT (only then) the writer puts
+ *    the cart as it committed it, or it stays gone. A unit that fails before writing leaves the
+ *    copy as it was: nothing changed.
  *  - A read that misses fills the copy only if no cart at all was written meanwhile (one clock
  *    for all carts, moved by every forget/put), so a slow read never overwrites a newer copy.
  *    Under many writes some fills are skipped; writers put their carts themselves.
@@ -20,6 +21,7 @@
  */
 import type { Kysely } from 'kysely';
 import { sqlitePrepareOf } from '../db/compiled.ts';
+import type { TransactionHooks } from '../db/group-commit.ts';
 import type { Row } from '../db/schema.ts';
 
 type CartRow = Row<'carts'>;
@@ -54,6 +56,16 @@ export class CartCache {
   forget(token: string): void {
     this.entries.delete(token);
     this.clock += 1;
+  }
+
+  /**
+   * A write to the cart inside `tx`: the copy goes now and stays gone whatever the outcome, or, with
+   * `committed`, is put back as the writer says it committed it (computed when the COMMIT is done).
+   */
+  writing(token: string, tx: TransactionHooks, committed?: () => CachedCart): void {
+    this.forget(token);
+    tx.afterRollback(() => this.forget(token));
+    tx.afterCommit(committed ? () => this.put(token, committed()) : () => this.forget(token));
   }
 
   /** The cart as a writer committed it. */

@@ -180,11 +180,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
 function changeCart(c: CommerceContext, cart: CartRow, fields: Partial<Pick<CartRow, 'coupon_code' | 'order_type'>>): Promise<CartRow> {
   const cache = cartCacheFor(c.db);
   return inWriteTransaction(c.db, async (trx, tx) => {
-    if (cache) {
-      cache.forget(cart.token);
-      tx.afterCommit(() => cache.forget(cart.token));
-      tx.afterRollback(() => cache.forget(cart.token));
-    }
+    cache?.writing(cart.token, tx);
     return trx
       .updateTable('carts')
       .set({ ...fields, updated_at: c.now().toISOString() })

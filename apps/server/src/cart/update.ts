@@ -48,14 +48,10 @@ export type ServerItem = ReturnType<typeof serverItem>;
 export async function updateCart(db: Db, catalog: CatalogSource | null, store: Store, token: string | null, req: UpdateRequest, customer: CustomerRef | null, now: Date): Promise<ServerItem[]> {
   const cache = cartCacheFor(db);
   return inWriteTransaction(db, async (trx, tx) => {
-    // The committed copy when the server keeps one (SQLite), else the database. Either way the
-    // copy is dropped now: until this write commits, readers go to the database.
+    // The committed copy when the server keeps one (SQLite), else the database. A unit that fails
+    // writes nothing, so the copy stays right; one that writes replaces it (cache.writing below).
     const kept = token ? cache?.get(token, store.storeId) : undefined;
     const { cart, rows } = kept ?? (await requireCartWithLines(trx, token, store.storeId, true));
-    if (cache) {
-      cache.forget(cart.token);
-      tx.afterRollback(() => cache.forget(cart.token));
-    }
     for (const c of req.changes) if (c.quoteId != null && String(c.quoteId) !== cart.token) throw new ApiError(400, M.quoteMismatch);
     const ctx = resolveContext(store, customer, now);
     const skus = [...rows.map((r) => r.sku), ...req.changes.flatMap((c) => (c.sku ? [c.sku] : []))];
@@ -105,15 +101,16 @@ export async function updateCart(db: Db, catalog: CatalogSource | null, store: S
       if (req.burnCredits > balance) throw new ApiError(400, M.notEnoughPoints(balance));
     }
     const { items, lines, touchedCart } = await write(trx, cart, slots, req, now);
-    if (cache) {
-      const committed: CartRow = {
+    // Gone until the COMMIT (later units and readers see the database), then the cart as written.
+    cache?.writing(cart.token, tx, () => ({
+      cart: {
         ...cart,
         updated_at: touchedCart ? now.toISOString() : cart.updated_at,
         ...(req.orderType ? { order_type: req.orderType } : {}),
         ...(req.burnCredits != null ? { credits: req.burnCredits } : {}),
-      };
-      tx.afterCommit(() => cache.put(cart.token, { cart: committed, rows: lines }));
-    }
+      },
+      rows: lines,
+    }));
     return items;
   });
 }
@@ -237,12 +234,8 @@ export async function deleteFromCart(db: Db, store: Store, token: string | null,
   const cache = cartCacheFor(db);
   return inWriteTransaction(db, async (trx, tx) => {
     const cart = await requireCart(trx, token, store.storeId, true);
-    if (cache) {
-      // What is left is not worked out here: the next read goes to the database.
-      cache.forget(cart.token);
-      tx.afterCommit(() => cache.forget(cart.token));
-      tx.afterRollback(() => cache.forget(cart.token));
-    }
+    // What is left is not worked out here: the next read goes to the database.
+    cache?.writing(cart.token, tx);
     if (item.quoteId != null && String(item.quoteId) !== cart.token) throw new ApiError(400, M.quoteMismatch);
     let q = trx.deleteFrom('cart_items').where('cart_id', '=', cart.id);
     q = item.item_id != null ? q.where('id', '=', item.item_id) : q.where((eb) => eb.or([eb('sku', '=', item.sku!), eb('parent_sku', '=', item.sku!)]));

@@ -45,12 +45,8 @@ export async function placeOrder(db: Db, store: Store, input: OrderInput, key: s
         .execute();
       const order = await prepareOrder(trx, store, input, customer, now);
       const ordered = order.cart?.token;
-      if (cache && ordered) {
-        // The order empties and marks the cart: the server's kept copy goes (../cart/cart-cache.ts).
-        cache.forget(ordered);
-        tx.afterCommit(() => cache.forget(ordered));
-        tx.afterRollback(() => cache.forget(ordered));
-      }
+      // The order empties and marks the cart: the server's kept copy goes (../cart/cart-cache.ts).
+      if (cache && ordered) cache.writing(ordered, tx);
       stockChanged = await takeStock(trx, order, iso);
       if (order.coupon) await countCouponUse(trx, order.coupon.id, iso);
       const answer = await recordOrder(trx, store, input, key, order, iso);
