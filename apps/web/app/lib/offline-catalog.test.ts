@@ -1,7 +1,6 @@
 /**
  * The offline catalogue snapshot lives in the store's persistent cache as a KEPT entry (issue 6):
- * the quota purge leaves it, a reload reads it back, and a copy an earlier build kept directly in
- * idb-keyval's database is moved over once.
+ * the quota purge leaves it, a reload reads it back.
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -45,14 +44,5 @@ describe('offline catalogue in the persistent cache', () => {
     });
     const reloaded = await page();
     expect(await reloaded.snapshotTime('downtown')).toBe('2026-11-21T12:00:00.000Z');
-  });
-
-  it('moves a copy an earlier build kept in idb-keyval into the cache', async () => {
-    const { set, get } = await import('idb-keyval');
-    await set(KEY, { etag: null, checkedAt: 1, snapshot: snapshot('2026-11-20T08:00:00.000Z') });
-    const p = await page();
-    expect(await p.snapshotTime('downtown')).toBe('2026-11-20T08:00:00.000Z');
-    expect((await cacheEntries()).map(([k]) => k)).toEqual([KEY]);
-    await vi.waitFor(async () => expect(await get(KEY)).toBeUndefined());
   });
 });

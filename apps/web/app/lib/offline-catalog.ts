@@ -14,7 +14,6 @@
  * and `offlineFallback` runs the route's own loader against the snapshot instead. With no snapshot
  * (or nothing in it for the page) the shopper is told so and sent home (spec §8).
  */
-import { del as idbDel, get as idbGet } from 'idb-keyval';
 import { redirect } from 'react-router';
 import type { CatalogSnapshot } from '@verdant/server/catalog/offline-services.ts';
 import type { AppContext } from './context.ts';
@@ -52,25 +51,11 @@ async function cacheOf(storeCode: string) {
 const usable = (stored: StoredSnapshot | null | undefined): stored is StoredSnapshot =>
   !!stored?.snapshot?.store && Array.isArray(stored.snapshot.content?.products);
 
-/** A copy an earlier build kept directly in idb-keyval's database: moved into the cache once. */
-async function legacyCopy(storeCode: string): Promise<StoredSnapshot | null> {
-  try {
-    const stored = (await idbGet(key(storeCode))) as StoredSnapshot | undefined;
-    return usable(stored) ? stored : null;
-  } catch {
-    return null;
-  }
-}
-
 async function read(storeCode: string): Promise<StoredSnapshot | null> {
   const cached = memory.get(storeCode);
   if (cached) return cached.stored;
   const cache = await cacheOf(storeCode);
-  let stored = cache ? await cache.get<StoredSnapshot>(key(storeCode)) : null;
-  if (!usable(stored)) {
-    stored = await legacyCopy(storeCode);
-    if (stored && cache && (await cache.set(key(storeCode), stored, { ordinal: SNAPSHOT_ORDINAL }))) void idbDel(key(storeCode)).catch(() => {});
-  }
+  const stored = cache ? await cache.get<StoredSnapshot>(key(storeCode)) : null;
   if (!usable(stored)) return null;
   memory.set(storeCode, { stored });
   return stored;
