@@ -5,7 +5,7 @@ import { firstInvalid, validateRegistration, type FieldErrors, type Registration
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { notify } from '../../state/notifications.ts';
 import { useAuth, useAuthApi } from '../../state/use-auth.ts';
-import { Field } from '../checkout/Field.tsx';
+import { Field, FieldError } from '../checkout/Field.tsx';
 import { ACCOUNT_DIALOG_TITLE_ID } from './LoginPanel.tsx';
 import { CloseButton } from '../ui/CloseButton.tsx';
 import { FileField, FormError, LicenseRadios, errorMessage, focusField, linkButton, panelTitle, primaryButton, useSubmit } from './ui.tsx';
@@ -184,11 +184,7 @@ export function Check({ id, checked, onChange, label, error }: { id: string; che
           {label}
         </label>
       </div>
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </div>
   );
 }

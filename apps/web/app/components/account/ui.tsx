@@ -2,6 +2,7 @@
  * Small shared pieces of the account forms: button styles, the form's error line, a file field,
  * the licence radio group and a hook that runs one submission at a time.
  */
+import { FieldError } from '../checkout/Field.tsx';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { LICENSE_LABELS, type LicenseType } from '@verdant/domain';
 import { ApiError, NetworkError } from '../../api/envelope.ts';
@@ -100,11 +101,7 @@ export function FileField({
         onChange={(e) => onChange(e.currentTarget.files?.[0] ?? null)}
         className="mt-1 block w-full rounded-lg border border-stone-400 bg-white text-sm text-stone-900 file:mr-3 file:min-h-11 file:border-0 file:bg-stone-100 file:px-4 file:font-medium aria-invalid:border-red-700"
       />
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </div>
   );
 }

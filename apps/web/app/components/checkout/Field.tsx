@@ -36,14 +36,19 @@ export function Field({ id, label, value, onChange, error, hint, className, ...i
         className="mt-1 block min-h-11 w-full rounded-lg border border-stone-400 bg-white px-3 text-stone-900 aria-invalid:border-red-700 aria-invalid:ring-1 aria-invalid:ring-red-700 disabled:bg-stone-100 disabled:text-stone-600"
         {...input}
       />
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </div>
   );
 }
 
 export const sectionClass = 'rounded-2xl border border-stone-200 bg-white p-4 shadow-sm sm:p-6';
 export const sectionTitleClass = 'font-display text-xl font-bold text-stone-900';
+
+/** A field's error under it; the field points at it with aria-describedby=`{id}-error`. */
+export function FieldError({ id, error }: { id: string; error?: string | null }) {
+  return error ? (
+    <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700">
+      {error}
+    </p>
+  ) : null;
+}
