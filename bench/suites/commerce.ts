@@ -10,12 +10,10 @@
  * each right after a round of the bare server, and the ratio is the median of the round ratios.
  */
 import { randomUUID } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import { createDatabase } from '../../apps/server/src/db/index.ts';
+import type { LoadResult } from '../lib/http-load.ts';
 import { startBareServer, startServer } from '../lib/processes.ts';
 
 const HOST = 'downtown.localhost';
@@ -175,14 +173,8 @@ async function countOrdersOf(db: Awaited<ReturnType<typeof createDatabase>>['db'
   return Number(row.n);
 }
 
-interface Run {
-  requestsPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-  errors: number;
-  non2xx: number;
-  requests: number;
-}
+/** One autocannon run, reported like lib/http-load's results. */
+type Run = Omit<LoadResult, 'name'>;
 
 interface PairedResult extends Run {
   name: string;
