@@ -109,6 +109,27 @@ test.describe('age gate', () => {
     await context.close();
   });
 
+  // The refusal tapped before the gate's code arrived is a native form post (the CI flake of the
+  // test above: the shopper landed on the stand-alone gate page). Without JavaScript that path is
+  // taken every time: the shopper stays on their page, under the same gate, also after a reload.
+  test('a refusal sent without JavaScript keeps the gate over the same page', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(storeUrl('downtown', '/terms'));
+    await page.getByRole('dialog', { name: 'Are you 21 or older?' }).getByRole('button', { name: 'I am under 21' }).click();
+    await expect(page).toHaveURL(/\/terms\?age_gate=refused$/);
+    const gate = page.getByRole('dialog', { name: 'Are you 21 or older?' });
+    await expect(gate.getByRole('alert')).toHaveText(MESSAGES.ageGateRefused);
+    await page.reload();
+    await expect(page.getByRole('dialog', { name: 'Are you 21 or older?' }).getByRole('alert')).toHaveText(MESSAGES.ageGateRefused);
+    expect((await context.cookies()).find((c) => c.name === 'verdant_age')).toBeUndefined();
+    // "Go back" offers the gate again, on the same page.
+    await page.getByRole('link', { name: 'Go back' }).click();
+    await expect(page).toHaveURL(storeUrl('downtown', '/terms'));
+    await expect(page.getByRole('dialog', { name: 'Are you 21 or older?' }).getByRole('button', { name: 'Enter store' })).toBeVisible();
+    await context.close();
+  });
+
   test('has no axe violations while open', async ({ page }) => {
     await page.goto(storeUrl('downtown'));
     await expect(page.getByRole('dialog', { name: 'Are you 21 or older?' })).toBeVisible();

@@ -63,6 +63,33 @@ export function evaluateAgeGate(fields: FieldSource, store: Pick<Store, 'dispens
   return { ok: true, intent, licenseType: chosen };
 }
 
+/**
+ * A refusal sent without the gate's JavaScript (no JS, or a tap before the gate's code arrived) is a
+ * native form post. Its answer is a redirect back to the page the shopper was on with this marker,
+ * so the gate stays the same dialog over the same page, showing the refusal — a reload keeps it —
+ * rather than moving the shopper to the stand-alone gate page. Nothing is stored (spec §1).
+ */
+export const AGE_GATE_REFUSED_PARAM = 'age_gate';
+const REFUSED_VALUE = 'refused';
+
+export function withRefusal(path: string): string {
+  const url = new URL(path, 'http://x');
+  url.searchParams.set(AGE_GATE_REFUSED_PARAM, REFUSED_VALUE);
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+export function isRefusalSearch(search: string): boolean {
+  return new URLSearchParams(search).get(AGE_GATE_REFUSED_PARAM) === REFUSED_VALUE;
+}
+
+/** The search string without the refusal marker ('' or '?…'). */
+export function withoutRefusal(search: string): string {
+  const params = new URLSearchParams(search);
+  params.delete(AGE_GATE_REFUSED_PARAM);
+  const rest = params.toString();
+  return rest ? `?${rest}` : '';
+}
+
 /** What the age-gate action answers (fetcher data, or the stand-alone page's action data). */
 export interface AgeGateActionData {
   result: AgeGateResult;

@@ -2,10 +2,9 @@ import { data, Form, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/age-gate';
 import { AgeGateCard } from '../components/age-gate/AgeGateCard.tsx';
 import { AgeGateFields } from '../components/age-gate/AgeGateFields.tsx';
-import { AgeGateRefused } from '../components/age-gate/AgeGateRefused.tsx';
 import { LicenseChoice } from '../components/age-gate/LicenseChoice.tsx';
 import { LICENSE_DIALOG_TITLE } from '../components/age-gate/LicenseSwitcher.tsx';
-import { AGE_GATE_FIELD, AGE_GATE_PATH, evaluateAgeGate, type AgeGateActionData } from '../lib/age-gate.ts';
+import { AGE_GATE_FIELD, AGE_GATE_PATH, evaluateAgeGate, withRefusal, type AgeGateActionData } from '../lib/age-gate.ts';
 import { assertStorePrefix } from '../lib/guards.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { safeRedirectPath, withBasePath } from '../lib/paths.ts';
@@ -29,6 +28,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const viaFetcher = form.get(AGE_GATE_FIELD.js) === '1';
   const result = evaluateAgeGate(form, context.store);
 
+  // Without the gate's code the refusal goes back to the shopper's page, the gate still over it.
+  if (!result.ok && 'refused' in result && !viaFetcher) throw redirect(withRefusal(redirectTo), { status: 303 });
   if (!result.ok) {
     return data<AgeGateActionData>({ result, redirectTo }, { status: 'refused' in result ? 403 : 400 });
   }
@@ -47,7 +48,10 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
   const shopper = readShopper(request.headers.get('Cookie'), context.store);
   const wantsLicense = url.searchParams.get('change') === 'license';
   if (shopper.ageConfirmed && !wantsLicense) throw redirect(redirectTo);
-  return { redirectTo, mode: shopper.ageConfirmed ? ('license' as const) : ('gate' as const) };
+  return {
+    redirectTo,
+    mode: shopper.ageConfirmed ? ('license' as const) : ('gate' as const),
+  };
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
@@ -64,7 +68,6 @@ export default function AgeGatePage({ loaderData, actionData }: Route.ComponentP
   const result = actionData?.result;
   const redirectTo = actionData?.redirectTo ?? loaderData.redirectTo;
   const errors = result && !result.ok && 'errors' in result ? result.errors : undefined;
-  const refused = Boolean(result && !result.ok && 'refused' in result);
   const action = withBasePath(basePath, AGE_GATE_PATH);
   const licenseMode = loaderData.mode === 'license' && result?.intent !== 'enter' && result?.intent !== 'refuse';
 
@@ -82,12 +85,7 @@ export default function AgeGatePage({ loaderData, actionData }: Route.ComponentP
           <Form method="post" action={action} noValidate>
             <input type="hidden" name={AGE_GATE_FIELD.intent} value="license" />
             <input type="hidden" name={AGE_GATE_FIELD.redirectTo} value={redirectTo} />
-            <LicenseChoice
-              idPrefix={ID}
-              licenseTypes={store.licenseTypes}
-              defaultValue={shopper.licenseType}
-              error={errors?.licenseType}
-            />
+            <LicenseChoice idPrefix={ID} licenseTypes={store.licenseTypes} defaultValue={shopper.licenseType} error={errors?.licenseType} />
             <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
               <a
                 href={redirectTo}
@@ -106,24 +104,18 @@ export default function AgeGatePage({ loaderData, actionData }: Route.ComponentP
         </AgeGateCard>
       ) : (
         <AgeGateCard store={store} titleId={`${ID}-title`} descriptionId={`${ID}-description`} headingLevel={1}>
-          {refused ? (
-            <AgeGateRefused
-              id={`${ID}-refused`}
-              backHref={`${action}?${AGE_GATE_FIELD.redirectTo}=${encodeURIComponent(redirectTo)}`}
+          {/* A refusal never renders here: the action sends it back to the shopper's page. */}
+          <Form method="post" action={action} noValidate>
+            <AgeGateFields
+              idPrefix={ID}
+              licenseTypes={store.licenseTypes}
+              defaultLicenseType={shopper.licenseType}
+              redirectTo={redirectTo}
+              certifyError={errors?.certify}
+              licenseError={errors?.licenseType}
+              pending={navigation.state === 'submitting'}
             />
-          ) : (
-            <Form method="post" action={action} noValidate>
-              <AgeGateFields
-                idPrefix={ID}
-                licenseTypes={store.licenseTypes}
-                defaultLicenseType={shopper.licenseType}
-                redirectTo={redirectTo}
-                certifyError={errors?.certify}
-                licenseError={errors?.licenseType}
-                pending={navigation.state === 'submitting'}
-              />
-            </Form>
-          )}
+          </Form>
         </AgeGateCard>
       )}
     </div>

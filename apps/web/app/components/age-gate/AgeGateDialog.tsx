@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useFetcher, useLocation } from 'react-router';
 import { MESSAGES } from '@verdant/domain';
-import { AGE_GATE_FIELD, AGE_GATE_PATH, type AgeGateActionData } from '../../lib/age-gate.ts';
+import { AGE_GATE_FIELD, AGE_GATE_PATH, isRefusalSearch, withoutRefusal, type AgeGateActionData } from '../../lib/age-gate.ts';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { AgeGateCard } from './AgeGateCard.tsx';
@@ -26,7 +26,9 @@ export function AgeGateDialog() {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const refusedRef = useRef<HTMLDivElement>(null);
   const [clientError, setClientError] = useState<string | undefined>();
-  const [refused, setRefused] = useState(false);
+  // A refusal posted before this code ran comes back as a marker in the address (lib/age-gate.ts).
+  const refusedInUrl = isRefusalSearch(location.search);
+  const [refused, setRefused] = useState(refusedInUrl);
   const [certified, setCertified] = useState(false);
 
   // Promote the server-rendered open dialog to a modal one, and keep it up until the shopper enters.
@@ -105,14 +107,23 @@ export function AgeGateDialog() {
       <div className="flex min-h-full items-center justify-center px-4 py-8">
         <AgeGateCard store={store} titleId={`${ID}-title`} descriptionId={`${ID}-description`} headingLevel={2}>
           {refused ? (
-            <AgeGateRefused ref={refusedRef} id={`${ID}-refused`} onBack={() => setRefused(false)} />
+            <AgeGateRefused
+              ref={refusedRef}
+              id={`${ID}-refused`}
+              // A refusal from the address goes back by a link (works before and without JavaScript).
+              {...(refusedInUrl
+                ? {
+                    backHref: `${location.pathname}${withoutRefusal(location.search)}`,
+                  }
+                : { onBack: () => setRefused(false) })}
+            />
           ) : (
             <fetcher.Form method="post" action={storePath(AGE_GATE_PATH)} noValidate onSubmit={onSubmit}>
               <AgeGateFields
                 idPrefix={ID}
                 licenseTypes={store.licenseTypes}
                 defaultLicenseType={shopper.licenseType}
-                redirectTo={`${location.pathname}${location.search}`}
+                redirectTo={`${location.pathname}${withoutRefusal(location.search)}`}
                 certifyError={certifyError}
                 licenseError={serverErrors?.licenseType}
                 js={hydrated}
