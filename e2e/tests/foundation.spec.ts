@@ -109,14 +109,20 @@ test.describe('age gate', () => {
     await context.close();
   });
 
-  // The refusal tapped before the gate's code arrived is a native form post (the CI flake of the
-  // test above: the shopper landed on the stand-alone gate page). Without JavaScript that path is
-  // taken every time: the shopper stays on their page, under the same gate, also after a reload.
-  test('a refusal sent without JavaScript keeps the gate over the same page', async ({ browser }) => {
+  // An answer tapped before the gate's code arrived is a native form post (the CI flake of the tests
+  // above: the shopper landed on the stand-alone gate page). Without JavaScript that path is taken
+  // every time: the shopper stays on their page, under the same gate, also after a reload.
+  test('answers sent without JavaScript keep the gate over the same page', async ({ browser }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(storeUrl('downtown', '/terms'));
-    await page.getByRole('dialog', { name: 'Are you 21 or older?' }).getByRole('button', { name: 'I am under 21' }).click();
+    // Entering without the certification: the same dialog says what is missing.
+    await page.getByRole('dialog', { name: 'Are you 21 or older?' }).getByRole('button', { name: 'Enter store' }).click();
+    await expect(page).toHaveURL(/\/terms\?age_gate=certify$/);
+    const certifyGate = page.getByRole('dialog', { name: 'Are you 21 or older?' });
+    await expect(certifyGate.getByRole('alert')).toHaveText(MESSAGES.ageGateMustCertify);
+    await expect(certifyGate.getByRole('checkbox', { name: 'I certify that I am 21 years old or older' })).toHaveAttribute('aria-invalid', 'true');
+    await certifyGate.getByRole('button', { name: 'I am under 21' }).click();
     await expect(page).toHaveURL(/\/terms\?age_gate=refused$/);
     const gate = page.getByRole('dialog', { name: 'Are you 21 or older?' });
     await expect(gate.getByRole('alert')).toHaveText(MESSAGES.ageGateRefused);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES, parseStoresFile } from '@verdant/domain';
 import demo from '../../../server/config/stores.demo.json' with { type: 'json' };
-import { evaluateAgeGate, LICENSE_TYPE_REQUIRED } from './age-gate.ts';
+import { evaluateAgeGate, LICENSE_TYPE_REQUIRED, outcomeFromSearch, withOutcome, withoutOutcome } from './age-gate.ts';
 
 const file = parseStoresFile(demo);
 const store = (code: string) => file.stores.find((s) => s.storeCode === code)!;
@@ -49,5 +49,24 @@ describe('evaluateAgeGate', () => {
       licenseType: 'medical',
     });
     expect(evaluateAgeGate(form({ intent: 'license', licenseType: 'medical' }), store('eastside')).ok).toBe(false);
+  });
+});
+
+describe('the outcome marker of a native age-gate post', () => {
+  it('carries a refusal or the fields in error back to the page, keeping its own query', () => {
+    const refused = withOutcome('/flower?sort=price#top', { ok: false, intent: 'refuse', refused: true });
+    expect(refused).toBe('/flower?sort=price&age_gate=refused#top');
+    expect(outcomeFromSearch(new URL(refused, 'http://x').search)).toEqual({ refused: true, errors: { certify: undefined, licenseType: undefined } });
+
+    const both = withOutcome('/', { ok: false, intent: 'enter', errors: { certify: 'x', licenseType: 'y' } });
+    const outcome = outcomeFromSearch(new URL(both, 'http://x').search);
+    expect(outcome).toEqual({ refused: false, errors: { certify: MESSAGES.ageGateMustCertify, licenseType: LICENSE_TYPE_REQUIRED } });
+    expect(withoutOutcome('?sort=price&age_gate=certify')).toBe('?sort=price');
+    expect(withoutOutcome('?age_gate=refused')).toBe('');
+  });
+
+  it('reads nothing from an address without it, or with a made-up value', () => {
+    expect(outcomeFromSearch('?sort=price')).toEqual({ refused: false, errors: { certify: undefined, licenseType: undefined } });
+    expect(outcomeFromSearch('?age_gate=<script>')).toEqual({ refused: false, errors: { certify: undefined, licenseType: undefined } });
   });
 });

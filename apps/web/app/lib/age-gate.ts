@@ -17,6 +17,8 @@ export const AGE_GATE_FIELD = {
   redirectTo: 'redirectTo',
   /** Present (value `1`) when the browser submitted with a fetcher: answer with data, not a redirect. */
   js: 'js',
+  /** Present (value `1`) on the stand-alone gate page's form: failures render on that page. */
+  page: 'page',
 } as const;
 
 export const CERTIFY_VALUE = 'yes';
@@ -64,28 +66,45 @@ export function evaluateAgeGate(fields: FieldSource, store: Pick<Store, 'dispens
 }
 
 /**
- * A refusal sent without the gate's JavaScript (no JS, or a tap before the gate's code arrived) is a
- * native form post. Its answer is a redirect back to the page the shopper was on with this marker,
- * so the gate stays the same dialog over the same page, showing the refusal — a reload keeps it —
- * rather than moving the shopper to the stand-alone gate page. Nothing is stored (spec §1).
+ * An answer sent without the gate's JavaScript (no JS, or a tap before the gate's code arrived) is a
+ * native form post. A refusal or a missing field then comes back as a redirect to the page the
+ * shopper was on with this marker (`refused`, or the fields in error), so the gate stays the same
+ * dialog over the same page and shows the outcome there — a reload keeps it — instead of moving the
+ * shopper to the stand-alone gate page. Nothing is stored (spec §1). The stand-alone page's own form
+ * (`page=1`) keeps its answers on that page.
  */
-export const AGE_GATE_REFUSED_PARAM = 'age_gate';
-const REFUSED_VALUE = 'refused';
+export const AGE_GATE_OUTCOME_PARAM = 'age_gate';
+const REFUSED = 'refused';
 
-export function withRefusal(path: string): string {
+export type AgeGateFailure = Extract<AgeGateResult, { ok: false }>;
+
+export function withOutcome(path: string, result: AgeGateFailure): string {
   const url = new URL(path, 'http://x');
-  url.searchParams.set(AGE_GATE_REFUSED_PARAM, REFUSED_VALUE);
+  const value =
+    'refused' in result
+      ? REFUSED
+      : [result.errors.certify ? 'certify' : '', result.errors.licenseType ? 'license' : ''].filter(Boolean).join(',');
+  url.searchParams.set(AGE_GATE_OUTCOME_PARAM, value);
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
-export function isRefusalSearch(search: string): boolean {
-  return new URLSearchParams(search).get(AGE_GATE_REFUSED_PARAM) === REFUSED_VALUE;
+/** The outcome a marker in the address carries (nothing when there is none). */
+export function outcomeFromSearch(search: string): { refused: boolean; errors: AgeGateErrors } {
+  const value = new URLSearchParams(search).get(AGE_GATE_OUTCOME_PARAM) ?? '';
+  const parts = value.split(',');
+  return {
+    refused: value === REFUSED,
+    errors: {
+      certify: parts.includes('certify') ? MESSAGES.ageGateMustCertify : undefined,
+      licenseType: parts.includes('license') ? LICENSE_TYPE_REQUIRED : undefined,
+    },
+  };
 }
 
-/** The search string without the refusal marker ('' or '?…'). */
-export function withoutRefusal(search: string): string {
+/** The search string without the marker ('' or '?…'). */
+export function withoutOutcome(search: string): string {
   const params = new URLSearchParams(search);
-  params.delete(AGE_GATE_REFUSED_PARAM);
+  params.delete(AGE_GATE_OUTCOME_PARAM);
   const rest = params.toString();
   return rest ? `?${rest}` : '';
 }

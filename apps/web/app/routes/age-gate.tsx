@@ -4,7 +4,7 @@ import { AgeGateCard } from '../components/age-gate/AgeGateCard.tsx';
 import { AgeGateFields } from '../components/age-gate/AgeGateFields.tsx';
 import { LicenseChoice } from '../components/age-gate/LicenseChoice.tsx';
 import { LICENSE_DIALOG_TITLE } from '../components/age-gate/LicenseSwitcher.tsx';
-import { AGE_GATE_FIELD, AGE_GATE_PATH, evaluateAgeGate, withRefusal, type AgeGateActionData } from '../lib/age-gate.ts';
+import { AGE_GATE_FIELD, AGE_GATE_PATH, evaluateAgeGate, withOutcome, type AgeGateActionData } from '../lib/age-gate.ts';
 import { assertStorePrefix } from '../lib/guards.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { safeRedirectPath, withBasePath } from '../lib/paths.ts';
@@ -28,8 +28,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const viaFetcher = form.get(AGE_GATE_FIELD.js) === '1';
   const result = evaluateAgeGate(form, context.store);
 
-  // Without the gate's code the refusal goes back to the shopper's page, the gate still over it.
-  if (!result.ok && 'refused' in result && !viaFetcher) throw redirect(withRefusal(redirectTo), { status: 303 });
+  // The overlay's native post (no JS yet): the outcome goes back to the shopper's page, under the gate.
+  const fromOverlay = !viaFetcher && form.get(AGE_GATE_FIELD.page) !== '1' && result.intent !== 'license';
+  if (!result.ok && fromOverlay) throw redirect(withOutcome(redirectTo, result), { status: 303 });
   if (!result.ok) {
     return data<AgeGateActionData>({ result, redirectTo }, { status: 'refused' in result ? 403 : 400 });
   }
@@ -106,6 +107,7 @@ export default function AgeGatePage({ loaderData, actionData }: Route.ComponentP
         <AgeGateCard store={store} titleId={`${ID}-title`} descriptionId={`${ID}-description`} headingLevel={1}>
           {/* A refusal never renders here: the action sends it back to the shopper's page. */}
           <Form method="post" action={action} noValidate>
+            <input type="hidden" name={AGE_GATE_FIELD.page} value="1" />
             <AgeGateFields
               idPrefix={ID}
               licenseTypes={store.licenseTypes}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useFetcher, useLocation } from 'react-router';
 import { MESSAGES } from '@verdant/domain';
-import { AGE_GATE_FIELD, AGE_GATE_PATH, isRefusalSearch, withoutRefusal, type AgeGateActionData } from '../../lib/age-gate.ts';
+import { AGE_GATE_FIELD, AGE_GATE_PATH, outcomeFromSearch, withoutOutcome, type AgeGateActionData } from '../../lib/age-gate.ts';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { AgeGateCard } from './AgeGateCard.tsx';
@@ -26,8 +26,9 @@ export function AgeGateDialog() {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const refusedRef = useRef<HTMLDivElement>(null);
   const [clientError, setClientError] = useState<string | undefined>();
-  // A refusal posted before this code ran comes back as a marker in the address (lib/age-gate.ts).
-  const refusedInUrl = isRefusalSearch(location.search);
+  // An answer posted before this code ran comes back as a marker in the address (lib/age-gate.ts).
+  const fromUrl = outcomeFromSearch(location.search);
+  const refusedInUrl = fromUrl.refused;
   const [refused, setRefused] = useState(refusedInUrl);
   const [certified, setCertified] = useState(false);
 
@@ -77,7 +78,7 @@ export function AgeGateDialog() {
 
   const result = fetcher.data?.result;
   const serverErrors = result && !result.ok && 'errors' in result ? result.errors : undefined;
-  const certifyError = certified ? undefined : (clientError ?? serverErrors?.certify);
+  const certifyError = certified ? undefined : (clientError ?? serverErrors?.certify ?? fromUrl.errors.certify);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
@@ -113,7 +114,7 @@ export function AgeGateDialog() {
               // A refusal from the address goes back by a link (works before and without JavaScript).
               {...(refusedInUrl
                 ? {
-                    backHref: `${location.pathname}${withoutRefusal(location.search)}`,
+                    backHref: `${location.pathname}${withoutOutcome(location.search)}`,
                   }
                 : { onBack: () => setRefused(false) })}
             />
@@ -123,9 +124,9 @@ export function AgeGateDialog() {
                 idPrefix={ID}
                 licenseTypes={store.licenseTypes}
                 defaultLicenseType={shopper.licenseType}
-                redirectTo={`${location.pathname}${withoutRefusal(location.search)}`}
+                redirectTo={`${location.pathname}${withoutOutcome(location.search)}`}
                 certifyError={certifyError}
-                licenseError={serverErrors?.licenseType}
+                licenseError={serverErrors?.licenseType ?? fromUrl.errors.licenseType}
                 js={hydrated}
                 pending={fetcher.state !== 'idle'}
                 onCertifyChange={(checked) => {
