@@ -24,3 +24,4 @@ export * from './urls.ts';
 export * from './cart/index.ts';
 export * from './forms.ts';
 export * from './medical-card.ts';
+export * from './delivery.ts';

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, describeEachDatabase, type OwnedTestDatabase } from '../test/databases.ts';
 import { CartCache, cartCacheFor } from './cart-cache.ts';
-import { requireCartWithLines, type CartRow } from './repository.ts';
+import { GUEST_VIEWER, requireCartWithLines, type CartRow } from './repository.ts';
 import { Shopper, commerceApp, orderBody, pin } from './testing.ts';
 import { mulberry32 } from '../seed/prng.ts';
 
@@ -78,7 +78,7 @@ describe('cart cache (SQLite): the kept copy always equals the database', () => 
       for (const a of answers) expect(a.status, JSON.stringify(a.result)).toBeLessThan(500);
       for (const s of shoppers) {
         const kept = cache.get(s.token, 1);
-        const stored = await requireCartWithLines(t.db, s.token, 1, true);
+        const stored = await requireCartWithLines(t.db, s.token, 1, GUEST_VIEWER, true);
         if (kept) {
           expect(kept.cart).toEqual(stored.cart);
           expect(kept.rows).toEqual(stored.rows);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { DELIVERY_MESSAGES } from '@verdant/domain';
 import { describeEachDatabase } from '../test/databases.ts';
 import { CART_MESSAGES as M } from './messages.ts';
 import { catalogChanged, commerceApp, pin, REFERENCE_DATE, Shopper } from './testing.ts';
@@ -124,25 +125,24 @@ describeEachDatabase('cart totals, shipping, payment and coupons', (getDb) => {
     await catalogChanged(db(), 1, [id]);
   });
 
-  it('measures the delivery distance and flags an address beyond the radius', async () => {
+  it('measures the delivery distance from the ZIP code and refuses an address beyond the radius', async () => {
     const s = new Shopper(app);
     await s.createCart();
     await s.update({ sku: ROSIN, qty: 1 });
-    const info = (lat: number, lng: number, code = 'delivery') =>
+    const info = (zip: string, code = 'delivery') =>
       s.call('POST', `/api/cart/shipping-information?cartId=${s.token}`, {
-        addressInformation: { shippingAddress: { lat, lng, city: 'Sacramento', zip: '95814', address: '1 J St', apt_ste: '' }, shipping_method_code: code },
+        addressInformation: { shippingAddress: { lat: 38.5906, lng: -121.4944, city: 'Sacramento', zip, address: '1 J St', apt_ste: '' }, shipping_method_code: code },
       });
-    const near = await info(38.5906, -121.4944); // 0.62 mi north of the store
-    expect(near.result).toMatchObject({ shipping_method: 'delivery', distance: 0.62, too_far: false });
+    const near = await info('95814'); // the ZIP's centre is 0.14 mi from the store
+    expect(near.result).toMatchObject({ shipping_method: 'delivery', distance: 0.14, too_far: false });
     expect(segments(near.result.totals)).toMatchObject({ shipping: 500, total: 4877 });
-    const oakland = await info(37.8044, -122.2712);
-    expect(oakland.result.too_far).toBe(true);
-    expect(oakland.result.distance).toBeGreaterThan(60);
-    const pickup = await info(37.8044, -122.2712, 'pickup');
+    const oakland = await info('94607');
+    expect(oakland).toMatchObject({ status: 400, result: expect.stringMatching(/^ZIP 94607 is (6\d|7\d)\.\d+ miles from the store, outside its 10-mile delivery area/) });
+    const pickup = await info('94607', 'pickup');
     expect(pickup.result).toMatchObject({ shipping_method: 'pickup', too_far: false });
     expect(segments(pickup.result.totals).shipping).toBe(0);
     const noPlace = await s.call('POST', `/api/cart/shipping-information?cartId=${s.token}`, { addressInformation: { shipping_method_code: 'delivery' } });
-    expect(noPlace).toMatchObject({ status: 400, result: M.deliveryAddressRequired });
+    expect(noPlace).toMatchObject({ status: 400, result: DELIVERY_MESSAGES.zipRequired });
     expect(await s.call('POST', `/api/cart/shipping-information?cartId=${s.token}`, { addressInformation: { shipping_method_code: 'drone' } })).toMatchObject({ status: 400 });
   });
 

@@ -51,7 +51,8 @@ describeEachDatabase('cart/create for a logged-in customer', (getDb) => {
     const laptop = new Shopper(app);
     laptop.token = await create(bearer(again.token));
     expect(laptop.token).toBe(first);
-    expect((await laptop.pull()).result).toMatchObject([{ sku: JAR, qty: 2 }]);
+    // A customer's cart answers its owner's token only (cart-ownership.test.ts covers everyone else).
+    expect((await laptop.call('GET', `/api/cart/pull?cartId=${laptop.token}`, undefined, bearer(again.token))).result).toMatchObject([{ sku: JAR, qty: 2 }]);
     const row = await db().selectFrom('carts').selectAll().where('token', '=', first).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ customer_id: a.customerId, store_id: 1, license_type: 'recreational', ordered_at: null });
   });
@@ -80,7 +81,7 @@ describeEachDatabase('cart/create for a logged-in customer', (getDb) => {
     expect(await create(bearer(a.token))).toBe(next);
     const fresh = new Shopper(app);
     fresh.token = next;
-    expect((await fresh.pull()).result).toEqual([]);
+    expect((await fresh.call('GET', `/api/cart/pull?cartId=${next}`, undefined, bearer(a.token))).result).toEqual([]);
   });
 
   it('answers the most recently changed of several open carts', async () => {

@@ -9,6 +9,7 @@ import type { LicenseType } from '@verdant/domain';
 import type { Database, Row } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
 import { authOf } from '../auth/context.ts';
+import { AUTH_MESSAGES } from '../auth/tokens.ts';
 import { GUEST_CUSTOMER_TAX_CLASS } from '../prices/tax-rules.ts';
 import { runSql } from '../db/compiled.ts';
 import { CART_MESSAGES as M } from './messages.ts';
@@ -78,6 +79,36 @@ export async function customerOf(request: FastifyRequest): Promise<CustomerRef |
   };
 }
 
+/**
+ * Who asks for a cart. A cart a customer created (`carts.customer_id`) is that customer's: only a
+ * request carrying that customer's valid access token may read, change or order it. A guest cart
+ * (no customer) is reached by its unguessable id alone, as spec §7 has it, whoever asks.
+ */
+export interface CartViewer {
+  customer: CustomerRef | null;
+  /** The request carried a token that is expired, forged or of another store. */
+  tokenInvalid: boolean;
+}
+
+/** Nobody in particular: reaches guest carts only. */
+export const GUEST_VIEWER: CartViewer = { customer: null, tokenInvalid: false };
+
+export async function viewerOf(request: FastifyRequest): Promise<CartViewer> {
+  if ((await authOf(request)) === 'invalid') return { customer: null, tokenInvalid: true };
+  return { customer: await customerOf(request), tokenInvalid: false };
+}
+
+/**
+ * Throws unless `viewer` may use `cart`. Another customer, a guest session and no token get 404
+ * (as for a cart that does not exist: the answer tells nothing about it); a token that failed
+ * gets 401, so the owner's browser refreshes its session and asks again.
+ */
+export function assertCartViewer(cart: Pick<CartRow, 'customer_id'>, viewer: CartViewer): void {
+  if (cart.customer_id == null || viewer.customer?.id === cart.customer_id) return;
+  if (viewer.tokenInvalid) throw new ApiError(401, AUTH_MESSAGES.tokenInvalid);
+  throw new ApiError(404, M.cartNotFound);
+}
+
 // The medical-card rule is a dispensary rule: it lives in @verdant/domain, shared with the browser.
 export { MEDCARD_MESSAGES, medicalCardProblem } from '@verdant/domain';
 
@@ -117,14 +148,18 @@ export function locksRows(db: Db): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-/** The cart, or ApiError 404. `lock` takes the row lock on PostgreSQL (SQLite writes are serialised anyway). */
-export async function requireCart(db: Db, token: string | null, storeId: number, lock = false): Promise<CartRow> {
+/**
+ * The cart, if `viewer` may use it (assertCartViewer), or ApiError 404. `lock` takes the row lock
+ * on PostgreSQL (SQLite writes are serialised anyway).
+ */
+export async function requireCart(db: Db, token: string | null, storeId: number, viewer: CartViewer, lock = false): Promise<CartRow> {
   if (!token) throw new ApiError(400, M.cartIdRequired);
   if (!TOKEN.test(token)) throw new ApiError(404, M.cartNotFound);
   let q = db.selectFrom('carts').selectAll().where('token', '=', token).where('store_id', '=', storeId);
   if (lock && locksRows(db)) q = q.forUpdate();
   const cart = await q.executeTakeFirst();
   if (!cart) throw new ApiError(404, M.cartNotFound);
+  assertCartViewer(cart, viewer);
   return cart;
 }
 
@@ -153,17 +188,20 @@ const CART_WITH_LINES = `select c.*, i.id as i_id, i.sku as i_sku, i.parent_sku 
  * were before the transaction it waited for (READ COMMITTED takes a snapshot per statement).
  * SQLite runs one write transaction at a time, so the single statement is enough there.
  */
-export async function requireCartWithLines(db: Db, token: string | null, storeId: number, lock = false): Promise<{ cart: CartRow; rows: CartLineRow[] }> {
+export async function requireCartWithLines(db: Db, token: string | null, storeId: number, viewer: CartViewer, lock = false): Promise<{ cart: CartRow; rows: CartLineRow[] }> {
   if (!token) throw new ApiError(400, M.cartIdRequired);
   if (!TOKEN.test(token)) throw new ApiError(404, M.cartNotFound);
   if (lock && locksRows(db)) {
-    const cart = await requireCart(db, token, storeId, true);
+    const cart = await requireCart(db, token, storeId, viewer, true);
     return { cart, rows: await cartLines(db, cart.id) };
   }
   // SQLite: the committed copy kept in memory (./cart-cache.ts); never for a write's own read.
   const cache = lock ? null : cartCacheFor(db);
   const hit = cache?.get(token, storeId);
-  if (hit) return { cart: hit.cart, rows: hit.rows as CartLineRow[] };
+  if (hit) {
+    assertCartViewer(hit.cart, viewer);
+    return { cart: hit.cart, rows: hit.rows as CartLineRow[] };
+  }
   const stamp = cache?.stamp() ?? 0;
   const { rows: joined } = await runSql<CartWithLineRow>(db, CART_WITH_LINES, [token, storeId]);
   if (joined.length === 0) throw new ApiError(404, M.cartNotFound);
@@ -184,6 +222,7 @@ export async function requireCartWithLines(db: Db, token: string | null, storeId
     });
   }
   cache?.fill(token, { cart: cart as CartRow, rows }, stamp);
+  assertCartViewer(cart, viewer);
   return { cart: cart as CartRow, rows };
 }
 
@@ -193,6 +232,17 @@ export function cartLines(db: Db, cartId: number): Promise<CartLineRow[]> {
 
 export function lineInputOf(row: Pick<CartLineRow, 'sku' | 'qty' | 'size' | 'product_option'>): LineInput {
   return { sku: row.sku, qty: row.qty, size: row.size, product_option: row.product_option ? JSON.parse(row.product_option) : null };
+}
+
+/**
+ * Serialise spending a customer's reward points: the customer's row is locked until the
+ * transaction ends (PostgreSQL), so of two concurrent orders the second reads the balance only
+ * after the first committed its burn, and a balance is never spent twice. SQLite runs one write
+ * transaction at a time, so there is nothing to lock.
+ */
+export async function lockPointsOf(trx: Db, customerId: number): Promise<void> {
+  if (!locksRows(trx)) return;
+  await trx.selectFrom('customers').select('id').where('id', '=', customerId).forUpdate().execute();
 }
 
 /** Reward-point balance (1 point = 1 cent); guests have none. */

@@ -8,10 +8,10 @@ import { z } from 'zod';
 import { offeredLicenseTypes, storeOffers, LICENSE_TYPES, type Store } from '@verdant/domain';
 import { ApiError, ok } from '../http/envelope.ts';
 import type { CommerceContext } from '../commerce.ts';
-import { deliveryCheck, paymentMethodsFor, shippingMethodsFor, storeDelivers, type ShippingMethodCode } from '../shipping/methods.ts';
+import { deliveryTo, paymentMethodsFor, shippingMethodsFor, storeDelivers, type ShippingMethodCode } from '../shipping/methods.ts';
 import { findUsableCoupon } from './coupons.ts';
 import { CART_MESSAGES as M } from './messages.ts';
-import { cartTokenOf, createCart, customerOf, openCartOf, requireCart, requireCartWithLines, type CartRow } from './repository.ts';
+import { cartTokenOf, createCart, customerOf, openCartOf, requireCart, requireCartWithLines, viewerOf, type CartRow } from './repository.ts';
 import { cartCacheFor } from './cart-cache.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
 import { cartDeleteSchema, cartUpdateSchema, firstIssue, orderTypeSchema } from './schemas.ts';
@@ -28,6 +28,7 @@ const createSchema = z.object({
   license_type: z.enum(LICENSE_TYPES, { error: 'license_type must be recreational or medical' }).optional(),
 });
 
+// Accepted for older clients, never used: the server places an address by its ZIP code.
 const latLng = { lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) };
 
 const shippingInfoSchema = z.object({
@@ -81,6 +82,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
   app.post('/api/cart/update', async (request) => {
     const body = parseOr400(cartUpdateSchema, request.body);
     assertDeliversIf(request.store, body.order_type);
+    const viewer = await viewerOf(request);
     const items = await updateCart(
       c.db,
       c.catalog,
@@ -92,7 +94,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
         orderType: body.order_type,
         burnCredits: body.burnCredits,
       },
-      await customerOf(request),
+      viewer,
       c.now(),
     );
     return ok('cartItem' in body && items.length === 1 ? items[0] : items);
@@ -100,37 +102,40 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
 
   app.post('/api/cart/delete', async (request) => {
     const body = parseOr400(cartDeleteSchema, request.body);
-    return ok(await deleteFromCart(c.db, request.store, token(request), body.cartItem, c.now()));
+    return ok(await deleteFromCart(c.db, request.store, token(request), await viewerOf(request), body.cartItem, c.now()));
   });
 
   app.get('/api/cart/pull', async (request) => {
-    const { cart, rows } = await requireCartWithLines(c.db, token(request), request.store.storeId);
-    const entries = await readCart(c.db, c.catalog, request.store, rows, await customerOf(request), c.now());
+    const viewer = await viewerOf(request);
+    const { cart, rows } = await requireCartWithLines(c.db, token(request), request.store.storeId, viewer);
+    const entries = await readCart(c.db, c.catalog, request.store, rows, viewer.customer, c.now());
     return ok(entries.map((e) => serverItem(e.row, e.resolved, cart.token, e.error)));
   });
 
   app.get('/api/cart/totals', async (request) => {
-    const { cart, rows } = await requireCartWithLines(c.db, token(request), request.store.storeId);
-    return ok(await cartTotals(c.db, c.catalog, request.store, cart, rows, await customerOf(request), c.now()));
+    const viewer = await viewerOf(request);
+    const { cart, rows } = await requireCartWithLines(c.db, token(request), request.store.storeId, viewer);
+    return ok(await cartTotals(c.db, c.catalog, request.store, cart, rows, viewer.customer, c.now()));
   });
 
   app.post('/api/cart/collect-totals', async (request) => {
     const body = parseOr400(collectTotalsSchema, request.body);
     const code = body.methods?.shippingMethodCode;
     assertDeliversIf(request.store, code);
-    let { cart, rows } = await requireCartWithLines(c.db, token(request), request.store.storeId);
+    const viewer = await viewerOf(request);
+    let { cart, rows } = await requireCartWithLines(c.db, token(request), request.store.storeId, viewer);
     if (code && code !== cart.order_type) cart = await setOrderType(c, cart, code);
-    return ok(await cartTotals(c.db, c.catalog, request.store, cart, rows, await customerOf(request), c.now()));
+    return ok(await cartTotals(c.db, c.catalog, request.store, cart, rows, viewer.customer, c.now()));
   });
 
   app.get('/api/cart/payment-methods', async (request) => {
-    const { rows } = await requireCartWithLines(c.db, token(request), request.store.storeId);
+    const { rows } = await requireCartWithLines(c.db, token(request), request.store.storeId, await viewerOf(request));
     const entries = await readCart(c.db, c.catalog, request.store, rows, null, c.now());
     return ok(paymentMethodsFor(entries.flatMap((e) => (e.resolved ? [e.resolved.productType] : []))));
   });
 
   app.get('/api/cart/shipping-methods', async (request) => {
-    const cart = await requireCart(c.db, token(request), request.store.storeId);
+    const cart = await requireCart(c.db, token(request), request.store.storeId, await viewerOf(request));
     return ok(shippingMethodsFor(request.store).map((m) => ({ ...m, selected: m.method_code === cart.order_type })));
   });
 
@@ -139,27 +144,26 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
     const store = request.store;
     const code = info.shipping_method_code ?? 'pickup';
     assertDeliversIf(store, code);
-    let { cart, rows } = await requireCartWithLines(c.db, token(request), store.storeId);
-    const address = info.shippingAddress;
-    let check: { distance: number | null; too_far: boolean } = { distance: null, too_far: false };
-    if (address?.lat != null && address.lng != null) check = deliveryCheck(store, { lat: address.lat, lng: address.lng });
-    else if (code === 'delivery') throw new ApiError(400, M.deliveryAddressRequired);
+    const viewer = await viewerOf(request);
+    let { cart, rows } = await requireCartWithLines(c.db, token(request), store.storeId, viewer);
+    // Decided from the address's ZIP code; lat/lng a browser sends are display only and ignored.
+    // A refusal (unknown ZIP, too far) leaves the cart's order type as it was.
+    const delivery = code === 'delivery' ? deliveryTo(store, info.shippingAddress?.zip) : null;
     if (code !== cart.order_type) cart = await setOrderType(c, cart, code);
-    const customer = await customerOf(request);
-    const entries = await readCart(c.db, c.catalog, store, rows, customer, c.now());
+    const entries = await readCart(c.db, c.catalog, store, rows, viewer.customer, c.now());
     return ok({
       shipping_method: code,
-      distance: check.distance,
-      too_far: code === 'delivery' ? check.too_far : false,
+      distance: delivery?.distance ?? null,
+      too_far: false,
       payment_methods: paymentMethodsFor(entries.flatMap((e) => (e.resolved ? [e.resolved.productType] : []))),
-      totals: await totalsOf(c.db, c.catalog, store, cart, entries, customer, c.now()),
+      totals: await totalsOf(c.db, c.catalog, store, cart, entries, viewer.customer, c.now()),
     });
   });
 
   app.post('/api/cart/apply-coupon', async (request) => {
     const query = request.query as Record<string, unknown>;
     const { coupon } = parseOr400(couponSchema, { coupon: query.coupon ?? (request.body as Record<string, unknown> | undefined)?.coupon });
-    const cart = await requireCart(c.db, token(request), request.store.storeId);
+    const cart = await requireCart(c.db, token(request), request.store.storeId, await viewerOf(request));
     const usable = await findUsableCoupon(c.db, coupon, request.store.storeId, c.now());
     if (!usable) throw new ApiError(400, M.incorrectCoupon);
     await changeCart(c, cart, { coupon_code: usable.code });
@@ -167,7 +171,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
   });
 
   app.post('/api/cart/delete-coupon', async (request) => {
-    const cart = await requireCart(c.db, token(request), request.store.storeId);
+    const cart = await requireCart(c.db, token(request), request.store.storeId, await viewerOf(request));
     await changeCart(c, cart, { coupon_code: null });
     return ok(true);
   });

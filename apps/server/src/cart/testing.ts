@@ -169,3 +169,27 @@ export async function stockQty(db: Kysely<Database>, storeId: number, sku: strin
     .executeTakeFirstOrThrow();
   return row.qty;
 }
+
+/**
+ * Log a phone in through the SMS-code steps, as a shopper does (a new phone becomes a
+ * recreational customer); answers the access token and the customer's id.
+ */
+export async function loginCustomer(app: FastifyInstance, phone: string, host = 'downtown.localhost'): Promise<{ token: string; customerId: number }> {
+  const send = (payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/api/user/login', headers: { host }, payload }).then((r) => r.json());
+  const sent = await send({ phone });
+  if (sent.code !== 200) throw new Error(`login code not sent: ${JSON.stringify(sent)}`);
+  // Demo mode answers the code, as the outbox would deliver it.
+  const code = sent.meta?.demo_code ?? app.accounts!.sms.lastCode!(phone.replace(/\D/g, ''));
+  let body = await send({ phone, code });
+  if (body.result?.needs) body = await send({ phone, license_type: 'recreational', birthday: '1990-01-01', pendingToken: body.meta.pendingToken });
+  if (!body.meta?.token) throw new Error(`login failed: ${JSON.stringify(body)}`);
+  return { token: body.meta.token, customerId: body.meta.customer_id };
+}
+
+/** A guest session's access token (POST /api/user/login-guest). */
+export async function guestToken(app: FastifyInstance, host = 'downtown.localhost', storeId = 1): Promise<string> {
+  const r = await app.inject({ method: 'POST', url: '/api/user/login-guest', headers: { host }, payload: { license_type: 'recreational', storeId } });
+  return r.json().meta.token as string;
+}
+
+export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });

@@ -19,7 +19,7 @@ import { cartCacheFor } from './cart-cache.ts';
 import { cartProducts, type CatalogSource } from './catalog-source.ts';
 import { licenseProblem, limitProblem, stockProblem } from './checks.ts';
 import { CART_MESSAGES as M, MAX_CART_LINES, MAX_LINE_QTY } from './messages.ts';
-import { lineInputOf, medicalCardProblem, pointsBalance, requireCart, requireCartWithLines, type CartLineRow, type CartRow, type CustomerRef, type Db } from './repository.ts';
+import { assertCartViewer, lineInputOf, medicalCardProblem, pointsBalance, requireCart, requireCartWithLines, type CartLineRow, type CartRow, type CartViewer, type Db } from './repository.ts';
 import { resolveLine, type ResolvedLine } from './resolve.ts';
 import type { CartItemInput, LineInput } from './schemas.ts';
 import { resolveContext, resolveRows, serverItem } from './view.ts';
@@ -45,13 +45,15 @@ export type ServerItem = ReturnType<typeof serverItem>;
  * Products and prices come from the in-memory catalogue when `catalog` has them (else the
  * database); the stock they are checked against is read from the database in the transaction.
  */
-export async function updateCart(db: Db, catalog: CatalogSource | null, store: Store, token: string | null, req: UpdateRequest, customer: CustomerRef | null, now: Date): Promise<ServerItem[]> {
+export async function updateCart(db: Db, catalog: CatalogSource | null, store: Store, token: string | null, req: UpdateRequest, viewer: CartViewer, now: Date): Promise<ServerItem[]> {
+  const customer = viewer.customer;
   const cache = cartCacheFor(db);
   return inWriteTransaction(db, async (trx, tx) => {
     // The committed copy when the server keeps one (SQLite), else the database. A unit that fails
     // writes nothing, so the copy stays right; one that writes replaces it (cache.writing below).
     const kept = token ? cache?.get(token, store.storeId) : undefined;
-    const { cart, rows } = kept ?? (await requireCartWithLines(trx, token, store.storeId, true));
+    if (kept) assertCartViewer(kept.cart, viewer);
+    const { cart, rows } = kept ?? (await requireCartWithLines(trx, token, store.storeId, viewer, true));
     for (const c of req.changes) if (c.quoteId != null && String(c.quoteId) !== cart.token) throw new ApiError(400, M.quoteMismatch);
     const ctx = resolveContext(store, customer, now);
     const skus = [...rows.map((r) => r.sku), ...req.changes.flatMap((c) => (c.sku ? [c.sku] : []))];
@@ -97,7 +99,8 @@ export async function updateCart(db: Db, catalog: CatalogSource | null, store: S
       limitProblem(before.flatMap((e) => (e.resolved ? [e.resolved] : [])), after, store, cart.license_type);
     if (problem) throw new ApiError(400, problem);
     if (req.burnCredits != null && req.burnCredits > 0) {
-      const balance = await pointsBalance(trx, cart.customer_id, store.storeId);
+      // A guide for the shopper only: the order spends the points, under a lock (orders/prepare.ts).
+      const balance = await pointsBalance(trx, customer?.id ?? null, store.storeId);
       if (req.burnCredits > balance) throw new ApiError(400, M.notEnoughPoints(balance));
     }
     const { items, lines, touchedCart } = await write(trx, cart, slots, req, now);
@@ -230,10 +233,10 @@ async function write(trx: Db, cart: CartRow, slots: Slot[], req: UpdateRequest, 
 }
 
 /** Remove a line by item_id, or every line of a sku. Deleting what is not there is not an error (retries). */
-export async function deleteFromCart(db: Db, store: Store, token: string | null, item: { item_id?: number; sku?: string; quoteId?: string | number }, now: Date): Promise<boolean> {
+export async function deleteFromCart(db: Db, store: Store, token: string | null, viewer: CartViewer, item: { item_id?: number; sku?: string; quoteId?: string | number }, now: Date): Promise<boolean> {
   const cache = cartCacheFor(db);
   return inWriteTransaction(db, async (trx, tx) => {
-    const cart = await requireCart(trx, token, store.storeId, true);
+    const cart = await requireCart(trx, token, store.storeId, viewer, true);
     // What is left is not worked out here: the next read goes to the database.
     cache?.writing(cart.token, tx);
     if (item.quoteId != null && String(item.quoteId) !== cart.token) throw new ApiError(400, M.quoteMismatch);

@@ -16,7 +16,7 @@ import { ApiError } from '../http/envelope.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
 import { cartCacheFor } from '../cart/cart-cache.ts';
 import { CART_MESSAGES as M } from '../cart/messages.ts';
-import type { CustomerRef, Db } from '../cart/repository.ts';
+import type { CartViewer, Db } from '../cart/repository.ts';
 import { stockNeeds } from '../cart/checks.ts';
 import { findKey, isUniqueViolation, ORDER_SCOPE, replay, type StoredAnswer } from './idempotency.ts';
 import { orderNumber } from './number.ts';
@@ -30,7 +30,7 @@ export interface PlaceOrderResult extends StoredAnswer {
   stockChanged: number[];
 }
 
-export async function placeOrder(db: Db, store: Store, input: OrderInput, key: string, hash: string, customer: CustomerRef | null, now: Date): Promise<PlaceOrderResult> {
+export async function placeOrder(db: Db, store: Store, input: OrderInput, key: string, hash: string, viewer: CartViewer, now: Date): Promise<PlaceOrderResult> {
   const earlier = await findKey(db, key);
   if (earlier) return { ...replay(earlier, store.storeId, hash), replayed: true, stockChanged: [] };
   try {
@@ -43,7 +43,7 @@ export async function placeOrder(db: Db, store: Store, input: OrderInput, key: s
         .insertInto('idempotency_keys')
         .values({ scope: ORDER_SCOPE, key, store_id: store.storeId, request_hash: hash, status: 'in_progress', http_status: null, response: null, created_at: iso, updated_at: iso })
         .execute();
-      const order = await prepareOrder(trx, store, input, customer, now);
+      const order = await prepareOrder(trx, store, input, viewer, now);
       const ordered = order.cart?.token;
       // The order empties and marks the cart: the server's kept copy goes (../cart/cart-cache.ts).
       if (cache && ordered) cache.writing(ordered, tx);
@@ -107,6 +107,12 @@ async function countCouponUse(trx: Db, couponId: number, iso: string): Promise<v
   if (Number(result.numUpdatedRows) !== 1) throw new ApiError(400, M.incorrectCoupon);
 }
 
+/** The address as given, with the server's ZIP and distance in place of any client coordinates. */
+function storedAddress(address: NonNullable<OrderInput['shipping_address']>, order: PreparedOrder) {
+  const { lat: _lat, lng: _lng, ...rest } = address;
+  return { ...rest, ...(order.delivery ? { zip: order.delivery.zip } : {}), distance: order.delivery?.distance ?? null };
+}
+
 async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string, order: PreparedOrder, iso: string) {
   const s = order.priced.totals.segments;
   const { id } = await trx
@@ -132,7 +138,7 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
       credits_used_cents: order.priced.totals.creditsUsed,
       thc_equivalent_grams: s.thc_equivalent_grams,
       personal_details: JSON.stringify(input.personal_details),
-      shipping_address: input.shipping_address ? JSON.stringify({ ...input.shipping_address, distance: order.delivery?.distance ?? null }) : null,
+      shipping_address: input.shipping_address ? JSON.stringify(storedAddress(input.shipping_address, order)) : null,
       billing_address: null,
       created_at: iso,
       updated_at: iso,

@@ -9,14 +9,14 @@ import { ApiError } from '../http/envelope.ts';
 import { licenseProblem, limitCheck } from '../cart/checks.ts';
 import { findUsableCoupon, toDomainCoupon, type CouponRow } from '../cart/coupons.ts';
 import { CART_MESSAGES as M, MAX_CART_LINES } from '../cart/messages.ts';
-import { cartLines, lineInputOf, medicalCardProblem, pointsBalance, requireCart, type CartRow, type CustomerRef, type Db } from '../cart/repository.ts';
+import { cartLines, lineInputOf, lockPointsOf, medicalCardProblem, pointsBalance, requireCart, type CartRow, type CartViewer, type Db } from '../cart/repository.ts';
 import { resolveLine, type ResolvedLine } from '../cart/resolve.ts';
 import type { LineInput } from '../cart/schemas.ts';
 import { priceCart, type PricedCart } from '../cart/totals.ts';
 import { resolveContext } from '../cart/view.ts';
 import { loadProducts } from '../prices/loader.ts';
 import { loadTaxRules, rateLookup, storeTaxContext } from '../prices/tax-rules.ts';
-import { deliveryCheck, shippingInclTax, storeDelivers, type DeliveryCheck } from '../shipping/methods.ts';
+import { deliveryTo, shippingInclTax, type DeliveryCheck } from '../shipping/methods.ts';
 import type { OrderInput } from './schema.ts';
 
 export interface PreparedOrder {
@@ -26,18 +26,21 @@ export interface PreparedOrder {
   priced: PricedCart;
   coupon: CouponRow | null;
   customerId: number | null;
-  delivery: DeliveryCheck | null;
+  delivery: (DeliveryCheck & { zip: string }) | null;
 }
 
-export async function prepareOrder(trx: Db, store: Store, input: OrderInput, customer: CustomerRef | null, now: Date): Promise<PreparedOrder> {
+export async function prepareOrder(trx: Db, store: Store, input: OrderInput, viewer: CartViewer, now: Date): Promise<PreparedOrder> {
   const offline = (input.products?.length ?? 0) > 0;
+  const customer = viewer.customer;
   let cart: CartRow | null = null;
   if (input.cart_id) {
     try {
-      cart = await requireCart(trx, input.cart_id, store.storeId, true);
+      // Another customer's cart is not found: it is neither read, nor ordered, nor emptied.
+      cart = await requireCart(trx, input.cart_id, store.storeId, viewer, true);
     } catch (e) {
       // The offline path carries its own lines: a cart that expired meanwhile does not matter.
-      if (!(offline && e instanceof ApiError)) throw e;
+      // A failed token (401) still fails, so the browser refreshes and the order stays the customer's.
+      if (!(offline && e instanceof ApiError && e.statusCode === 404)) throw e;
     }
   }
   const licenseType = cart?.license_type ?? input.license_type ?? offeredLicenseTypes(store)[0];
@@ -68,19 +71,22 @@ export async function prepareOrder(trx: Db, store: Store, input: OrderInput, cus
   const coupon = code ? await findUsableCoupon(trx, code, store.storeId, now) : null;
   if (code && !coupon) throw new ApiError(400, M.incorrectCoupon);
 
-  const customerId = customer?.id ?? cart?.customer_id ?? null;
+  // The cart is the customer's own or a guest cart (requireCart), so the order is the requester's.
+  const customerId = customer?.id ?? null;
   const credits = input.credits ?? cart?.credits ?? 0;
   if (credits > 0) {
+    // Spent at most once: concurrent orders of the customer wait here until this one is done, and
+    // then read the balance it left (PostgreSQL; SQLite runs one write transaction at a time).
+    if (customerId != null) await lockPointsOf(trx, customerId);
     const balance = await pointsBalance(trx, customerId, store.storeId);
     if (credits > balance) throw new ApiError(400, M.notEnoughPoints(balance));
   }
 
-  let delivery: DeliveryCheck | null = null;
+  let delivery: PreparedOrder['delivery'] = null;
   if (input.order_type === 'delivery') {
-    if (!storeDelivers(store)) throw new ApiError(400, M.deliveryNotOffered);
-    const a = input.shipping_address ?? (() => { throw new ApiError(400, M.deliveryAddressRequired); })();
-    delivery = deliveryCheck(store, { lat: a.lat, lng: a.lng });
-    if (delivery.too_far) throw new ApiError(400, M.tooFar);
+    if (!input.shipping_address) throw new ApiError(400, M.deliveryAddressRequired);
+    // From the address's ZIP code; the lat/lng a client sends are ignored (refused: ApiError 400).
+    delivery = deliveryTo(store, input.shipping_address.zip);
   }
 
   const rules = await loadTaxRules(trx, store.storeId);

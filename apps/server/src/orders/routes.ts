@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { CommerceContext } from '../commerce.ts';
 import { ApiError } from '../http/envelope.ts';
 import { CART_MESSAGES as M } from '../cart/messages.ts';
-import { customerOf } from '../cart/repository.ts';
+import { viewerOf } from '../cart/repository.ts';
 import { parseOr400 } from '../cart/routes.ts';
 import { requestHash } from './idempotency.ts';
 import { placeOrder } from './place.ts';
@@ -28,8 +28,11 @@ export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): v
     if (!key || !uuid.safeParse(key).success) throw new ApiError(400, M.idempotencyKeyRequired);
     // The hash covers what the order means (the parsed payload), not ignored fields such as prices.
     const { idempotency_key: _ignored, ...meaning } = input;
-    const hash = requestHash(request.store.storeId, meaning);
-    const answer = await placeOrder(c.db, request.store, input, key, hash, await customerOf(request), c.now());
+    const viewer = await viewerOf(request);
+    // …and whose order it is: another customer (or a guest) repeating a key is not answered the
+    // first order, it is refused as a reuse.
+    const hash = requestHash(request.store.storeId, { ...meaning, customer: viewer.customer?.id ?? null });
+    const answer = await placeOrder(c.db, request.store, input, key, hash, viewer, c.now());
     if (answer.replayed) reply.header('idempotent-replayed', 'true');
     // Stock went down: listings and searches must stop offering what sold out. The index update
     // (milliseconds) runs after the answer; a failure only delays it until the next change.

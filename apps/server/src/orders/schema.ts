@@ -26,8 +26,9 @@ export const personalDetailsSchema = z.object({
 });
 
 export const shippingAddressSchema = z.object({
-  lat: z.number({ error: 'shipping_address.lat is required' }).min(-90).max(90),
-  lng: z.number({ error: 'shipping_address.lng is required' }).min(-180).max(180),
+  // Accepted for older clients, never used: the server places a delivery address by its ZIP code.
+  lat: z.number().min(-90).max(90).optional(),
+  lng: z.number().min(-180).max(180).optional(),
   city: field('city', cityRule, 100),
   zip: field('zip', zipRule, 20),
   address: field('address', requiredRule, 200),

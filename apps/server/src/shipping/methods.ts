@@ -4,7 +4,12 @@
  * the one payment method, hidden for a cart of only virtual or downloadable items (spec §5).
  * Amounts in cents.
  */
-import type { Store } from '@verdant/domain';
+import { DELIVERY_MESSAGES, deliveryCheck, normalizeZip, type DeliveryArea, type DeliveryCheck, type Store } from '@verdant/domain';
+import { ApiError } from '../http/envelope.ts';
+import { CART_MESSAGES } from '../cart/messages.ts';
+import { zipLocation } from './zip-location.ts';
+
+export { deliveryCheck, distanceMiles, type DeliveryCheck, type LatLng } from '@verdant/domain';
 
 export type ShippingMethodCode = 'pickup' | 'delivery';
 
@@ -73,32 +78,27 @@ export function paymentMethodsFor(productTypes: readonly string[]) {
   return virtual ? [] : [CASH_ON_DELIVERY];
 }
 
-const EARTH_RADIUS_MILES = 3958.7613;
-
-export interface LatLng {
-  lat: number;
-  lng: number;
+/**
+ * Delivery to an address (spec §9): decided from its ZIP code alone — the ZIP's centre
+ * (./zip-location.ts) against the store's place and radius (the domain rule). Coordinates or a
+ * distance a client sends are never used. Throws ApiError 400 with the shopper's message when the
+ * store does not deliver, the ZIP is missing or unknown, or the address is beyond the radius.
+ */
+export function deliveryTo(store: Store, zip: string | null | undefined): DeliveryCheck & { zip: string } {
+  if (!storeDelivers(store)) throw new ApiError(400, CART_MESSAGES.deliveryNotOffered);
+  const z = zip ? normalizeZip(zip) : null;
+  if (!z) throw new ApiError(400, DELIVERY_MESSAGES.zipRequired);
+  const point = zipLocation(z) ?? fail(DELIVERY_MESSAGES.unknownZip(z));
+  const check = deliveryCheck(deliveryAreaOf(store), point);
+  if (check.too_far) fail(DELIVERY_MESSAGES.tooFar(z, check.distance, store.dispensarySettings.place_info.delivery_radius_miles));
+  return { ...check, zip: z };
 }
 
-/** Great-circle distance (haversine) in miles. */
-export function distanceMiles(a: LatLng, b: LatLng): number {
-  const rad = (d: number) => (d * Math.PI) / 180;
-  const dLat = rad(b.lat - a.lat);
-  const dLng = rad(b.lng - a.lng);
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
-export interface DeliveryCheck {
-  /** Miles from the store, two decimals. */
-  distance: number;
-  too_far: boolean;
-}
-
-/** Distance from the store and whether it is beyond the delivery radius (no radius: always too far). */
-export function deliveryCheck(store: Store, to: LatLng): DeliveryCheck {
+export function deliveryAreaOf(store: Store): DeliveryArea {
   const place = store.dispensarySettings.place_info;
-  const miles = distanceMiles({ lat: place.lat, lng: place.lng }, to);
-  const radius = place.delivery_radius_miles;
-  return { distance: Math.round(miles * 100) / 100, too_far: !(radius > 0 && miles <= radius) };
+  return { lat: place.lat, lng: place.lng, radiusMiles: place.delivery_radius_miles };
 }
+
+const fail = (message: string): never => {
+  throw new ApiError(400, message);
+};
