@@ -41,13 +41,22 @@ describe('HttpSms (against a real HTTP server)', () => {
 });
 
 describe('OutboxSms', () => {
-  it('keeps the last code per phone and logs it', async () => {
+  it('keeps the last code per phone (any spelling finds it); logs it in demo mode only', async () => {
     const lines: string[] = [];
-    const sms = new OutboxSms((m) => lines.push(m));
-    await sms.send('1', 'a', '111111');
-    await sms.send('1', 'b', '222222');
-    expect(sms.lastCode('1')).toBe('222222');
-    expect(sms.lastCode('2')).toBeUndefined();
+    const sms = new OutboxSms((m) => lines.push(m), true);
+    await sms.send('+19165550101', 'a', '111111');
+    await sms.send('+19165550101', 'b', '222222');
+    expect(sms.lastCode('+19165550101')).toBe('222222');
+    expect(sms.lastCode('(916) 555-0101')).toBe('222222');
+    expect(sms.lastCode('+19165550102')).toBeUndefined();
     expect(lines.at(-1)).toContain('222222');
+  });
+
+  it('never writes a code to the log outside demo mode', async () => {
+    const lines: string[] = [];
+    const sms = new OutboxSms((m) => lines.push(m), false);
+    await sms.send('+19165550101', 'Verdant: your login code is 345678.', '345678');
+    expect(sms.lastCode('+19165550101')).toBe('345678');
+    expect(lines).toEqual(['SMS outbox: a code for +1********01 was not delivered (SMS_PROVIDER=outbox)']);
   });
 });

@@ -1,22 +1,33 @@
 /**
  * Pluggable SMS delivery of login codes. Not Twilio: its acceptable-use policy forbids cannabis
  * traffic (research §5), so `http` posts `{to, text}` JSON to any gateway that takes it.
+ * Numbers arrive in E.164 (users/phone.ts).
  */
+import { maskPhone, toE164 } from '../users/phone.ts';
 export interface SmsProvider {
   send(to: string, text: string, code: string): Promise<void>;
   /** The last code sent to a phone, for the outbox only (demo mode shows it; tests read it). */
   lastCode?(to: string): string | undefined;
 }
 
+/**
+ * Nothing leaves the process. In demo mode the code is logged (the demo shows it anyway); outside
+ * demo mode a code is never written to the log — anyone reading logs could log in as anyone — only
+ * that an SMS to a masked number was not delivered (registerAccountRoutes warns once at start).
+ */
 export class OutboxSms implements SmsProvider {
   private readonly last = new Map<string, string>();
-  constructor(private readonly log?: (msg: string) => void) {}
+  constructor(
+    private readonly log?: (msg: string) => void,
+    private readonly demoMode = false,
+  ) {}
   async send(to: string, _text: string, code: string): Promise<void> {
     this.last.set(to, code);
-    this.log?.(`SMS outbox: login code for ${to} is ${code}`);
+    this.log?.(this.demoMode ? `SMS outbox: login code for ${to} is ${code}` : `SMS outbox: a code for ${maskPhone(to)} was not delivered (SMS_PROVIDER=outbox)`);
   }
+  /** Numbers are kept in E.164; any spelling of one finds its code. */
   lastCode(to: string): string | undefined {
-    return this.last.get(to);
+    return this.last.get(to) ?? this.last.get(toE164(to) ?? to);
   }
 }
 

@@ -80,6 +80,34 @@ export async function verifyPending(secret: Uint8Array, token: string, storeId: 
   }
 }
 
+/** Signed newsletter links (an unsubscribe link in a mail): valid this long. */
+export const NEWSLETTER_LINK_TTL_SECONDS = 60 * 24 * 60 * 60;
+
+/**
+ * A link token that lets its holder read and change one address's subscription in one store
+ * without a session: HS256 over the address, the store and an expiry, so it can only have come
+ * from a mail this server sent to that address.
+ */
+export async function signNewsletterLink(secret: Uint8Array, storeId: number, email: string, now: Date): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ sid: storeId, email, typ: 'newsletter' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(ISSUER)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + NEWSLETTER_LINK_TTL_SECONDS)
+    .sign(secret);
+}
+
+/** The address of a valid newsletter link token of this store, or null. */
+export async function verifyNewsletterLink(secret: Uint8Array, token: string, storeId: number, now: Date): Promise<string | null> {
+  try {
+    const { payload: p } = await jwtVerify(token, secret, { algorithms: ['HS256'], issuer: ISSUER, currentDate: now });
+    return p.typ === 'newsletter' && p.sid === storeId && typeof p.email === 'string' ? p.email : null;
+  } catch {
+    return null;
+  }
+}
+
 type Db = Kysely<Database>;
 
 /** A new refresh token (plain text, returned once) in `familyId` (a new family when omitted). */

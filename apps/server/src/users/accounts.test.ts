@@ -52,7 +52,8 @@ describeEachDatabase('accounts', (getDb) => {
     const done = await call('POST', '/api/user/login', { phone: '9165550111', license_type: 'recreational', birthday: '1990-05-05', pendingToken });
     expect(done.status).toBe(200);
     const me = await call('GET', '/api/user/me', undefined, done.body.meta.token);
-    expect(me.body.result).toMatchObject({ phone: '9165550111', created_from: 'portal_online', credits: 0 });
+    // Stored in E.164 whatever the spelling it was typed in.
+    expect(me.body.result).toMatchObject({ phone: '+19165550111', created_from: 'portal_online', credits: 0 });
     // Known customer now: a new code logs straight in.
     const again = await phoneLogin(app, '9165550111');
     expect(again.customer_id).toBe(me.body.result.id);
@@ -194,15 +195,17 @@ describeEachDatabase('accounts', (getDb) => {
     expect((await s.saveOrder(orderBody({ cart_id: s.token }), auth)).result).toHaveProperty('increment_id');
   });
 
-  it('subscribes, skips, unsubscribes, skips (per store, valid e-mail only)', async () => {
+  it('subscribes, skips, unsubscribes, skips (per store, valid e-mail only) — as the customer, for their own e-mail', async () => {
     const email = 'news@example.com';
-    expect((await call('GET', `/api/newsletter?email=${email}`)).body.result).toEqual({ isSubscribed: false });
-    expect((await call('POST', '/api/newsletter', { email })).body).toMatchObject({ code: 200, result: { isSubscribed: true, skipped: false } });
-    expect((await call('POST', '/api/newsletter', { email })).body).toMatchObject({ code: 200, result: { skipped: true } });
-    expect((await call('GET', `/api/newsletter?email=${email}`)).body.result).toEqual({ isSubscribed: true });
-    expect((await call('DELETE', '/api/newsletter', { email })).body).toMatchObject({ code: 200, result: { isSubscribed: false, skipped: false } });
-    expect((await call('DELETE', '/api/newsletter', { email })).body).toMatchObject({ code: 200, result: { skipped: true } });
-    expect((await call('POST', '/api/newsletter', { email: 'not-an-email' })).status).toBe(400);
+    const a = await phoneLogin(app, '9165550244');
+    await call('POST', '/api/user/me', { email }, a.token);
+    expect((await call('GET', `/api/newsletter?email=${email}`, undefined, a.token)).body.result).toEqual({ isSubscribed: false, email });
+    expect((await call('POST', '/api/newsletter', { email }, a.token)).body).toMatchObject({ code: 200, result: { isSubscribed: true, skipped: false } });
+    expect((await call('POST', '/api/newsletter', { email }, a.token)).body).toMatchObject({ code: 200, result: { skipped: true } });
+    expect((await call('GET', `/api/newsletter?email=${email}`, undefined, a.token)).body.result).toEqual({ isSubscribed: true, email });
+    expect((await call('DELETE', '/api/newsletter', { email }, a.token)).body).toMatchObject({ code: 200, result: { isSubscribed: false, skipped: false } });
+    expect((await call('DELETE', '/api/newsletter', { email }, a.token)).body).toMatchObject({ code: 200, result: { skipped: true } });
+    expect((await call('POST', '/api/newsletter', { email: 'not-an-email' }, a.token)).status).toBe(400);
   });
 
   it('stores a checked upload privately and lists only the owner’s', async () => {
@@ -229,10 +232,19 @@ describeEachDatabase('accounts', (getDb) => {
     expect((await call('GET', '/api/user/uploads')).status).toBe(401);
   });
 
-  it('registers with the form fields and refuses a duplicate', async () => {
+  it('registers with the form fields after the SMS code and refuses a duplicate e-mail', async () => {
     const form = { firstname: 'Ana', lastname: 'Reyes', email: 'ana.r@example.com', phone: '9165550199', birthday: '1990-01-01', license_type: 'recreational' };
-    expect((await call('POST', '/api/user/create', form)).status).toBe(200);
-    expect(await call('POST', '/api/user/create', form)).toMatchObject({ status: 400, body: { result: 'A customer with the same email already exists in an associated website.' } });
+    // An address of its own: the earlier tests used up 127.0.0.1's code sends.
+    const call = (method: 'GET' | 'POST', url: string, payload?: unknown, token?: string) =>
+      app
+        .inject({ method, url, remoteAddress: '10.44.0.1', headers: { host: 'downtown.localhost', ...(token ? { authorization: `Bearer ${token}` } : {}) }, payload: payload as any })
+        .then((r) => ({ status: r.statusCode, body: r.json() }));
+    const sent = await call('POST', '/api/user/create', form);
+    expect(sent).toMatchObject({ status: 200, body: { result: 'sent', meta: { demo_code: expect.stringMatching(/^\d{6}$/) } } });
+    const made = await call('POST', '/api/user/create', { ...form, code: sent.body.meta.demo_code });
+    expect(made.status).toBe(200);
+    expect((await call('GET', '/api/user/me', undefined, made.body.meta.token)).body.result).toMatchObject({ phone: '+19165550199', email: 'ana.r@example.com', firstname: 'Ana' });
+    expect(await call('POST', '/api/user/create', { ...form, phone: '9165550198' })).toMatchObject({ status: 400, body: { result: 'A customer with the same email already exists in an associated website.' } });
     expect((await call('POST', '/api/user/create', { ...form, phone: '9165550200', email: 'x@example.com', birthday: '2012-01-01' })).status).toBe(400);
   });
 });

@@ -5,9 +5,10 @@
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { FORM_MESSAGES, LICENSE_TYPES, MESSAGES, emailRule, firstNameRule, lastNameRule, phoneRule, type FieldRule, type LicenseType } from '@verdant/domain';
+import { FIELD_MESSAGES, FORM_MESSAGES, LICENSE_TYPES, MESSAGES, emailRule, firstNameRule, lastNameRule, phoneRule, type FieldRule, type LicenseType } from '@verdant/domain';
 import type { Database, Row } from '../db/schema.ts';
 import { pointsBalance } from '../cart/repository.ts';
+import { toE164 } from './phone.ts';
 
 type Db = Kysely<Database>;
 export type CustomerRow = Row<'customers'>;
@@ -29,7 +30,18 @@ export const ruled = (rule: FieldRule) =>
   }).transform((v) => v.trim());
 
 export const emailSchema = ruled(emailRule).transform((v) => v.toLowerCase());
-export const phoneSchema = ruled(phoneRule).transform(normalizePhone);
+/**
+ * An identity phone: the spec's rule first (its message for a malformed entry), then it must be a
+ * real number (same message), answered in E.164 (see ./phone.ts).
+ */
+export const phoneSchema = ruled(phoneRule).transform((v, ctx) => {
+  const e164 = toE164(v);
+  if (!e164) {
+    ctx.addIssue({ code: 'custom', message: FIELD_MESSAGES.phone });
+    return z.NEVER;
+  }
+  return e164;
+});
 export const licenseSchema = z.enum(LICENSE_TYPES, { error: USER_MESSAGES.licenseInvalid });
 
 /** A real calendar date YYYY-MM-DD (rejects 2026-02-30). */
@@ -43,11 +55,6 @@ export const dateSchema = z.string().refine((v) => {
 export const firstnameSchema = ruled(firstNameRule);
 export const lastnameSchema = ruled(lastNameRule);
 export const medcardNumberSchema = z.string().trim().min(2, USER_MESSAGES.medcardTooShort).max(64);
-
-/** Phones are stored as digits only so "(916) 555-0101" and "9165550101" are one customer. */
-export function normalizePhone(phone: string): string {
-  return phone.replace(/\D/g, '');
-}
 
 /** Today's calendar date (YYYY-MM-DD) in a time zone: a card expiring "today" is valid all day there. */
 export function todayIn(timeZone: string, now: Date): string {
@@ -105,6 +112,8 @@ export async function createCustomer(db: Db, storeId: number, c: NewCustomer, no
       // Spec §3: accounts made on the storefront are marked so the back office can tell them apart.
       created_from: 'portal_online',
       password_hash: null,
+      // Every way to an account passes the SMS code first (login-routes, register-routes).
+      phone_verified_at: iso,
       created_at: iso,
       updated_at: iso,
     })

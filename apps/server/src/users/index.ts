@@ -14,6 +14,7 @@ import { HttpSms, OutboxSms, type SmsProvider } from '../auth/sms.ts';
 import { createMailer, type MailConfig, type Mailer } from '../mail/mailer.ts';
 import { registerLoginRoutes } from './login-routes.ts';
 import { registerPasswordRoutes } from './password-routes.ts';
+import { registerRegistrationRoutes } from './register-routes.ts';
 import { registerMeRoutes } from './me-routes.ts';
 import { registerNewsletterRoutes } from '../newsletter/routes.ts';
 import { registerUploadRoutes } from '../uploads/routes.ts';
@@ -37,7 +38,11 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
   const limiter = deps.limiter ?? (config.redisUrl ? new RedisRateLimiter(config.redisUrl, `${config.redisPrefix ?? 'verdant:'}rl:`) : new MemoryRateLimiter());
   const sms =
     deps.sms ??
-    (config.smsProvider === 'http' && config.smsHttpUrl ? new HttpSms(config.smsHttpUrl) : new OutboxSms((m) => app.log.info(m)));
+    (config.smsProvider === 'http' && config.smsHttpUrl ? new HttpSms(config.smsHttpUrl) : new OutboxSms((m) => app.log.info(m), config.demoMode));
+  if (!deps.sms && !(config.smsProvider === 'http' && config.smsHttpUrl) && !config.demoMode) {
+    // Outside the demo an outbox means shoppers never receive their codes (and the log never shows them).
+    app.log.warn('SMS_PROVIDER is outbox: login and registration codes are not delivered to phones. Set SMS_PROVIDER=http and SMS_HTTP_URL.');
+  }
   const mailer = deps.mailer ?? createMailer(config, (m) => app.log.info(m));
   if (!deps.mailer && config.mailProvider !== 'http' && !config.demoMode) {
     // Outside the demo an outbox means shoppers never receive their reset links (they are only logged).
@@ -56,9 +61,10 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
   app.decorate('accounts', context);
   app.addHook('onClose', async () => limiter.close());
   registerLoginRoutes(app);
+  registerRegistrationRoutes(app);
   registerPasswordRoutes(app);
   registerMeRoutes(app);
-  registerNewsletterRoutes(app, { db: deps.db, now: context.now });
+  registerNewsletterRoutes(app);
   registerUploadRoutes(app);
   return context;
 }

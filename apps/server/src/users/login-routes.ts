@@ -6,37 +6,23 @@
  *                              {phone, license_type, birthday, pendingToken} → creates the customer, tokens
  *                              {email, password, order_type?}    → tokens (password login, an extra
  *                                                                  step next to the SMS code; password-routes.ts)
- *   POST /api/user/create      registration form → customer + tokens
+ *   POST /api/user/create      registration (register-routes.ts): form → SMS code; form + code → tokens
  *   POST /api/user/refresh     {refreshToken} → rotated tokens
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { MESSAGES, isOfAge, storeOffers, type LicenseType } from '@verdant/domain';
+import { storeOffers, type LicenseType } from '@verdant/domain';
 import { accountsOf } from '../auth/context.ts';
 import { AUTH_MESSAGES, rotateRefresh, signAccess, signPending, verifyPending } from '../auth/tokens.ts';
 import { parseOr400 } from '../cart/routes.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { confirmLoginCode, CODE_MESSAGES, sendLoginCode } from './login-codes.ts';
-import {
-  USER_MESSAGES,
-  createCustomer,
-  dateSchema,
-  emailSchema,
-  emailTaken,
-  findById,
-  findByPhone,
-  firstnameSchema,
-  lastnameSchema,
-  licenseSchema,
-  medcardNumberSchema,
-  phoneSchema,
-  type CustomerRow,
-} from './customers.ts';
+import { createCustomer, dateSchema, findById, findByPhone, licenseSchema, phoneSchema, type CustomerRow } from './customers.ts';
+import { assertOfAge, assertOffered, assertStore, orderTypeSchema, storeIdSchema } from './login-checks.ts';
+import { markPhoneProven } from './proof.ts';
 import { checkPasswordLogin, parsePasswordLogin } from './password-routes.ts';
 import { issueSession } from './session.ts';
 
-const storeIdSchema = z.coerce.number().int().positive().optional();
-const orderTypeSchema = z.enum(['pickup', 'delivery']).default('pickup');
 
 const guestSchema = z.object({ license_type: licenseSchema, storeId: storeIdSchema });
 const sendSchema = z.object({ phone: phoneSchema, storeId: storeIdSchema });
@@ -54,44 +40,12 @@ const completeSchema = z.object({
   order_type: orderTypeSchema,
   storeId: storeIdSchema,
 });
-const createSchema = z
-  .object({
-    firstname: firstnameSchema,
-    lastname: lastnameSchema,
-    email: emailSchema,
-    phone: phoneSchema,
-    birthday: dateSchema,
-    license_type: licenseSchema,
-    medcard_number: medcardNumberSchema.optional(),
-    medcard_expiry: dateSchema.optional(),
-    order_type: orderTypeSchema,
-    storeId: storeIdSchema,
-  })
-  .superRefine((v, ctx) => {
-    if (v.license_type !== 'medical') return;
-    if (!v.medcard_number) ctx.addIssue({ code: 'custom', path: ['medcard_number'], message: USER_MESSAGES.medcardTooShort });
-    if (!v.medcard_expiry) ctx.addIssue({ code: 'custom', path: ['medcard_expiry'], message: USER_MESSAGES.medcardExpiryRequired });
-  });
 const refreshSchema = z.object({
   refreshToken: z.string({ error: AUTH_MESSAGES.refreshInvalid }).min(1, AUTH_MESSAGES.refreshInvalid).max(200),
   /** Guests have no stored licence; the client says which one it browses under (default: the store's first). */
   license_type: licenseSchema.optional(),
   order_type: orderTypeSchema,
 });
-
-/** The body's storeId, when given, must be the store the request is for (host or path prefix). */
-function assertStore(request: FastifyRequest, storeId: number | undefined): void {
-  if (storeId != null && storeId !== request.store.storeId) throw new ApiError(400, `storeId ${storeId} is not the store of this address`);
-}
-
-function assertOffered(request: FastifyRequest, licenseType: LicenseType): void {
-  if (!storeOffers(request.store, licenseType)) throw new ApiError(400, `This store does not offer ${licenseType} products`);
-}
-
-function assertOfAge(birthday: string, now: Date): void {
-  // The age gate is enforced here, not only in the browser (spec §3 Auth step).
-  if (!isOfAge(birthday, now)) throw new ApiError(400, MESSAGES.ageGateRefused);
-}
 
 export function registerLoginRoutes(app: FastifyInstance): void {
   const ctx = () => accountsOf(app);
@@ -126,17 +80,22 @@ export function registerLoginRoutes(app: FastifyInstance): void {
       assertOffered(request, body.license_type);
       assertOfAge(body.birthday, c.now());
       // A second completion with the same pending token logs into the customer the first made.
-      const customer =
-        (await findByPhone(c.db, store.storeId, phone)) ??
-        (await createCustomer(c.db, store.storeId, { phone, licenseType: body.license_type, birthday: body.birthday }, c.now()));
+      const found = await findByPhone(c.db, store.storeId, phone);
+      const customer = found
+        ? await markPhoneProven(c.db, found, c.now())
+        : await createCustomer(c.db, store.storeId, { phone, licenseType: body.license_type, birthday: body.birthday }, c.now());
       return answerTokens(request, customer, customer.license_type, body.order_type);
     }
     if ('code' in raw) {
       const body = parseOr400(confirmSchema, raw);
       assertStore(request, body.storeId);
       await confirmLoginCode(c, store.storeId, body.phone, body.code);
-      const customer = await findByPhone(c.db, store.storeId, body.phone);
-      if (customer) return answerTokens(request, customer, customer.license_type, body.order_type);
+      const found = await findByPhone(c.db, store.storeId, body.phone);
+      if (found) {
+        // The phone's holder just proved it: an account made before proofs were asked becomes theirs alone.
+        const customer = await markPhoneProven(c.db, found, c.now());
+        return answerTokens(request, customer, customer.license_type, body.order_type);
+      }
       const pendingToken = await signPending(c.secret, store.storeId, body.phone, c.now());
       return ok({ needs: ['license_type', 'birthday'] }, { pendingToken });
     }
@@ -145,38 +104,6 @@ export function registerLoginRoutes(app: FastifyInstance): void {
     const code = await sendLoginCode(c, store.storeId, store.name, body.phone, request.ip);
     // The demo has no SMS gateway: show the code on the storefront, never outside demo mode.
     return ok('sent', c.demoMode && c.sms.lastCode ? { demo_code: code } : undefined);
-  });
-
-  app.post('/api/user/create', async (request) => {
-    const body = parseOr400(createSchema, request.body);
-    const c = ctx();
-    const storeId = request.store.storeId;
-    assertStore(request, body.storeId);
-    assertOffered(request, body.license_type);
-    assertOfAge(body.birthday, c.now());
-    if ((await findByPhone(c.db, storeId, body.phone)) || (await emailTaken(c.db, storeId, body.email))) {
-      throw new ApiError(400, USER_MESSAGES.customerExists);
-    }
-    const customer = await createCustomer(
-      c.db,
-      storeId,
-      {
-        phone: body.phone,
-        email: body.email,
-        firstname: body.firstname,
-        lastname: body.lastname,
-        licenseType: body.license_type,
-        birthday: body.birthday,
-        medcardNumber: body.medcard_number ?? null,
-        medcardExpiry: body.medcard_expiry ?? null,
-      },
-      c.now(),
-    ).catch((error: unknown) => {
-      // The unique (store, phone) index catches a concurrent registration of the same phone.
-      if (/unique|duplicate/i.test(String((error as Error).message))) throw new ApiError(400, USER_MESSAGES.customerExists);
-      throw error;
-    });
-    return answerTokens(request, customer, customer.license_type, body.order_type);
   });
 
   app.post('/api/user/refresh', async (request) => {

@@ -85,19 +85,24 @@ export async function consumeResetToken(db: Db, id: number, now: Date): Promise<
 }
 
 /**
- * `{store url}{store-code prefix}/create-password?email=…&token=…`. The prefix is the one the
- * request came in with, or the store's own when it appends its code to paths (spec §2).
+ * `{store url}{store-code prefix}{path}`: a link into the store's own site for a mail. The prefix
+ * is the one the request came in with, or the store's own when it appends its code to paths (spec §2).
  */
-export function resetLink(store: Pick<Store, 'url' | 'storeCode' | 'appendStoreCode'>, pathPrefix: string, email: string, token: string): string {
+export function storeSiteUrl(store: Pick<Store, 'url' | 'storeCode' | 'appendStoreCode'>, pathPrefix: string, path: string): string {
   const site = new URL(store.url);
   const sitePath = site.pathname.replace(/\/+$/, '');
   const prefix = pathPrefix || (store.appendStoreCode ? `/${store.storeCode}` : '');
   // A store URL that already ends in its code (https://example.com/eastside) keeps one copy.
-  const path = prefix && !sitePath.endsWith(prefix) ? `${sitePath}${prefix}` : sitePath;
-  return `${site.origin}${path}/create-password?${new URLSearchParams({ email, token })}`;
+  const base = prefix && !sitePath.endsWith(prefix) ? `${sitePath}${prefix}` : sitePath;
+  return `${site.origin}${base}${path}`;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+/** `{store url}{store-code prefix}/create-password?email=…&token=…`. */
+export function resetLink(store: Pick<Store, 'url' | 'storeCode' | 'appendStoreCode'>, pathPrefix: string, email: string, token: string): string {
+  return storeSiteUrl(store, pathPrefix, `/create-password?${new URLSearchParams({ email, token })}`);
+}
+
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 export function resetMail(store: Pick<Store, 'name'>, to: string, link: string): MailMessage {
   const text = [

@@ -26,6 +26,7 @@ import { AUTH_MESSAGES } from '../auth/tokens.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { emailSchema, findByEmail, findById, type CustomerRow } from './customers.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './password-hash.ts';
+import { PROOF_MESSAGES } from './proof.ts';
 import { checkResetToken, consumeResetToken, issueResetToken, resetLink, resetMail, voidResetToken } from './password-reset.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -104,6 +105,8 @@ export async function checkPasswordLogin(ctx: AccountsContext, storeId: number, 
   // Verify against a dummy hash when there is nothing to check, so timing does not tell the cases apart.
   const matches = await verifyPassword(password, stored ?? (await dummyHash()));
   if (!customer || !stored || !matches) throw new ApiError(400, PASSWORD_MESSAGES.loginFailed);
+  // A password set on an account whose phone nobody proved may be a stranger's (users/proof.ts).
+  if (!customer.phone_verified_at) throw new ApiError(400, PROOF_MESSAGES.phoneNotProven);
   if (needsRehash(stored)) await setPasswordHash(ctx, customer.id, await hashPassword(password));
   return customer;
 }

@@ -39,7 +39,12 @@ describeEachDatabase('passwords', (getDb) => {
   /** A registered customer with an e-mail (and no password yet), with a session. */
   async function register(email: string) {
     const phone = `91655580${String(++phoneSeq).padStart(2, '0')}`;
-    const res = await call('POST', '/api/user/create', { firstname: 'Ana', lastname: 'Reyes', email, phone, birthday: '1990-01-01', license_type: 'recreational' });
+    const form = { firstname: 'Ana', lastname: 'Reyes', email, phone, birthday: '1990-01-01', license_type: 'recreational' };
+    // Registration proves the phone first: the form sends a code (the demo answers it), the form + code makes the account.
+    const ip = freshIp();
+    const sent = await call('POST', '/api/user/create', form, { ip });
+    expect(sent.status).toBe(200);
+    const res = await call('POST', '/api/user/create', { ...form, code: sent.body.meta.demo_code }, { ip });
     expect(res.status).toBe(200);
     return res.body.meta as { token: string; refreshToken: string; customer_id: number };
   }

@@ -12,6 +12,7 @@ import { migration0005 } from './0005_customers_and_carts.ts';
 import { migration0006 } from './0006_orders_and_auth.ts';
 import { migration0007 } from './0007_password_resets.ts';
 import { migration0008 } from './0008_cart_ordered_at.ts';
+import { migration0009 } from './0009_phone_identity.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0001_initial': migration0001,
@@ -22,6 +23,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0006_orders_and_auth': migration0006,
   '0007_password_resets': migration0007,
   '0008_cart_ordered_at': migration0008,
+  '0009_phone_identity': migration0009,
 };
 
 export type { DialectMigration, SqlDialect } from './helpers.ts';
