@@ -239,10 +239,13 @@ export function lineInputOf(row: Pick<CartLineRow, 'sku' | 'qty' | 'size' | 'pro
  * transaction ends (PostgreSQL), so of two concurrent orders the second reads the balance only
  * after the first committed its burn, and a balance is never spent twice. SQLite runs one write
  * transaction at a time, so there is nothing to lock.
+ * FOR NO KEY UPDATE, not FOR UPDATE: rows that refer to the customer (the order, its points) take
+ * a key-share lock on it, which FOR UPDATE would block — an order that only earns points, holding
+ * stock another order waits for, would then wait for that order: a deadlock.
  */
 export async function lockPointsOf(trx: Db, customerId: number): Promise<void> {
   if (!locksRows(trx)) return;
-  await trx.selectFrom('customers').select('id').where('id', '=', customerId).forUpdate().execute();
+  await trx.selectFrom('customers').select('id').where('id', '=', customerId).forNoKeyUpdate().execute();
 }
 
 /** Reward-point balance (1 point = 1 cent); guests have none. */

@@ -79,6 +79,19 @@ describeEachDatabase('balances under concurrent orders', (getDb) => {
     expect(over).toMatchObject({ status: 400, result: M.notEnoughPoints(left) });
   });
 
+  it(`mixes orders that spend points with orders that only earn them: ${PARALLEL} at once, no deadlock, one spend`, async () => {
+    const c = await loginCustomer(app, '9165550503');
+    await grant(c.customerId, 1000);
+    const s = new Shopper(app);
+    const place = (i: number) => s.saveOrder(orderBody({ products: [{ sku: JAR, qty: 1 }], ...(i % 2 ? { credits: 1000 } : {}) }), bearer(c.token));
+    const answers = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => place(i)));
+    const spenders = answers.filter((_, i) => i % 2);
+    expect(answers.filter((_, i) => i % 2 === 0).map((a) => a.status)).toEqual(Array(PARALLEL / 2).fill(200));
+    expect(statuses(spenders)).toEqual([200, ...Array(PARALLEL / 2 - 1).fill(400)]);
+    expect(await burnt(c.customerId)).toBe(1000);
+    expect(await balance(c.customerId)).toBeGreaterThanOrEqual(0);
+  });
+
   it(`counts a coupon limited to 3 uses exactly 3 times among ${PARALLEL} concurrent orders`, async () => {
     const iso = new Date().toISOString();
     await db()
