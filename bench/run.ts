@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runHttpSuite } from './suites/http.ts';
 import { runSearchSuite } from './suites/search.ts';
+import { runSearchPrecisionSuite } from './suites/search-precision.ts';
 import { runCommerceSuite } from './suites/commerce.ts';
 import { runLighthouseSuite } from './suites/lighthouse.ts';
 
@@ -17,12 +18,13 @@ const results = {
   suites: {} as Record<string, unknown>,
 };
 
-// BENCH_ONLY=http,search runs a subset (suites: http, search, commerce, lighthouse).
+// BENCH_ONLY=http,search runs a subset (suites: http, search, precision, commerce, lighthouse).
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wanted = (name: string) => only.size === 0 || only.has(name);
 
 if (wanted('http')) results.suites.http = await runHttpSuite();
 if (wanted('search')) results.suites.search = await runSearchSuite();
+if (wanted('precision')) results.suites.searchPrecision = await runSearchPrecisionSuite();
 if (wanted('commerce')) results.suites.commerce = await runCommerceSuite();
 if (wanted('lighthouse')) results.suites.lighthouse = await runLighthouseSuite();
 

@@ -8,6 +8,8 @@ export const SEARCH_DEFAULTS = Object.freeze({
   sizeAggregationSize: 10,
   maxFilterQuerySize: 999,
   minScore: 0.02,
+  /** Measured on the judged typo queries of bench/suites/search-precision.ts. */
+  minRelativeScore: 0.4,
   fuzziness: 2,
   minimumShouldMatch: 0.75,
   minTermLength: 3,

@@ -4,7 +4,7 @@
 import { type CatalogAttribute, type CatalogCategory, type CatalogProduct, availableChildren } from '@verdant/domain';
 import { SEARCH_BOOSTS } from '../constants.ts';
 import { createIndex } from '../engine/create-index.ts';
-import type { IndexSchema } from '../engine/schema.ts';
+import type { IndexSchema, TextOptions } from '../engine/schema.ts';
 import type { SearchIndex } from '../types.ts';
 import type { CmsBlockDocument, CmsPageDocument, TaxRuleDocument } from './documents.ts';
 import { type PreparedProduct, prepareProduct, pricedAt } from './pricing.ts';
@@ -31,11 +31,14 @@ function productSizes(doc: CatalogProduct): number[] {
 export interface ProductIndexOptions {
   /** Whose tier prices the final price includes (the store's guest/default group). Default 0. */
   customerGroupId?: number;
+  /** Text tuning other than the defaults (the search-precision bench compares settings). */
+  textOptions?: Partial<TextOptions>;
 }
 
-export function createProductSchema({ customerGroupId = 0 }: ProductIndexOptions = {}): IndexSchema<CatalogProduct, PreparedProduct> {
+export function createProductSchema({ customerGroupId = 0, textOptions }: ProductIndexOptions = {}): IndexSchema<CatalogProduct, PreparedProduct> {
   return {
     name: 'product',
+    ...(textOptions ? { textOptions } : {}),
     // Spec §9 boosts; a child's sku finds its parent (the old query OR-ed configurable_children.sku in).
     text: { ...SEARCH_BOOSTS, 'configurable_children.sku': SEARCH_BOOSTS.sku },
     defaultSort: [{ field: 'updated_at', order: 'desc' }],

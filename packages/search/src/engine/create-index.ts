@@ -20,6 +20,7 @@ import type { Id } from './values.ts';
 
 export const DEFAULT_TEXT_OPTIONS: Readonly<TextOptions> = Object.freeze({
   minScore: SEARCH_DEFAULTS.minScore,
+  minRelativeScore: SEARCH_DEFAULTS.minRelativeScore,
   fuzziness: SEARCH_DEFAULTS.fuzziness,
   fuzzyMinLength: 3,
   minimumShouldMatch: SEARCH_DEFAULTS.minimumShouldMatch,

@@ -35,6 +35,10 @@ export interface IndexSchema<T, P = unknown> {
 export interface TextOptions {
   /** Results scoring below this are dropped (spec §9: 0.02). */
   minScore: number;
+  /** Results scoring below this share of the best match are dropped: a typo search ("blu drem")
+   *  answers what was meant, not every product one far-fetched correction reaches. Relative, so a
+   *  query with no close match still answers its nearest products. 0 turns it off. */
+  minRelativeScore: number;
   /** Max edit distance for fuzzy terms (spec §9: 2). */
   fuzziness: number;
   /** Shorter query terms match exactly (a 2-letter term with distance 2 would match anything). */

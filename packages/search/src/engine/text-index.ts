@@ -185,7 +185,8 @@ export class TextIndex {
    * 1; VSF1 used 2, which would lose "deisel" → "diesel"): with distance 2 on short words, "drem"
    * would otherwise match "from" in every description and "blu" every "fl-" sku. A document needs
    * floor(n × minimumShouldMatch) (at least 1) distinct terms — matched in any field, not per
-   * field as Elasticsearch's best_fields does — and a score of at least minScore.
+   * field as Elasticsearch's best_fields does — and a score of at least minScore and of at least
+   * minRelativeScore × the best match's.
    */
   search(terms: readonly string[], prefixLast: boolean, capacity: number): TextMatch {
     this.ensureScratch(capacity);
@@ -239,15 +240,16 @@ export class TextIndex {
 
     const bits = new Uint32Array(wordsFor(capacity));
     const required = Math.max(1, Math.floor(terms.length * o.minimumShouldMatch));
+    let best = 0;
     for (const slot of touched) {
       const matched = popcount32(this.hits[slot]);
-      if (matched < required) continue;
-      // MiniSearch's "quality": documents matching more of the query rank higher.
-      const score = this.acc[slot] * matched;
-      if (score < o.minScore) continue;
+      // MiniSearch's "quality": documents matching more of the query rank higher. Too few terms: -1.
+      const score = matched < required ? -1 : this.acc[slot] * matched;
       this.acc[slot] = score;
-      setBit(bits, slot);
+      if (score > best) best = score;
     }
+    const min = Math.max(o.minScore, best * o.minRelativeScore);
+    for (const slot of touched) if (this.acc[slot] >= min) setBit(bits, slot);
     return { bits, scores: this.acc, suggestions: corrected ? [corrections.join(' ')] : [] };
   }
 

@@ -14,13 +14,16 @@ interface Doc {
   variants?: { sku: string }[];
 }
 
+// The engine's rules one at a time: the relative minimum score (which drops weak matches beside a
+// strong one) is off here and has its own tests at the end.
 const schema: IndexSchema<Doc> = {
   name: 'doc',
   text: { name: 5, tags: 4, description: 3, sku: 1, 'variants.sku': 1 },
+  textOptions: { minRelativeScore: 0 },
 };
 
 function index(docs: Doc[], overrides: Partial<IndexSchema<Doc>> = {}) {
-  const idx = createIndex<Doc>({ ...schema, ...overrides });
+  const idx = createIndex<Doc>({ ...schema, ...overrides, textOptions: { ...schema.textOptions, ...overrides.textOptions } });
   idx.replaceAll(docs);
   return idx;
 }
@@ -203,5 +206,41 @@ describe('text search: far-fetched corrections onto common words', () => {
     const r = index(docs).search({ text: 'sativs' });
     expect(r.total).toBe(150);
     expect(r.suggestions).toEqual(['sativa']);
+  });
+});
+
+describe('text search: relative minimum score', () => {
+  const docs: Doc[] = [
+    { id: 1, name: 'Blue Dream' },
+    { id: 2, name: 'Blue Dream Disposable Vape' },
+    { id: 3, name: 'Smell-Proof Stash Bag', description: 'keeps it fresh' },
+    { id: 4, name: 'Rose Relief Balm', description: 'made from roses' },
+    { id: 5, name: 'Dark Chocolate Bar', description: 'rich cocoa' },
+  ];
+  const relative = (minRelativeScore: number) => index(docs, { textOptions: { minRelativeScore } });
+
+  it('answers a typo search with what was meant, not every far-fetched correction', () => {
+    expect(ids(relative(0).search({ text: 'blu drem' })).length).toBeGreaterThan(2);
+    expect(ids(relative(0.4).search({ text: 'blu drem' })).sort()).toEqual([1, 2]);
+  });
+
+  it('keeps the nearest products of a query with no close match', () => {
+    // Only weak matches exist: the best of them stays.
+    expect(relative(0.4).search({ text: 'cocoa' }).total).toBe(1);
+    expect(relative(0.4).search({ text: 'blalm' }).items.map((d) => d.id)).toEqual([4]);
+  });
+
+  it('cuts relative to the best match, whatever the scale of the scores', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.05, max: 0.95, noNaN: true }), (cut) => {
+        const all = relative(0).search({ text: 'blue dream vape', sort: [{ field: '_score', order: 'desc' }] });
+        const kept = relative(cut).search({ text: 'blue dream vape' });
+        // Never more than without the cut, never nothing when something matched, best match kept.
+        expect(kept.total).toBeLessThanOrEqual(all.total);
+        expect(kept.total).toBeGreaterThan(0);
+        expect(ids(kept)).toContain(all.items[0].id);
+      }),
+      { seed: 11, numRuns: 40 },
+    );
   });
 });
