@@ -49,6 +49,11 @@ const envSchema = z.object({
   /** Where mails (password reset links) go: `outbox` (memory + log) or `http` (POST JSON to MAIL_HTTP_URL). */
   MAIL_PROVIDER: z.enum(['outbox', 'http']).default('outbox'),
   MAIL_HTTP_URL: z.string().url().optional(),
+  /**
+   * `false`: serve the API only, without the React Router build (an API node behind a separate
+   * storefront, or the multi-node tests, which run before the storefront is built).
+   */
+  SERVE_STOREFRONT: z.enum(['true', 'false']).default('true'),
 });
 
 export interface ServerConfig {
@@ -74,6 +79,8 @@ export interface ServerConfig {
   smsHttpUrl?: string;
   mailProvider?: 'outbox' | 'http';
   mailHttpUrl?: string;
+  /** SERVE_STOREFRONT: false serves the API only (no storefront build needed). */
+  serveStorefront: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
@@ -104,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     smsHttpUrl: e.SMS_HTTP_URL,
     mailProvider: e.MAIL_PROVIDER,
     mailHttpUrl: e.MAIL_HTTP_URL,
+    serveStorefront: e.SERVE_STOREFRONT === 'true',
   };
 }
 

@@ -2,13 +2,18 @@ import './env.ts';
 import { loadConfig, WEB_BUILD_DIR } from './config.ts';
 import { StoreRegistry } from './stores/registry.ts';
 import { createDatabase, migrateToLatest, syncStores } from './db/index.ts';
+import { DataDirLockedError, lockDataDir, type DataDirLock } from './db/data-dir-lock.ts';
+import { withStartupLock } from './db/startup-lock.ts';
+import { waitForRedis } from './redis/wait.ts';
 import { ensureSeeded } from './seed/index.ts';
 import { buildApp } from './app.ts';
 
 /**
- * `npm start`: validate the environment and the stores file, open the database (SQLite under
+ * `npm start`: validate the environment and the stores file, take the data directory (SQLite: one
+ * process per DATA_DIR), wait for Redis when REDIS_URL is set, open the database (SQLite under
  * DATA_DIR unless DATABASE_URL is set), migrate, load the demo catalogue when the catalogue is
- * empty, then serve the API and the storefront on one port.
+ * empty, then serve the API and the storefront on one port. The port is opened last, once the
+ * catalogue is built and subscribed to the other nodes' changes: a node that answers is ready.
  */
 async function main(): Promise<void> {
   let config;
@@ -21,28 +26,47 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  const { db, dialect, destroy } = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateToLatest(db);
-  await syncStores(db, registry.file);
-  const seeded = await ensureSeeded(db, registry.file, config.dataDir);
+  let dataDirLock: DataDirLock | undefined;
+  if (!config.databaseUrl) {
+    try {
+      dataDirLock = lockDataDir(config.dataDir);
+    } catch (err) {
+      if (!(err instanceof DataDirLockedError)) throw err;
+      console.error(err.message);
+      process.exit(1);
+    }
+  }
 
-  const app = await buildApp({ config, registry, db, webBuildDir: WEB_BUILD_DIR });
+  // Until the app exists, a signal just ends the process (e.g. while waiting for Redis).
+  let shutdown = async (_signal: string): Promise<void> => process.exit(0);
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  if (config.redisUrl) await waitForRedis(config.redisUrl);
+
+  const { db, dialect, destroy } = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const seeded = await withStartupLock(db, dialect, async () => {
+    await migrateToLatest(db);
+    await syncStores(db, registry.file);
+    return ensureSeeded(db, registry.file, config.dataDir);
+  });
+
+  const app = await buildApp({ config, registry, db, webBuildDir: config.serveStorefront ? WEB_BUILD_DIR : undefined });
   app.log.info(
     { dialect, dataDir: config.dataDir, storesFile: config.storesFile, seeded },
     seeded ? 'demo catalogue loaded' : 'using existing catalogue',
   );
 
   let closing = false;
-  const shutdown = async (signal: string) => {
+  shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
     await app.close();
     await destroy();
+    dataDirLock?.release();
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
   const port = (app.server.address() as { port: number }).port;

@@ -50,8 +50,15 @@ export interface RedisBusOptions {
 
 /**
  * Two connections (a subscribed Redis connection cannot publish). Notices carry the publishing
- * node's id so a node ignores its own. After a reconnect the subscriber may have missed notices,
- * so `resync` (a full rebuild) runs once the subscription is back.
+ * node's id so a node ignores its own (it applied the change before publishing).
+ *
+ * The subscription is ours, not ioredis's: `autoResubscribe` is off and SUBSCRIBE is sent on each
+ * 'ready', i.e. after ioredis's ready check. (Sent earlier, SUBSCRIBE — a command ioredis may write
+ * before the check — puts the connection in subscriber mode, the check's INFO is refused, ioredis
+ * reconnects, and the node silently ends up subscribed to nothing.) `subscribe()` resolves once
+ * Redis confirmed the subscription, waiting for Redis as long as it takes; after every later
+ * reconnect `resync` runs once the subscription is confirmed again, since notices published while
+ * the connection was down are lost.
  */
 export function redisBus({
   url,
@@ -60,44 +67,66 @@ export function redisBus({
   onError,
 }: RedisBusOptions): ChangeBus {
   const origin = randomUUID();
-  const options = { maxRetriesPerRequest: 3, enableOfflineQueue: true };
-  const publisher = new Redis(url, { ...options, connectionName: `${name}-pub` });
-  const subscriber = new Redis(url, { ...options, connectionName: `${name}-sub` });
+  const publisher = new Redis(url, { maxRetriesPerRequest: 3, connectionName: `${name}-pub`, lazyConnect: true });
+  const subscriber = new Redis(url, {
+    connectionName: `${name}-sub`,
+    lazyConnect: true,
+    autoResubscribe: false,
+    // Nothing but SUBSCRIBE is sent, and only when ready; never queue it across connections.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: null,
+  });
   const report = (error: Error) => onError?.(error);
   publisher.on('error', report);
   subscriber.on('error', report);
+  let closed = false;
+  const malformed = (raw: string) => report(new Error(`Ignored a malformed catalogue notice: ${raw.slice(0, 200)}`));
   return {
     async publish(change) {
       await publisher.publish(channel, JSON.stringify({ origin, ...change }));
     },
-    async subscribe(handler, resync) {
+    subscribe(handler, resync) {
       subscriber.on('message', (ch: string, raw: string) => {
         if (ch !== channel) return;
         let parsed;
         try {
           parsed = message.safeParse(JSON.parse(raw));
         } catch {
-          return report(new Error(`Ignored a malformed catalogue notice: ${raw.slice(0, 200)}`));
+          return malformed(raw);
         }
-        if (!parsed.success) return report(new Error(`Ignored a malformed catalogue notice: ${raw.slice(0, 200)}`));
+        if (!parsed.success) return malformed(raw);
         if (parsed.data.origin === origin) return;
         handler({ storeId: parsed.data.storeId, productIds: parsed.data.productIds });
       });
-      // Only a connection that was lost can have missed notices. ('ready' alone is no sign: the
-      // first one may even arrive after the subscription was confirmed.)
-      let lost = false;
-      subscriber.on('close', () => {
-        lost = true;
+      return new Promise<void>((resolve) => {
+        let subscribedOnce = false;
+        // Set when a connection that carried the subscription closed: notices may have been missed.
+        let missed = false;
+        subscriber.on('close', () => {
+          if (subscribedOnce) missed = true;
+        });
+        subscriber.on('ready', () => {
+          subscriber.subscribe(channel).then(
+            () => {
+              if (!subscribedOnce) {
+                subscribedOnce = true;
+                resolve();
+              } else if (missed) {
+                missed = false;
+                resync();
+              }
+            },
+            // The connection dropped again before the answer; the next 'ready' subscribes anew.
+            (error: Error) => report(error),
+          );
+        });
+        if (!closed) subscriber.connect().catch(() => undefined);
       });
-      subscriber.on('ready', () => {
-        if (!lost) return;
-        lost = false;
-        resync();
-      });
-      await subscriber.subscribe(channel);
     },
     async close() {
-      await Promise.allSettled([publisher.quit(), subscriber.quit()]);
+      closed = true;
+      const end = (r: Redis) => (r.status === 'ready' ? r.quit().then(() => undefined) : Promise.resolve(r.disconnect()));
+      await Promise.allSettled([end(publisher), end(subscriber)]);
     },
   };
 }

@@ -56,17 +56,31 @@ export class CatalogIndexManager {
     return { customerGroupFor: (id) => groups.get(id) ?? 0, now: (this.opts.clock ?? (() => new Date()))() };
   }
 
-  /** Build every store (one pass over the database for all of them), then listen for notices. */
+  /**
+   * Listen for notices first, then build every store (one pass over the database for all of
+   * them). In the other order a change committed after the build read its rows but published
+   * before the subscription was in place would be missed for good; this way a notice that arrives
+   * during the build is applied after it (re-reading rows the build may already have: harmless).
+   * Resolves once the subscription is confirmed and the stores are built: only then may the server
+   * say it is ready.
+   */
   async start(): Promise<void> {
-    await this.rebuild(this.storeIds);
-    await this.bus.subscribe(
-      (change) =>
-        void this.apply(change).catch((error: Error) =>
-          this.opts.log?.warn({ err: error, change }, 'catalogue notice failed'),
-        ),
-      () =>
-        void this.rebuildAll().catch((error: Error) => this.opts.log?.warn({ err: error }, 'catalogue resync failed')),
+    let early: CatalogChange[] | null = [];
+    const onNotice = (change: CatalogChange) => {
+      if (early) early.push(change);
+      else this.applyNotice(change);
+    };
+    await this.bus.subscribe(onNotice, () =>
+      void this.rebuildAll().catch((error: Error) => this.opts.log?.warn({ err: error }, 'catalogue resync failed')),
     );
+    await this.rebuild(this.storeIds);
+    const pending = early;
+    early = null;
+    for (const change of pending) this.applyNotice(change);
+  }
+
+  private applyNotice(change: CatalogChange): void {
+    this.apply(change).catch((error: Error) => this.opts.log?.warn({ err: error, change }, 'catalogue notice failed'));
   }
 
   async close(): Promise<void> {
@@ -95,12 +109,16 @@ export class CatalogIndexManager {
   async catalogChanged(storeId: number, productIds?: readonly number[]): Promise<void> {
     if (!this.catalogs.has(storeId)) throw new Error(`Unknown store ${storeId}`);
     const change: CatalogChange = productIds ? { storeId, productIds: [...productIds] } : { storeId };
-    await this.apply(change);
     try {
-      await this.bus.publish(change);
-    } catch (error) {
-      // This node is already right; the others catch up at their next resync.
-      this.opts.log?.warn({ err: error, storeId }, 'could not publish a catalogue change');
+      await this.apply(change);
+    } finally {
+      // Published even when this node's own reindex failed: the other nodes' indices are theirs.
+      try {
+        await this.bus.publish(change);
+      } catch (error) {
+        // The others catch up at their next resync (every node rebuilds after a lost connection).
+        this.opts.log?.warn({ err: error, storeId }, 'could not publish a catalogue change');
+      }
     }
   }
 
