@@ -13,7 +13,7 @@ export interface OrderPayload {
   order_type: 'pickup' | 'delivery';
   license_type: LicenseType;
   personal_details: { firstName: string; lastName: string; emailAddress: string; phone: string };
-  shipping_address?: { lat: number; lng: number; city: string; zip: string; address: string; apt_ste?: string | null } | null;
+  shipping_address?: { city: string; zip: string; address: string; apt_ste?: string | null } | null;
   payment_method: 'cashondelivery';
   coupon?: string | null;
   credits?: number;

@@ -30,8 +30,6 @@ export interface ShippingDetails {
 /** The server's answer about a delivery address (shipping-information), for the ZIP it was asked for. */
 export interface DeliveryCheck {
   zip: string;
-  lat: number;
-  lng: number;
   distance: number | null;
   too_far: boolean;
 }
@@ -95,7 +93,7 @@ export function sanitizeCheckout(value: unknown): CheckoutData | null {
     rev: typeof r.rev === 'number' ? r.rev : 0,
     personal: { firstName: text(p.firstName), lastName: text(p.lastName), emailAddress: text(p.emailAddress), phone: text(p.phone), createAccount: p.createAccount === true },
     shipping: { method: s.method === 'delivery' ? 'delivery' : 'pickup', address: text(s.address), apt_ste: text(s.apt_ste), city: text(s.city), zip: text(s.zip) },
-    delivery: d && typeof d.lat === 'number' && typeof d.lng === 'number' && typeof d.zip === 'string' ? d : null,
+    delivery: d && typeof d.zip === 'string' && typeof d.too_far === 'boolean' ? { zip: d.zip, distance: typeof d.distance === 'number' ? d.distance : null, too_far: d.too_far } : null,
     burnCredits: typeof r.burnCredits === 'number' && Number.isInteger(r.burnCredits) && r.burnCredits >= 0 ? r.burnCredits : 0,
     modifiedAt: typeof r.modifiedAt === 'number' ? r.modifiedAt : null,
     pendingOrder: pending && typeof pending.payload?.idempotency_key === 'string' ? pending : null,

@@ -86,10 +86,32 @@ export function authStoreFor(store: SessionStore): StoreApi<AuthState> {
  * customer is logged in; as a guest otherwise (the cart needs no guest token).
  */
 export function withUserTokenFor(store: SessionStore): WithUserToken {
-  return (call) => {
-    const session = authStoreFor(store).getState();
+  return async (call) => {
+    const auth = authStoreFor(store);
+    // A customer's server cart answers only with the customer's token: a call made while the
+    // stored session is still being read (page start) would be refused as a stranger's.
+    if (!auth.getState().loaded) await sessionRead(auth);
+    const session = auth.getState();
     return session.user ? session.authorized((token) => call(token)) : call(null);
   };
+}
+
+/** Resolves once the stored session has been read (not waiting for its refresh over the network). */
+function sessionRead(auth: StoreApi<AuthState>): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = auth.subscribe((s) => {
+      if (s.loaded) {
+        stop();
+        resolve();
+      }
+    });
+    if (auth.getState().loaded) {
+      stop();
+      resolve();
+      return;
+    }
+    void auth.getState().load();
+  });
 }
 
 export function useAuthApi(): StoreApi<AuthState> {

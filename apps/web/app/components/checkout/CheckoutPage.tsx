@@ -86,7 +86,7 @@ function CheckoutForm() {
     const d = c.delivery;
     const shipping =
       c.shipping.method === 'delivery' && d
-        ? cart.getState().setShipping('delivery', { lat: d.lat, lng: d.lng, zip: d.zip, city: c.shipping.city, address: c.shipping.address })
+        ? cart.getState().setShipping('delivery', { zip: d.zip, city: c.shipping.city, address: c.shipping.address })
         : cart.getState().setShipping('pickup');
     // A refusal here is asked again, and shown, when the order is placed.
     shipping.catch(() => null);
@@ -179,7 +179,7 @@ function CheckoutForm() {
       personal_details: { firstName: personal.firstName.trim(), lastName: personal.lastName.trim(), emailAddress: personal.emailAddress.trim(), phone: personal.phone.trim() },
       shipping_address:
         shipping.method === 'delivery' && delivery
-          ? { lat: delivery.lat, lng: delivery.lng, city: shipping.city.trim(), zip: delivery.zip, address: shipping.address.trim(), apt_ste: shipping.apt_ste.trim() || null }
+          ? { city: shipping.city.trim(), zip: delivery.zip, address: shipping.address.trim(), apt_ste: shipping.apt_ste.trim() || null }
           : null,
       payment_method: 'cashondelivery',
       coupon: view.couponCode,

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { formatMoney } from '@verdant/domain';
+import { DELIVERY_MESSAGES, formatMoney, normalizeZip } from '@verdant/domain';
 import { DELIVERY_FEE_INCL_TAX } from '../../lib/cart-config.ts';
-import { normalizeZip, knownZips, lookupZip } from '../../lib/zip-centroids.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import { formatAddress } from '../../lib/store-view.ts';
 import type { FieldErrors } from '../../lib/checkout-validation.ts';
@@ -11,15 +10,10 @@ import { Field, sectionClass, sectionTitleClass } from './Field.tsx';
 
 export type AddressErrors = FieldErrors<'address' | 'city' | 'zip'>;
 
-/** `958xx` style hints for the ZIP codes the demo map knows around the store's city. */
-function zipHint(city: string): string {
-  const prefixes = [...new Set(knownZips(city).map((z) => `${z.slice(0, 3)}xx`))];
-  return prefixes.length ? `${city} (${prefixes.join(', ')})` : 'the store’s city';
-}
-
 /**
- * Asks the server whether the address can get a delivery (distance and too-far come from
- * shipping-information); the ZIP's point comes from the demo ZIP table (lib/zip-centroids.ts).
+ * Asks the server whether the address can get a delivery (POST /api/cart/shipping-information):
+ * the server places the address by its ZIP code and measures from the store (the domain's
+ * delivery rule); a refusal (unknown ZIP, outside the delivery area) comes back as its message.
  * Resolves with the message for the ZIP field, or null when delivery is possible.
  */
 export function useDeliveryCheck() {
@@ -31,28 +25,24 @@ export function useDeliveryCheck() {
   const check = async (): Promise<string | null> => {
     const s = checkout.getState().shipping;
     const zip = normalizeZip(s.zip);
-    const point = lookupZip(s.zip);
-    if (!zip || !point) {
-      return `We can’t check delivery to ZIP ${s.zip.trim()}: it isn’t on our delivery map. Choose pickup, or use a ZIP code in ${zipHint(store.placeInfo.address.city)}.`;
-    }
+    if (!zip) return DELIVERY_MESSAGES.zipRequired;
     const known = checkout.getState().delivery;
     let delivery = known && known.zip === zip ? known : null;
     if (!delivery) {
       setChecking(true);
       try {
-        const info = await cart.getState().setShipping('delivery', { lat: point.lat, lng: point.lng, zip, city: s.city.trim(), address: s.address.trim(), apt_ste: s.apt_ste.trim() || null });
+        const info = await cart.getState().setShipping('delivery', { zip, city: s.city.trim(), address: s.address.trim(), apt_ste: s.apt_ste.trim() || null });
         if (!info) return 'Delivery can’t be checked while the store can’t be reached. Choose pickup, or try again in a moment.';
-        delivery = { zip, lat: point.lat, lng: point.lng, distance: info.distance, too_far: info.too_far };
+        delivery = { zip, distance: info.distance, too_far: info.too_far };
         checkout.getState().setDelivery(delivery);
       } catch (e) {
+        // The server's refusal says why and what to do (choose pickup or another address).
         return e instanceof Error ? e.message : 'Delivery can’t be checked right now.';
       } finally {
         setChecking(false);
       }
     }
-    return delivery.too_far
-      ? `ZIP ${zip} is ${delivery.distance} miles from the store, outside its ${radius}-mile delivery area. Choose pickup or another address.`
-      : null;
+    return delivery.too_far ? DELIVERY_MESSAGES.tooFar(zip, delivery.distance ?? 0, radius) : null;
   };
   return { check, checking };
 }
@@ -128,7 +118,7 @@ export function DeliveryFields({ errors, onEdit, onZipChecked }: Props) {
               if (normalizeZip(shipping.zip)) onZipChecked(await check());
             }}
             error={errors.zip}
-            hint={`We deliver in ${zipHint(store.placeInfo.address.city)}.`}
+            hint={`We deliver within ${store.placeInfo.deliveryRadiusMiles} miles of the store.`}
           />
           <p role="status" className="text-sm text-stone-700 sm:col-span-6">
             {checking
