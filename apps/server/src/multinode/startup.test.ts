@@ -1,0 +1,73 @@
+/**
+ * How a real server process starts when something it needs is taken or missing:
+ * - two processes on one SQLite DATA_DIR: the second exits with one line naming the directory and
+ *   the first process; the lock is released on shutdown and after a crash (kill -9);
+ * - Redis unreachable at start: one line naming REDIS_URL (password redacted), then the node waits
+ *   and serves once Redis answers (the README documents this).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { lockDataDir } from '../db/data-dir-lock.ts';
+import { freePort, RedisProxy, sleep, startNode, within, type ServerNode } from './harness.ts';
+
+describe('starting a server process', () => {
+  const nodes: ServerNode[] = [];
+  const dirs: string[] = [];
+  let proxy: RedisProxy | undefined;
+  const node = async (env: Record<string, string>) => {
+    const n = startNode(env, await freePort());
+    nodes.push(n);
+    return n;
+  };
+  afterEach(async () => {
+    await Promise.all(nodes.splice(0).map((n) => n.stop()));
+    await proxy?.cut();
+  });
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('one SQLite DATA_DIR serves one process: the second exits with one line; kill -9 and shutdown release it', async () => {
+    const DATA_DIR = mkdtempSync(join(tmpdir(), 'verdant-lock-'));
+    dirs.push(DATA_DIR);
+    const first = await node({ DATA_DIR });
+    await first.ready();
+
+    const second = await node({ DATA_DIR });
+    expect(await second.exited).toBe(1);
+    const lines = second.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`DATA_DIR ${DATA_DIR} is in use by another server process (pid ${first.process.pid})`);
+    // The first one still serves.
+    expect((await fetch(`${first.base}/api/health`)).status).toBe(200);
+
+    // A crash releases it (the operating system drops the lock with the process).
+    first.process.kill('SIGKILL');
+    await first.exited;
+    const third = await node({ DATA_DIR });
+    await third.ready();
+    // So does a shutdown: the directory can be taken at once.
+    await third.stop();
+    expect(await third.exited).toBe(0);
+    lockDataDir(DATA_DIR).release();
+  }, 60_000);
+
+  it('Redis unreachable at start: one line naming REDIS_URL without its password, then it waits and serves once Redis answers', async () => {
+    const port = await freePort();
+    const n = await node({ REDIS_URL: `redis://:s3cret-pw@127.0.0.1:${port}`, REDIS_PREFIX: `verdant-test-${process.pid}:` });
+    const line = `Redis at redis://:***@127.0.0.1:${port} (REDIS_URL) cannot be reached`;
+    await within('the unreachable line', 20_000, async () => n.output().includes(line));
+    // It keeps waiting (retrying every second) without repeating itself, and does not listen yet.
+    await sleep(2500);
+    expect(n.output().split(line)).toHaveLength(2);
+    expect(n.output()).not.toContain('s3cret-pw');
+    expect(n.output()).not.toMatch(/MaxRetriesPerRequestError/);
+    await expect(fetch(`${n.base}/api/health`)).rejects.toThrow();
+
+    proxy = await RedisProxy.start({ port });
+    await n.ready(20_000);
+    expect(n.output()).toContain(`Redis at redis://:***@127.0.0.1:${port} answers now; starting.`);
+  }, 60_000);
+});
