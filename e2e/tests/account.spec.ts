@@ -130,6 +130,16 @@ test('register as a new medical customer with a medical card, an ID and the card
   await form.locator('input[type=file]').nth(1).setInputFiles(PDF_FILE);
   await form.getByRole('button', { name: 'Create an account' }).click();
 
+  // The phone is proven before the account exists: the store texts a code (the demo shows it).
+  const demo = form.getByRole('status').filter({ hasText: /^Demo store: your code is \d{6}$/ });
+  await expect(demo).toBeVisible();
+  await expect(form.getByLabel('SMS code')).toBeFocused();
+  await form.getByRole('button', { name: 'Confirm and create my account' }).click();
+  await expect(form.getByLabel('SMS code')).toHaveAccessibleDescription('Please enter the SMS code you received.');
+  await expectNoAxeViolations(page);
+  await form.getByLabel('SMS code').fill((await form.getByTestId('demo-code').textContent())!.trim());
+  await form.getByRole('button', { name: 'Confirm and create my account' }).click();
+
   const welcome = accountDialog(page, 'Welcome, Mia Lopez!');
   await expect(welcome).toBeVisible();
   await expect(welcome.getByText(/^On file: id\.png/)).toBeVisible();

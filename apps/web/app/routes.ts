@@ -30,6 +30,7 @@ const storeTree: RouteConfigEntry[] = [
     route('c/:slug', 'routes/category.tsx', { id: 'category-link' }),
     route('i/:slug', 'routes/cms-page.tsx', { id: 'cms-page' }),
     route('create-password', 'routes/create-password.tsx', { id: 'create-password' }),
+    route('newsletter', 'routes/newsletter.tsx', { id: 'newsletter' }),
     route('*', 'routes/not-found.tsx', { id: 'page-not-found' }),
   ]),
   layout('layouts/minimal.tsx', { id: 'layout-minimal' }, [route('error', 'routes/error.tsx', { id: 'error' })]),

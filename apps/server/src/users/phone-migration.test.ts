@@ -29,7 +29,7 @@ describeEachDatabase(
       email,
       firstname: null,
       lastname: null,
-      license_type: 'recreational',
+      license_type: 'recreational' as const,
       birthday: '1990-01-01',
       medcard_number: null,
       medcard_expiry: null,

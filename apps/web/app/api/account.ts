@@ -24,9 +24,14 @@ export const accountApi = {
     if (!res.ok || body?.code !== 200) throw new ApiError(body?.code ?? res.status, typeof body?.result === 'string' ? body.result : `HTTP ${res.status}`);
     return body.result as UploadedDocument;
   },
-  newsletterStatus: (email: string) => callApi<{ isSubscribed: boolean }>('/api/newsletter', { query: { email } }),
-  subscribe: (email: string) => callApi<{ isSubscribed: boolean; skipped: boolean }>('/api/newsletter', { method: 'POST', body: { email } }),
-  unsubscribe: (email: string) => callApi<{ isSubscribed: boolean; skipped: boolean }>('/api/newsletter', { method: 'DELETE', body: { email } }),
+  /** The customer's own subscription (the server answers only for the session's e-mail, or a signed link's). */
+  newsletterStatus: (token: string, email: string) => callApi<{ isSubscribed: boolean }>('/api/newsletter', { headers: bearer(token), query: { email } }),
+  subscribe: (token: string, email: string) => callApi<{ isSubscribed: boolean; skipped: boolean }>('/api/newsletter', { method: 'POST', headers: bearer(token), body: { email } }),
+  unsubscribe: (token: string, email: string) => callApi<{ isSubscribed: boolean; skipped: boolean }>('/api/newsletter', { method: 'DELETE', headers: bearer(token), body: { email } }),
+  /** With the signed link of a newsletter mail (`/newsletter?linkToken=`), no session needed. */
+  newsletterByLink: (linkToken: string) => callApi<{ isSubscribed: boolean; email: string }>('/api/newsletter', { query: { linkToken } }),
+  changeByLink: (linkToken: string, subscribe: boolean) =>
+    callApi<{ isSubscribed: boolean; skipped: boolean }>('/api/newsletter', { method: subscribe ? 'POST' : 'DELETE', body: { linkToken } }),
   resetPassword: (email: string) => callApi<string>('/api/user/reset-password', { method: 'POST', body: { email } }),
   createPassword: (email: string, newPassword: string, resetToken: string) =>
     callApi<string>('/api/user/create-password', { method: 'POST', body: { email, newPassword, resetToken } }),

@@ -159,9 +159,24 @@ export const userApi = {
     const { meta } = await callApiEnvelope<string, Tokens>('/api/user/login', { method: 'POST', body: { email, password } });
     return tokensOf(meta);
   },
-  async register(input: RegistrationInput): Promise<Tokens> {
-    const { meta } = await callApiEnvelope<string, Tokens>('/api/user/create', { method: 'POST', body: { ...input, created_from: 'portal_online' } });
-    return tokensOf(meta);
+  /**
+   * Registration step 1: the server checks the form and texts a code to the phone (the same answer
+   * whether the phone has an account or not). In demo mode it also answers the code.
+   */
+  async startRegistration(input: RegistrationInput): Promise<{ demoCode: string | null }> {
+    const { meta } = await callApiEnvelope<string, { demo_code: string }>('/api/user/create', { method: 'POST', body: { ...input, created_from: 'portal_online' } });
+    return { demoCode: typeof meta.demo_code === 'string' ? meta.demo_code : null };
+  },
+  /**
+   * Step 2: the form again with the code. The account is made only now; when the phone already had
+   * one, its (now proven) holder is logged into it as it is: `existing`.
+   */
+  async register(input: RegistrationInput, code: string): Promise<Tokens & { existing?: boolean }> {
+    const { meta } = await callApiEnvelope<string, Tokens & { existing: boolean }>('/api/user/create', {
+      method: 'POST',
+      body: { ...input, code, created_from: 'portal_online' },
+    });
+    return { ...tokensOf(meta), existing: meta.existing === true };
   },
   /** Spec §7: `{refreshToken}` → the new access token in `result`, the rotated refresh token in `meta`. */
   async refresh(refreshToken: string, licenseType?: LicenseType): Promise<Tokens> {

@@ -68,7 +68,7 @@ class Store {
       loginGuest: async () => this.tokens(),
       sendCode: async () => ({ demoCode: '123456' }),
       confirmCode: async () => ({ kind: 'tokens', tokens: this.tokens() }),
-      completeLicense: unused, loginWithPassword: unused, register: unused,
+      completeLicense: unused, loginWithPassword: unused, startRegistration: unused, register: unused,
       refresh: async (refreshToken) => {
         this.refreshCalls++;
         if (this.refuseRefresh || !refreshToken) throw new ApiError(401, 'Refresh token invalid');

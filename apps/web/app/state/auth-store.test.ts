@@ -65,6 +65,7 @@ class FakeAuthServer {
       },
       completeLicense: async () => self.tokens(),
       loginWithPassword: async () => self.tokens(),
+      startRegistration: async () => ({ demoCode: '123456' }),
       register: async () => self.tokens(),
       refresh: async (refreshToken) => {
         self.refreshCalls++;

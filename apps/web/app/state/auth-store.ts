@@ -255,7 +255,12 @@ export function createAuthStore(o: AuthStoreOptions): StoreApi<AuthState> {
         }),
 
       completeLicense: (input) => step(async () => becomeCustomer(await o.api.completeLicense(input))),
-      register: (input) => step(async () => becomeCustomer(await o.api.register(input))),
+      startRegistration: (input) => o.api.startRegistration(input),
+      register: (input, code) =>
+        step(async () => {
+          const answer = await o.api.register(input, code);
+          return { user: await becomeCustomer({ token: answer.token, refreshToken: answer.refreshToken }), existing: answer.existing === true };
+        }),
       loginWithPassword: (email, password) => step(async () => becomeCustomer(await o.api.loginWithPassword(email, password))),
 
       logout: async ({ silent = false } = {}) => {

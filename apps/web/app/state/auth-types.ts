@@ -68,7 +68,10 @@ export interface AuthState {
   confirmCode(phone: string, code: string, orderType?: OrderType): Promise<LoginStep>;
   /** Login step 3 for a new phone: licence type and birthday (21+, checked again by the server). */
   completeLicense(input: { phone: string; licenseType: LicenseType; birthday: string; pendingToken: string }): Promise<CurrentUser>;
-  register(input: RegistrationInput): Promise<CurrentUser>;
+  /** Registration step 1: the form is checked and a code texted to its phone (`demoCode` in demo mode only). */
+  startRegistration(input: RegistrationInput): Promise<{ demoCode: string | null }>;
+  /** Step 2: the form with the code. `existing`: the phone already had an account, now logged in as it is. */
+  register(input: RegistrationInput, code: string): Promise<{ user: CurrentUser; existing: boolean }>;
   loginWithPassword(email: string, password: string): Promise<CurrentUser>;
   /**
    * Spec §4 Logout: end the session, clear the cart (no sync) and the user, then log in as a

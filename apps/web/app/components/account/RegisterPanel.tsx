@@ -1,7 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { LicenseType } from '@verdant/domain';
 import { accountApi } from '../../api/account.ts';
-import { firstInvalid, validateRegistration, type FieldErrors, type RegistrationField, type RegistrationForm } from '../../lib/account-forms.ts';
+import type { RegistrationInput } from '../../api/user.ts';
+import { firstInvalid, validateCode, validateRegistration, type FieldErrors, type RegistrationField, type RegistrationForm } from '../../lib/account-forms.ts';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { notify } from '../../state/notifications.ts';
 import { useAuth, useAuthApi } from '../../state/use-auth.ts';
@@ -11,6 +12,10 @@ import { CloseButton } from '../ui/CloseButton.tsx';
 import { FileField, FormError, LicenseRadios, errorMessage, focusField, linkButton, panelTitle, primaryButton, useSubmit } from './ui.tsx';
 
 export const REGISTER_TITLE = 'Create an account';
+export const REGISTER_COPY = {
+  confirm: 'Confirm and create my account',
+  existing: 'This phone number already has an account: you are now logged in to it.',
+} as const;
 
 const ORDER: RegistrationField[] = [
   'firstname',
@@ -30,8 +35,10 @@ const fieldId = (f: RegistrationField) => (f === 'licenseType' ? 'register-recre
 /**
  * Registration (spec §1, §3 User): name, e-mail, phone, birthday and licence type; a medical
  * customer adds the card number and expiry and uploads an ID and the card (PNG, JPEG or PDF, at
- * most 10 MB). The account is created first (the server checks everything again), then the files
- * go up with the new customer's token; a failed upload is said and can be repeated from the account.
+ * most 10 MB). The form is checked, then the server texts a code to the phone; the account is
+ * created only with that code (the phone is proven first — nobody registers someone else's number).
+ * Then the files go up with the new customer's token; a failed upload is said and can be repeated
+ * from the account. A phone that already has an account logs its holder into it as it is.
  */
 export function RegisterPanel({ onClose }: { onClose(): void }) {
   const { store, shopper } = useRootData();
@@ -54,7 +61,15 @@ export function RegisterPanel({ onClose }: { onClose(): void }) {
   const [files, setFiles] = useState<{ id: File | null; medcard: File | null }>({ id: null, medcard: null });
   const [newsletter, setNewsletter] = useState(false);
   const [errors, setErrors] = useState<FieldErrors<RegistrationField>>({});
-  const { busy, error, run } = useSubmit();
+  const { busy, error, setError, run } = useSubmit();
+  const [step, setStepState] = useState<'form' | 'code'>('form');
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | undefined>(undefined);
+  const [demoCode, setDemoCode] = useState<string | null>(null);
+  const setStep = (next: 'form' | 'code') => {
+    setError(null);
+    setStepState(next);
+  };
   const medical = form.licenseType === 'medical';
 
   const set = <K extends keyof RegistrationForm>(key: K) => (value: RegistrationForm[K]) => {
@@ -66,6 +81,17 @@ export function RegisterPanel({ onClose }: { onClose(): void }) {
     set(kind === 'id' ? 'idFile' : 'medcardFile')(file ? { type: file.type, size: file.size, name: file.name } : null);
   };
 
+  const input = (): RegistrationInput => ({
+    firstname: form.firstname.trim(),
+    lastname: form.lastname.trim(),
+    email: form.email.trim(),
+    phone: form.phone.trim(),
+    birthday: form.birthday,
+    license_type: form.licenseType as LicenseType,
+    ...(medical ? { medcard_number: form.medcardNumber.trim(), medcard_expiry: form.medcardExpiry } : {}),
+  });
+
+  /** Step 1: the form is checked here and by the server, which texts a code to the phone. */
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const found = validateRegistration(form, new Date(), store.placeInfo.timezone);
@@ -75,16 +101,32 @@ export function RegisterPanel({ onClose }: { onClose(): void }) {
       focusField(fieldId(first));
       return;
     }
+    const sent = await run(async () => setDemoCode((await auth.getState().startRegistration(input())).demoCode));
+    if (sent) {
+      setCode('');
+      setCodeError(undefined);
+      setStep('code');
+      focusField('register-code');
+    }
+  };
+
+  /** Step 2: the code proves the phone; only then does the account exist. */
+  const confirm = async (e: FormEvent) => {
+    e.preventDefault();
+    const problem = validateCode(code).code;
+    setCodeError(problem);
+    if (problem) {
+      focusField('register-code');
+      return;
+    }
     await run(async () => {
-      await auth.getState().register({
-        firstname: form.firstname.trim(),
-        lastname: form.lastname.trim(),
-        email: form.email.trim(),
-        phone: form.phone.trim(),
-        birthday: form.birthday,
-        license_type: form.licenseType as LicenseType,
-        ...(medical ? { medcard_number: form.medcardNumber.trim(), medcard_expiry: form.medcardExpiry } : {}),
-      });
+      const { existing } = await auth.getState().register(input(), code.replace(/\s/g, ''));
+      if (existing) {
+        // The phone already had an account: its holder is in it as it was; the form was not applied.
+        notify({ type: 'info', message: REGISTER_COPY.existing, action1: { label: 'OK' } });
+        onClose();
+        return;
+      }
       // The customer exists now: the documents and the newsletter follow; a failure here is told, not fatal.
       const session = auth.getState();
       for (const kind of ['id', 'medcard'] as const) {
@@ -98,7 +140,7 @@ export function RegisterPanel({ onClose }: { onClose(): void }) {
       }
       if (newsletter) {
         try {
-          await accountApi.subscribe(form.email.trim());
+          await session.authorized((t) => accountApi.subscribe(t, form.email.trim()));
         } catch {
           /* the account's newsletter block offers it again */
         }
@@ -106,6 +148,42 @@ export function RegisterPanel({ onClose }: { onClose(): void }) {
       openDialog('onboarding');
     });
   };
+
+  if (step === 'code') {
+    return (
+      <div className="p-6">
+        <div className="flex items-start justify-between gap-4">
+          <h2 id={ACCOUNT_DIALOG_TITLE_ID} className={panelTitle}>
+            {REGISTER_TITLE}
+          </h2>
+          <CloseButton onClose={onClose} />
+        </div>
+        <form noValidate onSubmit={confirm} className="mt-4 space-y-4">
+          <p className="text-sm text-stone-700">
+            To confirm your phone number we sent a code to <strong>{form.phone.trim()}</strong>. Your account is created once you enter it.
+          </p>
+          {demoCode ? (
+            <p role="status" className="rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-900">
+              Demo store: your code is <strong data-testid="demo-code">{demoCode}</strong>
+            </p>
+          ) : null}
+          <Field id="register-code" label="SMS code" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={setCode} error={codeError} />
+          <FormError message={error} />
+          <button type="submit" disabled={busy} className={`${primaryButton} w-full`}>
+            {REGISTER_COPY.confirm}
+          </button>
+          <div className="flex flex-wrap justify-between gap-x-4 text-sm">
+            <button type="button" className={linkButton} onClick={() => setStep('form')}>
+              Change my details
+            </button>
+            <button type="button" className={linkButton} disabled={busy} onClick={(e) => void submit(e)}>
+              Send a new code
+            </button>
+          </div>
+        </form>
+      </div>
+    );
+  }
 
   return (
     <div className="p-6">

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { accountApi } from '../../../api/account.ts';
 import { OFFLINE_WRITE_COPY, pendingSubscription } from '../../../offline/account-writes.ts';
 import { notify } from '../../../state/notifications.ts';
-import { useAuth } from '../../../state/use-auth.ts';
+import { useAuth, useAuthApi } from '../../../state/use-auth.ts';
 import { StoreLink } from '../../store/StoreLink.tsx';
 import { useAccountSync } from '../use-account-sync.ts';
 import { Block, FormError, errorMessage, primaryButton, secondaryButton } from '../ui.tsx';
@@ -35,6 +35,7 @@ export function NewsletterBlock() {
 
 function Subscription({ email }: { email: string }) {
   const sync = useAccountSync();
+  const auth = useAuthApi();
   const [status, setStatus] = useState<{ isSubscribed: boolean; cachedAt: number | null } | null>(null);
   const [statusError, setStatusError] = useState<string | null>(null);
   const [override, setOverride] = useState<boolean | null>(null);
@@ -70,7 +71,8 @@ function Subscription({ email }: { email: string }) {
     try {
       // Spec §5: subscribing is skipped if already subscribed, unsubscribing if not (the server says so too).
       await sync.write({ kind: 'newsletter', email, subscribe }, async () => {
-        const answer = subscribe ? await accountApi.subscribe(email) : await accountApi.unsubscribe(email);
+        const session = auth.getState();
+        const answer = await session.authorized((t) => (subscribe ? accountApi.subscribe(t, email) : accountApi.unsubscribe(t, email)));
         setOverride(answer.isSubscribed);
         notify({ type: 'success', message: answer.isSubscribed ? NEWSLETTER_COPY.subscribedNotice : NEWSLETTER_COPY.unsubscribedNotice });
       });
