@@ -125,6 +125,22 @@ test.describe('search panel', () => {
     await expect(panel).toBeHidden();
   });
 
+  test('a search with no results offers no "See all results", and the typo search stays precise', async ({ page }) => {
+    await page.goto(storeUrl('downtown'));
+    const panel = await openPanel(page);
+    const input = panel.getByRole('searchbox', { name: 'Search the menu' });
+    await input.fill('blu drem');
+    await expect(panel.getByRole('status')).toHaveText(/^\d+ products? found\.$/);
+    // Only Blue Dream products answer the typo (no stash bags, balms or chocolate bars).
+    const names = await panel.getByRole('list', { name: 'Search results' }).getByRole('link').allTextContents();
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(name).toMatch(/^Blue Dream/);
+    await expect(panel.getByRole('link', { name: /See all results/ })).toBeVisible();
+    await input.fill('xylophone zebra');
+    await expect(panel.getByRole('status')).toHaveText('No products match “xylophone zebra”.');
+    await expect(panel.getByRole('link', { name: /See all results/ })).toHaveCount(0);
+  });
+
   test('Escape closes the panel and focus returns to the search button', async ({ page }) => {
     await page.goto(storeUrl('downtown'));
     const panel = await openPanel(page);

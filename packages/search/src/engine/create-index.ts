@@ -23,6 +23,7 @@ export const DEFAULT_TEXT_OPTIONS: Readonly<TextOptions> = Object.freeze({
   minRelativeScore: SEARCH_DEFAULTS.minRelativeScore,
   fuzziness: SEARCH_DEFAULTS.fuzziness,
   fuzzyMinLength: 3,
+  fullFuzzinessMinLength: 5,
   minimumShouldMatch: SEARCH_DEFAULTS.minimumShouldMatch,
   commonTermCutoff: 0.2,
   commonTermMinDocs: 100,

@@ -43,6 +43,10 @@ export interface TextOptions {
   fuzziness: number;
   /** Shorter query terms match exactly (a 2-letter term with distance 2 would match anything). */
   fuzzyMinLength: number;
+  /** Shorter query terms get one edit at most: two edits change half of "blu" ("bag") or "drem"
+   *  ("does"), a different word rather than a typo (Elasticsearch's AUTO fuzziness has the same
+   *  idea). The spec's fuzziness 2 applies from this length on ("deesl" → "diesel"). */
+  fullFuzzinessMinLength: number;
   /** Share of query terms a document must match, floored, at least 1 (spec §9: 75%). */
   minimumShouldMatch: number;
   /** A fuzzy expansion at the full edit distance onto a term found in more than this share of

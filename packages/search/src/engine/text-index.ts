@@ -220,10 +220,11 @@ export class TextIndex {
       if (tree && q.length >= o.fuzzyMinLength && o.fuzziness > 0) {
         const expansions: Expansion[] = [];
         const common = Math.max(this.docCount * o.commonTermCutoff, o.commonTermMinDocs - 1);
-        for (const [rest, [posting, distance]] of tree.fuzzyGet(q.slice(1), o.fuzziness)) {
+        const maxDistance = q.length >= o.fullFuzzinessMinLength ? o.fuzziness : Math.min(1, o.fuzziness);
+        for (const [rest, [posting, distance]] of tree.fuzzyGet(q.slice(1), maxDistance)) {
           const term = first + rest;
           if (distance === 0 || seen.has(term)) continue;
-          if (distance >= o.fuzziness && distance > 1 && Math.max(...posting.df) > common) continue;
+          if (distance >= maxDistance && distance > 1 && Math.max(...posting.df) > common) continue;
           expansions.push({ term, posting, distance });
         }
         const kept = this.cap(expansions);

@@ -199,7 +199,8 @@ describe('text search: far-fetched corrections onto common words', () => {
   it('ignores a two-edit correction onto a word most documents contain', () => {
     // "acdc" is two edits from "and".
     expect(ids(index(docs).search({ text: 'acdc' }))).toEqual([1]);
-    expect(index(docs, { textOptions: { commonTermCutoff: 1 } }).search({ text: 'acdc' }).total).toBe(180);
+    // (Two edits on a 4-letter word only where the length rule below allows them.)
+    expect(index(docs, { textOptions: { commonTermCutoff: 1, fullFuzzinessMinLength: 0 } }).search({ text: 'acdc' }).total).toBe(180);
   });
 
   it('still corrects one-edit typos of common words', () => {
@@ -217,11 +218,18 @@ describe('text search: relative minimum score', () => {
     { id: 4, name: 'Rose Relief Balm', description: 'made from roses' },
     { id: 5, name: 'Dark Chocolate Bar', description: 'rich cocoa' },
   ];
-  const relative = (minRelativeScore: number) => index(docs, { textOptions: { minRelativeScore } });
+  const relative = (minRelativeScore: number, fullFuzzinessMinLength = 0) => index(docs, { textOptions: { minRelativeScore, fullFuzzinessMinLength } });
 
   it('answers a typo search with what was meant, not every far-fetched correction', () => {
     expect(ids(relative(0).search({ text: 'blu drem' })).length).toBeGreaterThan(2);
     expect(ids(relative(0.4).search({ text: 'blu drem' })).sort()).toEqual([1, 2]);
+  });
+
+  it('gives words under 5 letters one edit: "blu" is not "bag" nor "balm", "drem" is "dream"', () => {
+    expect(ids(relative(0, 5).search({ text: 'blu drem' })).sort()).toEqual([1, 2]);
+    expect(ids(relative(0, 5).search({ text: 'blu' })).sort()).toEqual([1, 2]);
+    // From 5 letters on, two edits as the spec says ("deesl" → "diesel" above).
+    expect(ids(relative(0, 5).search({ text: 'cokoaa' }))).toEqual([5]);
   });
 
   it('keeps the nearest products of a query with no close match', () => {

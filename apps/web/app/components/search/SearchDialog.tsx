@@ -77,7 +77,8 @@ function SearchPanelBody({ onClose }: { onClose: () => void }) {
         </p>
       ) : null}
       <SearchResults state={state} money={store.money} />
-      {trimmed.length >= 3 ? (
+      {/* Nothing to see on the results page when the search found nothing. */}
+      {trimmed.length >= 3 && !(state.status === 'done' && state.total === 0) ? (
         <p className="mt-4 border-t border-stone-200 pt-4">
           <StoreLink to={allResults} className="font-semibold text-brand-ink underline underline-offset-4">
             See all results<span className="sr-only"> for “{trimmed}”</span>
