@@ -164,9 +164,15 @@ describeEachDatabase('cart and order ownership', (getDb) => {
     expect((await cartState(cart)).lines).toEqual([]);
   });
 
-  it('asks a customer whose token failed to log in again (401), so the browser refreshes', async () => {
+  it('asks a customer whose token failed to log in again (401) on their cart and on any order, so the browser refreshes', async () => {
     const cart = (await call('POST', '/api/cart/create', {}, bearer(owner.token))).body.result as string;
-    const forged = await call('GET', `/api/cart/pull?cartId=${cart}`, undefined, bearer(`${owner.token.slice(0, -4)}AAAA`));
-    expect(forged.status).toBe(401);
+    const forgedToken = bearer(`${owner.token.slice(0, -4)}AAAA`);
+    expect((await call('GET', `/api/cart/pull?cartId=${cart}`, undefined, forgedToken)).status).toBe(401);
+    // Orders too, whatever the cart (a guest cart's order is not silently placed as a guest's).
+    const s = new Shopper(app);
+    await s.createCart();
+    await s.update({ sku: JAR, qty: 1 });
+    expect((await call('POST', '/api/order/save', orderBody({ cart_id: s.token }), forgedToken)).status).toBe(401);
+    expect((await call('POST', '/api/order/save', orderBody({ cart_id: s.token }), {})).status).toBe(200);
   });
 });

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { CommerceContext } from '../commerce.ts';
 import { ApiError } from '../http/envelope.ts';
+import { AUTH_MESSAGES } from '../auth/tokens.ts';
 import { CART_MESSAGES as M } from '../cart/messages.ts';
 import { viewerOf } from '../cart/repository.ts';
 import { parseOr400 } from '../cart/routes.ts';
@@ -26,11 +27,14 @@ export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): v
     }
     const key = (input.idempotency_key ?? fromHeader)?.toLowerCase();
     if (!key || !uuid.safeParse(key).success) throw new ApiError(400, M.idempotencyKeyRequired);
-    // The hash covers what the order means (the parsed payload), not ignored fields such as prices.
-    const { idempotency_key: _ignored, ...meaning } = input;
     const viewer = await viewerOf(request);
-    // …and whose order it is: another customer (or a guest) repeating a key is not answered the
-    // first order, it is refused as a reuse.
+    // An expired or forged token: the customer's browser refreshes and sends again, so the order
+    // (and a replay of its key) is judged as that customer's, never as a stranger's.
+    if (viewer.tokenInvalid) throw new ApiError(401, AUTH_MESSAGES.tokenInvalid);
+    // The hash covers what the order means (the parsed payload, not ignored fields such as prices)
+    // and whose it is: another customer (or a guest) repeating a key is refused as a reuse (422),
+    // never answered the first order.
+    const { idempotency_key: _ignored, ...meaning } = input;
     const hash = requestHash(request.store.storeId, { ...meaning, customer: viewer.customer?.id ?? null });
     const answer = await placeOrder(c.db, request.store, input, key, hash, viewer, c.now());
     if (answer.replayed) reply.header('idempotent-replayed', 'true');
