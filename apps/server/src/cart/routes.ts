@@ -1,6 +1,7 @@
 /**
  * The cart endpoints of spec §7. The cart id is the `cartId` query parameter (or the Bearer
- * token while no customer token exists); a cart is only ever found in the store of the request.
+ * token while no customer token exists); a cart is only ever found in the store of the request,
+ * and a customer's cart only with that customer's token (repository.ts assertCartViewer).
  * Every answer is `{code, result}`; amounts are integer cents.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
