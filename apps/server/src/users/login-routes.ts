@@ -83,7 +83,12 @@ export function registerLoginRoutes(app: FastifyInstance): void {
       const found = await findByPhone(c.db, store.storeId, phone);
       const customer = found
         ? await markPhoneProven(c.db, found, c.now())
-        : await createCustomer(c.db, store.storeId, { phone, licenseType: body.license_type, birthday: body.birthday }, c.now());
+        : await createCustomer(c.db, store.storeId, { phone, licenseType: body.license_type, birthday: body.birthday }, c.now()).catch(async (error: unknown) => {
+            // Two completions at once: the unique (store, phone) index keeps one; the other logs into it.
+            const made = /unique|duplicate/i.test(String((error as Error).message)) ? await findByPhone(c.db, store.storeId, phone) : undefined;
+            if (!made) throw error;
+            return made;
+          });
       return answerTokens(request, customer, customer.license_type, body.order_type);
     }
     if ('code' in raw) {

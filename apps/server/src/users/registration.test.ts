@@ -126,6 +126,18 @@ describeEachDatabase('registration proves the phone', (getDb) => {
     expect(await customerRows('+19165550142')).toHaveLength(1);
   });
 
+  it('makes one account when the licence step of a new phone is sent twice at once', async () => {
+    const ip = freshIp();
+    const phone = '+19165558300';
+    const code = (await post('/api/user/login', { phone }, ip)).body.meta.demo_code;
+    const pendingToken = (await post('/api/user/login', { phone, code }, ip)).body.meta.pendingToken;
+    const complete = () => post('/api/user/login', { phone, license_type: 'recreational', birthday: '1985-03-03', pendingToken }, ip);
+    const answers = await Promise.all([complete(), complete(), complete()]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(new Set(answers.map((a) => a.body.meta.customer_id)).size).toBe(1);
+    expect(await customerRows(phone)).toHaveLength(1);
+  });
+
   it('refuses what is not a phone number with the spec’s message', async () => {
     for (const phone of ['1234567890', '555', '+1 916 555 0120 555 0120', 'call me']) {
       expect((await post('/api/user/login', { phone }, freshIp())).body).toEqual({ code: 400, result: 'Please provide valid phone number' });
