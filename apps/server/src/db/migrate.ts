@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { MIGRATIONS, type SqlDialect } from './migrations/index.ts';
 import { databaseInfo } from './registry.ts';
 
@@ -40,7 +40,7 @@ export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions =
     schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema ?? null;
   }
   const migrator = new Migrator({
-    db,
+    db: dialect === 'postgres' && schema ? ownSchemaOnly(db, schema) : db,
     provider: provider(dialect),
     // With a schema, Kysely must look for its bookkeeping tables in that schema only; otherwise it
     // would find another schema's kysely_migration table on the same server and skip creating ours.
@@ -55,4 +55,36 @@ export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions =
     });
   }
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Kysely's PostgreSQL introspector lists the tables of every schema and calls functions that look
+ * each schema up by name, so it fails ("schema … does not exist") when another session drops a
+ * schema meanwhile — parallel test files and multi-node tests do all the time. The migrator only
+ * asks whether its schema and bookkeeping tables exist: answer that from our schema alone.
+ */
+function ownSchemaOnly(db: Kysely<any>, schema: string): Kysely<any> {
+  const introspection: DatabaseIntrospector = {
+    async getSchemas() {
+      const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+      return rows;
+    },
+    async getTables() {
+      const { rows } = await sql<{ name: string }>`
+        select c.relname as name from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v')`.execute(db);
+      return rows.map((r) => ({ name: r.name, schema, isView: false, columns: [] }));
+    },
+    async getMetadata() {
+      return { tables: await this.getTables() };
+    },
+  };
+  // Kysely keeps its state in private fields: methods must run on the real instance.
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'introspection') return introspection;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
