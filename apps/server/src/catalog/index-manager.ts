@@ -66,17 +66,19 @@ export class CatalogIndexManager {
    */
   async start(): Promise<void> {
     let early: CatalogChange[] | null = [];
-    const onNotice = (change: CatalogChange) => {
-      if (early) early.push(change);
-      else this.applyNotice(change);
-    };
-    await this.bus.subscribe(onNotice, () =>
-      void this.rebuildAll().catch((error: Error) => this.opts.log?.warn({ err: error }, 'catalogue resync failed')),
+    // A reconnect during the build: the build may have read before what was missed; redo it after.
+    let resyncAfterBuild = false;
+    const resync = () =>
+      void this.rebuildAll().catch((error: Error) => this.opts.log?.warn({ err: error }, 'catalogue resync failed'));
+    await this.bus.subscribe(
+      (change) => (early ? early.push(change) : this.applyNotice(change)),
+      () => (early ? (resyncAfterBuild = true) : resync()),
     );
     await this.rebuild(this.storeIds);
     const pending = early;
     early = null;
-    for (const change of pending) this.applyNotice(change);
+    if (resyncAfterBuild) resync();
+    else for (const change of pending) this.applyNotice(change);
   }
 
   private applyNotice(change: CatalogChange): void {
