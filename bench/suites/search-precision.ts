@@ -90,8 +90,9 @@ export async function runSearchPrecisionSuite() {
   const handle = await createDatabase({ dataDir });
   try {
     await migrateToLatest(handle.db);
-    await seed({ db: handle.db, dialect: handle.dialect, dataDir });
-    const app = await testApp({ db: handle.db, dialect: handle.dialect, dataDir });
+    const target = { ...handle, dataDir };
+    await seed(target);
+    const app = await testApp(target);
     const products = [...app.catalog.catalog(STORE_ID).allProducts()];
     await app.close();
     const baseline = createProductIndex({ textOptions: BEFORE });

@@ -169,6 +169,29 @@ test.describe('search panel', () => {
 });
 
 test.describe('product page', () => {
+  test('an edible states its potency per package and per piece, on the card and the page', async ({ page }) => {
+    await page.goto(storeUrl('downtown', '/menu?q=strawberry%20gummies'));
+    const card = page.getByRole('article').filter({ has: page.getByRole('link', { name: 'Strawberry Gummies 100 mg', exact: true }) });
+    await expect(card).toContainText('100 mg THC · 10 mg per piece');
+    await card.getByRole('link', { name: 'Strawberry Gummies 100 mg', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Strawberry Gummies 100 mg');
+    const facts = page.getByRole('main').getByRole('definition');
+    await expect(facts.filter({ hasText: /^100 mg THC$/ })).toHaveCount(1);
+    await expect(facts.filter({ hasText: /^10 mg THC$/ })).toHaveCount(1);
+    await expect(page.getByRole('main').getByRole('term').filter({ hasText: 'Per piece (10 pieces)' })).toHaveCount(1);
+  });
+
+  test('flower names its grow type, lineage and terpene, and groups what is good to know', async ({ page }) => {
+    await page.goto(storeUrl('downtown', '/p/FL-BLUE-DREAM/blue-dream'));
+    const main = page.getByRole('main');
+    for (const term of ['Grow type', 'Lineage', 'Dominant terpene']) await expect(main.getByRole('term').filter({ hasText: term })).toHaveCount(1);
+    const goodToKnow = main.getByRole('region', { name: 'Good to know' });
+    await expect(goodToKnow.getByRole('heading', { level: 3, name: 'Effects' })).toBeVisible();
+    await expect(goodToKnow.getByRole('list', { name: 'Effects' }).getByRole('listitem').first()).toBeVisible();
+    await expect(goodToKnow.getByRole('heading', { level: 3, name: 'Flavours and aromas' })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+
   test('choosing 7 g changes the price and the child sku in the URL', async ({ page }) => {
     await page.goto(storeUrl('downtown', '/p/FL-BLUE-DREAM/blue-dream'));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blue Dream');

@@ -1,4 +1,5 @@
 import type { Cents } from './money.ts';
+import type { InfusedPotency } from './product-facts.ts';
 import type { LicenseType } from './license.ts';
 
 /** Product types of spec §2/§3. */
@@ -68,6 +69,8 @@ export interface ProductCard {
   strain_type: string | null;
   thc_percent: number | null;
   cbd_percent: number | null;
+  /** THC/CBD per package and pieces of an infused product (product-facts.ts); null for others. */
+  potency: InfusedPotency | null;
   license_type: LicenseType | 'both';
   /** Regular price in cents (for configurables: the cheapest available child). */
   price: Cents;

@@ -19,6 +19,7 @@ describe('toProductCard', () => {
       strain_type: 'hybrid',
       thc_percent: 21.5,
       cbd_percent: 0.1,
+      potency: null,
       license_type: 'both',
       price: 2500,
       final_price: 1999,

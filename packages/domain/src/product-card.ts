@@ -6,6 +6,7 @@ import type { ProductCard } from './catalog.ts';
 import { isSpecialPriceActive } from './catalog.ts';
 import type { CatalogProduct } from './product.ts';
 import { productPrice } from './pricing.ts';
+import { infusedPotency } from './product-facts.ts';
 import { isSizeId, sizeLongLabel } from './sizes.ts';
 import { availableChildren } from './variants.ts';
 
@@ -32,6 +33,7 @@ export function toProductCard(product: CatalogProduct, now: Date, customerGroupI
     strain_type: product.strain_type,
     thc_percent: product.thc_percent,
     cbd_percent: product.cbd_percent,
+    potency: infusedPotency(product),
     license_type: product.license_type,
     price: priced.price,
     final_price: priced.final_price,

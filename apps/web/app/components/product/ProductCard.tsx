@@ -1,4 +1,4 @@
-import type { ProductCard as ProductCardData } from '@verdant/domain';
+import { potencySummary, type ProductCard as ProductCardData } from '@verdant/domain';
 import { StoreLink } from '../store/StoreLink.tsx';
 import { SaveToggle } from '../saved/SaveToggle.tsx';
 import { Price } from './Price.tsx';
@@ -39,6 +39,7 @@ export function ProductCard({ product, eager = false, money }: Props) {
   const strain = strainLabel(product.strain_type);
   const thc = percentLabel(product.thc_percent);
   const cbd = percentLabel(product.cbd_percent);
+  const potency = product.potency ? potencySummary(product.potency) : null;
   return (
     <article className="card">
       <div className="card-media">
@@ -78,6 +79,7 @@ export function ProductCard({ product, eager = false, money }: Props) {
             {cbd ? <span>CBD {cbd}</span> : null}
           </p>
         ) : null}
+        {potency ? <p className="card-facts">{potency}</p> : null}
         <Price
           price={product.price}
           finalPrice={product.final_price}

@@ -1,7 +1,7 @@
-import { LICENSE_LABELS, type CatalogProduct, type LicenseType } from '@verdant/domain';
+import { cultivationFacts, infusedPotency, LICENSE_LABELS, potencyLine, type CatalogProduct, type LicenseType } from '@verdant/domain';
 import { percentLabel, strainLabel } from '../../lib/product-view.ts';
 
-/** Strain type, THC and CBD as a definition list. */
+/** Strain type, THC and CBD (per package and per piece for infused products), how it was grown. */
 export function ProductFacts({ product }: { product: CatalogProduct }) {
   const facts: [string, string][] = [];
   const strain = strainLabel(product.strain_type);
@@ -10,6 +10,14 @@ export function ProductFacts({ product }: { product: CatalogProduct }) {
   if (thc) facts.push(['THC', thc]);
   const cbd = percentLabel(product.cbd_percent);
   if (cbd) facts.push(['CBD', cbd]);
+  const potency = infusedPotency(product);
+  if (potency) {
+    const perPackage = potencyLine(potency, 'package');
+    if (perPackage) facts.push(['Per package', perPackage]);
+    const perPiece = potencyLine(potency, 'piece');
+    if (perPiece) facts.push([`Per piece (${potency.pieces} pieces)`, perPiece]);
+  }
+  facts.push(...cultivationFacts(product));
   if (product.license_type !== 'both') facts.push(['For', `${LICENSE_LABELS[product.license_type as LicenseType]} customers`]);
   if (facts.length === 0) return null;
   return (

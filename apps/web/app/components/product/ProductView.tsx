@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Form, useLocation, useNavigate, useParams } from 'react-router';
-import { bundlePrice, chooseVariant, defaultBundleChoice, formatMoney, productErrors, productPath, productPrice, unitPrice, type BundleChoice, type CatalogProduct } from '@verdant/domain';
+import { bundlePrice, chooseVariant, defaultBundleChoice, formatMoney, groupDiscoveryTags, productErrors, productPath, productPrice, unitPrice, type BundleChoice, type CatalogProduct } from '@verdant/domain';
 import { Breadcrumbs } from '../catalog/Breadcrumbs.tsx';
 import { SaveToggle } from '../saved/SaveToggle.tsx';
 import { AddToCart } from './AddToCart.tsx';
@@ -155,13 +155,20 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
               <h2 id="tags-title" className="text-lg font-semibold text-stone-900">
                 Good to know
               </h2>
-              <ul className="mt-2 flex flex-wrap gap-2">
-                {product.discovery_tags.map((tag) => (
-                  <li key={tag} className="rounded-full bg-stone-100 px-3 py-1 text-sm text-stone-800">
-                    {tag}
-                  </li>
-                ))}
-              </ul>
+              {groupDiscoveryTags(product.discovery_tags).map((group) => (
+                <div key={group.key} className="mt-3">
+                  <h3 id={`tags-${group.key}`} className="text-sm font-semibold text-stone-700">
+                    {group.title}
+                  </h3>
+                  <ul aria-labelledby={`tags-${group.key}`} className="mt-1 flex flex-wrap gap-2">
+                    {group.tags.map((tag) => (
+                      <li key={tag} className="rounded-full bg-stone-100 px-3 py-1 text-sm text-stone-800">
+                        {tag}
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              ))}
             </section>
           ) : null}
         </div>
