@@ -39,6 +39,8 @@ export const LIMITER_UNAVAILABLE =
 
 /** How long a hit waits for Redis before the request is answered 503 (a shopper is waiting). */
 const REDIS_ANSWER_MS = 500;
+/** A connection still being opened (a new limiter) gets longer; a refused one fails at once. */
+const REDIS_CONNECT_MS = 2000;
 
 /**
  * Redis down must not mean "count nothing" (anyone could then send unlimited codes) nor a 500
@@ -54,8 +56,7 @@ export class RedisRateLimiter implements RateLimiter {
       connectionName: 'verdant-ratelimit',
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: REDIS_ANSWER_MS,
-      connectTimeout: REDIS_ANSWER_MS * 4,
+      connectTimeout: REDIS_CONNECT_MS,
     });
     // Failures surface as 503 answers; without a listener ioredis prints every reconnect error.
     this.redis.on('error', () => undefined);
@@ -81,7 +82,7 @@ export class RedisRateLimiter implements RateLimiter {
     if (status === 'ready') return;
     if (status !== 'connecting' && status !== 'connect' && status !== 'wait') throw new Error(`Redis connection is ${status}`);
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => done(new Error('Redis did not answer in time')), REDIS_ANSWER_MS);
+      const timer = setTimeout(() => setImmediate(() => done(new Error('Redis did not connect in time'))), REDIS_CONNECT_MS);
       const onReady = () => done();
       const onEnd = () => done(new Error('Redis connection closed'));
       const done = (error?: Error) => {
@@ -107,7 +108,9 @@ export class RedisRateLimiter implements RateLimiter {
 function withinAnswerTime<T>(promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('Redis did not answer in time')), REDIS_ANSWER_MS);
+    // Rejected from the check phase, after pending I/O: when the event loop was only stalled (a
+    // busy process), an answer that arrived meanwhile still wins over the deadline.
+    timer = setTimeout(() => setImmediate(() => reject(new Error('Redis did not answer in time'))), REDIS_ANSWER_MS);
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
