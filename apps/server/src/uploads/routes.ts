@@ -4,22 +4,31 @@
  * DATA_DIR/private/uploads/<customer>/<random> — outside /media, so never served publicly.
  *   POST /api/user/upload?kind=id|medcard  (multipart, one file)
  *   GET  /api/user/uploads                 (the token customer's own, metadata only)
+ * A customer keeps only what the store needs: the latest file of each kind. An upload replaces
+ * the earlier ones of its kind (rows and files), and at most UPLOADS_PER_HOUR upload attempts
+ * per customer are taken (shared through Redis when set), so storage per customer is bounded.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import multipart, { type MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
+import type { Database } from '../db/schema.ts';
 import { accountsOf, requireCustomer } from '../auth/context.ts';
 import { parseOr400 } from '../cart/routes.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Attempts per customer and hour: a shopper retakes a photo a few times, never dozens. */
+export const UPLOADS_PER_HOUR = 10;
 export const UPLOAD_MESSAGES = {
   fileRequired: 'Please attach one file.',
   badType: 'Only JPEG, PNG or PDF files can be uploaded.',
   tooLarge: 'The file is larger than 10 MB.',
+  malformed: 'The upload is not a valid multipart form.',
+  quota: 'Too many uploads. Please try again later.',
 } as const;
 
 const kindSchema = z.object({ kind: z.enum(['id', 'medcard'], { error: 'kind must be id or medcard' }) });
@@ -41,15 +50,16 @@ export function registerUploadRoutes(app: FastifyInstance): void {
       const claims = await requireCustomer(request);
       const { kind } = parseOr400(kindSchema, request.query);
       if (!request.isMultipart()) throw new ApiError(400, UPLOAD_MESSAGES.fileRequired);
-      const file = await request.file();
-      if (!file) throw new ApiError(400, UPLOAD_MESSAGES.fileRequired);
-      const data = await file.toBuffer().catch((error: Error & { code?: string }) => {
-        if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, UPLOAD_MESSAGES.tooLarge);
-        throw error;
+      const { db, dataDir, now, limiter } = accountsOf(app);
+      const allowed = await limiter.hit(`upload:${claims.customerId}`, UPLOADS_PER_HOUR, 3_600_000).catch((err: unknown) => {
+        // Storage stays bounded without the counter (one file per kind is kept): fail open.
+        request.log.warn({ err }, 'upload quota unavailable');
+        return true;
       });
+      if (!allowed) throw new ApiError(429, UPLOAD_MESSAGES.quota);
+      const { file, data } = await readOneFile(request);
       const mime = sniff(data);
       if (!mime) throw new ApiError(400, UPLOAD_MESSAGES.badType);
-      const { db, dataDir, now } = accountsOf(app);
       const dir = path.join(dataDir, 'private', 'uploads', String(claims.customerId));
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const name = randomBytes(16).toString('hex');
@@ -68,9 +78,44 @@ export function registerUploadRoutes(app: FastifyInstance): void {
           created_at: now().toISOString(),
         })
         .returning(['id', 'kind', 'mime', 'size_bytes', 'sha256', 'created_at'])
-        .executeTakeFirstOrThrow();
+        .executeTakeFirstOrThrow()
+        .catch(async (error: unknown) => {
+          await unlink(path.join(dir, name)).catch(() => undefined);
+          throw error;
+        });
+      // The new file replaces every earlier one of its kind: all rows below the newest id. Not
+      // below our own id: on PostgreSQL ids are taken before commits, so a later id may commit
+      // first; each upload's delete runs after its insert, so the last delete sees every insert
+      // and exactly the newest row survives (an upload that lost answers a row already replaced).
+      const mine = (q: SelectQueryBuilder<Database, 'uploads', object>) =>
+        q.where('customer_id', '=', claims.customerId).where('store_id', '=', request.store.storeId).where('kind', '=', kind);
+      const replaced = await db
+        .deleteFrom('uploads')
+        .where('customer_id', '=', claims.customerId)
+        .where('store_id', '=', request.store.storeId)
+        .where('kind', '=', kind)
+        .where('id', '<', (eb) => mine(eb.selectFrom('uploads')).select((e) => e.fn.max('id').as('newest')))
+        .returning('stored_path')
+        .execute();
+      for (const old of replaced) await unlink(path.join(dataDir, old.stored_path)).catch(() => undefined);
       return reply.send(ok(row));
     });
+
+    /** The one file part, buffered; a malformed form (no boundary, cut short) is a 400, not a 500. */
+    async function readOneFile(request: FastifyRequest): Promise<{ file: MultipartFile; data: Buffer }> {
+      try {
+        const file = await request.file();
+        if (!file) throw new ApiError(400, UPLOAD_MESSAGES.fileRequired);
+        return { file, data: await file.toBuffer() };
+      } catch (error) {
+        const e = error as Error & { code?: string; statusCode?: number };
+        if (e instanceof ApiError) throw e;
+        if (e.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, UPLOAD_MESSAGES.tooLarge);
+        if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) throw e;
+        // busboy's own errors ("Boundary not found", "Unexpected end of form") carry no status.
+        throw new ApiError(400, UPLOAD_MESSAGES.malformed);
+      }
+    }
 
     scope.get('/api/user/uploads', async (request) => {
       const claims = await requireCustomer(request);
