@@ -8,6 +8,9 @@ import type { AppContext, StoreLink } from '@verdant/web/context';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/schema.ts';
 import { ApiError, sendError } from './http/envelope.ts';
+import { frameworkErrors, installBodyPolicy } from './http/body-policy.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerWriteLimits, writeLimitFromEnv, type WriteLimitConfig } from './http/write-limits.ts';
 import type { StoreRegistry } from './stores/registry.ts';
 import { registerStoreviewRoutes } from './stores/storeview.ts';
 import { CatalogIndexManager } from './catalog/index-manager.ts';
@@ -52,6 +55,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** The time prices and special windows are judged at (tests pin it); default now. */
   clock?: () => Date;
+  /** Per-IP limit on cart, order, account and newsletter writes; default WRITE_RATE_LIMIT/WINDOW. */
+  writeLimit?: WriteLimitConfig;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -64,7 +69,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     // One line per response (below) instead of Fastify's two per request.
     logController: new LogController({ disableRequestLogging: true }),
+    // A broken escape in the path (`/api/catalog/product/%ZZ`) answers the envelope, pages too.
+    frameworkErrors,
   });
+  // JSON-object bodies only on the API, before any route exists (its onRoute hook sees them all).
+  installBodyPolicy(app);
+  await registerSecurityHeaders(app);
+  await registerWriteLimits(app, { limit: deps.writeLimit ?? writeLimitFromEnv(), redisUrl: deps.config.redisUrl, redisPrefix: deps.config.redisPrefix });
 
   // Errors and slow answers at warn, the rest at debug (LOG_LEVEL=debug shows every request).
   // The line is not even built when its level is off (the usual debug case: every request).
@@ -83,8 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('onStoreInvalidated', (listener: (storeId?: number) => void) => {
     invalidationListeners.push(listener);
   });
-  // Callback-style hook: one per request, no promise. Security headers are set here too, so no
-  // onSend hook is needed.
+  // Callback-style hook: one per request, no promise.
   app.addHook('onRequest', (request, reply, done) => {
     // Client navigations fetch `{path}.data` (React Router single fetch): resolve on the page path.
     const pathname = request.url.split('?')[0].replace(/\.data$/, '');
@@ -102,9 +112,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const named = typeof code === 'string' && code !== '' ? deps.registry.byCode(code.toLowerCase()) : undefined;
       if (named) request.store = named;
     }
-    reply.header('x-content-type-options', 'nosniff');
-    // Governs the requests a document makes; a JSON answer makes none.
-    if (!api) reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     done();
   });
 

@@ -3,6 +3,7 @@ import type { AppLoadContext, EntryContext } from 'react-router';
 import { ServerRouter } from 'react-router';
 import { isbot } from 'isbot';
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server';
+import { CspNonce } from './lib/csp-nonce.ts';
 
 /** Loaders' deferred data is rejected after this; the render is aborted a second later. */
 export const streamTimeout = 5_000;
@@ -37,7 +38,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ): Promise<Response> | Response {
   if (request.method.toUpperCase() === 'HEAD') {
     responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
@@ -53,7 +54,16 @@ export default function handleRequest(
 
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+    // The server's CSP allows inline scripts only with this answer's nonce: React's streaming
+    // scripts, React Router's hydration data and the <Scripts>/<ScrollRestoration> of the root.
+    const nonce = loadContext?.cspNonce;
+    const app = (
+      <CspNonce.Provider value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </CspNonce.Provider>
+    );
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce,
       // A <Suspense> boundary whose content is ready when the shell is sent goes out in place, as
       // plain HTML, however far down the page it is. (React otherwise moves ready content past
       // ~12.5 KB of page into a hidden <div> that a script puts in place: browsers without

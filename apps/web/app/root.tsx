@@ -1,4 +1,4 @@
-import { Component, type CSSProperties, type ReactNode } from 'react';
+import { Component, useContext, type CSSProperties, type ReactNode } from 'react';
 import {
   isRouteErrorResponse,
   Links,
@@ -15,6 +15,7 @@ import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
 import { splitComponent } from './components/ui/SplitComponent.tsx';
 import { AGE_GATE_PATH } from './lib/age-gate.ts';
+import { CspNonce } from './lib/csp-nonce.ts';
 import { brandPalette } from './lib/color.ts';
 import { pageMeta } from './lib/meta.ts';
 import { useOptionalRootData, useStorePath, type RootData } from './lib/root-data.ts';
@@ -91,6 +92,8 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches);
 export function Layout({ children }: { children: ReactNode }) {
   const data = useOptionalRootData();
   const palette = brandPalette(data?.store.themeColor);
+  // Set on the server only (the browser hides nonces from the DOM; hydration ignores them).
+  const nonce = useContext(CspNonce);
   const style = {
     '--color-brand': palette.brand,
     '--color-on-brand': palette.onBrand,
@@ -109,8 +112,8 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

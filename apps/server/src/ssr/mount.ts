@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { AppContext } from '@verdant/web/context';
-import { OUTPUT_CACHE_HEADER, OutputCache, gzipped, type CachedPage } from './output-cache.ts';
+import { cspNonceOf } from '../http/security-headers.ts';
+import { OUTPUT_CACHE_HEADER, OutputCache, pageBody, pageGzip, type CachedPage } from './output-cache.ts';
 
 /**
  * Mounts the React Router build on Fastify: hashed client assets from build/client, then every
@@ -55,11 +56,13 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, page: CachedPa
   for (const [name, value] of page.headers) reply.header(name, value);
   reply.header('x-output-cache', state);
   reply.header('vary', 'Accept-Encoding, Cookie');
+  // The page as rendered for an earlier request, stamped with this answer's CSP nonce.
+  const nonce = cspNonceOf(reply);
   if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
     reply.header('content-encoding', 'gzip');
-    return reply.send(gzipped(page));
+    return reply.send(pageGzip(page, nonce));
   }
-  return reply.send(page.body);
+  return reply.send(pageBody(page, nonce));
 }
 
 export interface SsrOptions {
@@ -102,7 +105,9 @@ export async function registerSsr(app: FastifyInstance, opts: SsrOptions): Promi
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
     const page = async (request: FastifyRequest, reply: FastifyReply) => {
-      const context = opts.context(request);
+      // The nonce of this answer's Content-Security-Policy header goes into its inline scripts.
+      const nonce = cspNonceOf(reply);
+      const context: AppContext = { ...opts.context(request), cspNonce: nonce };
       const cacheKey = {
         method: request.method,
         url: request.url,
@@ -118,7 +123,7 @@ export async function registerSsr(app: FastifyInstance, opts: SsrOptions): Promi
         if (!reply.raw.writableFinished) controller.abort();
       });
       const response = await handle(toRequest(request, controller.signal), context);
-      const admitted = await opts.outputCache.admit(cacheKey, response);
+      const admitted = await opts.outputCache.admit(cacheKey, response, nonce);
       if (admitted) return sendCached(request, reply, admitted, 'MISS');
       return sendResponse(reply, response);
     };

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { OutputCache, gzipped, type CacheableRequest } from './output-cache.ts';
+import { OutputCache, pageBody, pageGzip, type CacheableRequest } from './output-cache.ts';
 
 const req = (over: Partial<CacheableRequest> = {}): CacheableRequest => ({
   method: 'GET',
@@ -21,11 +22,11 @@ describe('OutputCache', () => {
   it('keeps a page the route opted into and serves it again', async () => {
     const cache = new OutputCache();
     const admitted = await cache.admit(req(), page());
-    expect(admitted?.body.toString()).toBe('<html>downtown</html>');
+    expect(pageBody(admitted!, 'n').toString()).toBe('<html>downtown</html>');
     expect(admitted?.headers.map(([n]) => n)).not.toContain('x-output-cache');
     const hit = await cache.lookup(req());
-    expect(hit?.body.toString()).toBe('<html>downtown</html>');
-    expect(gunzipSync(gzipped(hit!)).toString()).toBe('<html>downtown</html>');
+    expect(pageBody(hit!, 'n').toString()).toBe('<html>downtown</html>');
+    expect(gunzipSync(pageGzip(hit!, 'n')).toString()).toBe('<html>downtown</html>');
     expect(cache.hits).toBe(1);
   });
 
@@ -67,5 +68,22 @@ describe('OutputCache', () => {
     cache.invalidate(1);
     expect(await cache.lookup(req({ storeId: 1 }))).toBeUndefined();
     expect(await cache.lookup(req({ storeId: 2 }))).toBeDefined();
+  });
+
+  it('stamps each answer of a cached page with that answer\'s nonce, plain and gzipped', async () => {
+    const cache = new OutputCache();
+    const first = randomBytes(16).toString('base64');
+    // Nonces at the start, twice in a row, deep in a large body, and at the end.
+    const filler = randomBytes(200_000).toString('hex');
+    const html = (n: string) => `${n}<script nonce="${n}">a</script><script nonce="${n}"></script>${filler}<p>${n}`;
+    await cache.admit(req(), page({ body: html(first) }), first);
+    const hit = (await cache.lookup(req()))!;
+    for (let i = 0; i < 3; i++) {
+      const next = randomBytes(16).toString('base64');
+      expect(pageBody(hit, next).toString()).toBe(html(next));
+      expect(gunzipSync(pageGzip(hit, next)).toString()).toBe(html(next));
+    }
+    // Compressed once: the gzip answer is far smaller than the page.
+    expect(pageGzip(hit, first).length).toBeLessThan(html(first).length * 0.6);
   });
 });

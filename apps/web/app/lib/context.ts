@@ -93,6 +93,8 @@ export type AppContext = {
   services: StorefrontServices;
   /** True when the server runs the bundled demo data (the UI may show demo hints). */
   demoMode: boolean;
+  /** This answer's Content-Security-Policy nonce, for the inline scripts of the document. */
+  cspNonce?: string;
 };
 
 declare module 'react-router' {

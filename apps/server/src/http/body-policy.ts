@@ -1,0 +1,62 @@
+/**
+ * Bad input gets a 4xx in the `{code, result}` envelope before any handler sees it, once for
+ * every route (handlers may then read `request.body` as an object without checking):
+ *  - the API takes JSON (and multipart where a route registers it): Fastify's text/plain parser is
+ *    removed, so a JSON text sent as `text/plain` or any unusual type is a 415, not a string body;
+ *  - an API body that parsed to anything but a JSON object (`0`, `9007199254740992`, `"x"`,
+ *    `[…]`, `null`) is a 400 in preValidation;
+ *  - a path with a broken escape (`/api/catalog/product/%ZZ`, or a page) or an overlong parameter
+ *    is a 400 through Fastify's `frameworkErrors`, which answer before any hook runs.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, preValidationHookHandler } from 'fastify';
+import { ApiError, sendError } from './envelope.ts';
+import { setBareSecurityHeaders } from './security-headers.ts';
+
+export const BODY_MESSAGES = {
+  notObject: 'The request body must be a JSON object.',
+  badUrl: 'The address is malformed.',
+} as const;
+
+/** A route's method and path as registered (for the fuzz test and the write limits). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+const routeTables = new WeakMap<FastifyInstance, RouteEntry[]>();
+
+/** Every route of the app (root and child scopes), in registration order. */
+export function routesOf(app: FastifyInstance): readonly RouteEntry[] {
+  return routeTables.get(app) ?? [];
+}
+
+function isJsonObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const refuseNonObjectBody: preValidationHookHandler = (request, _reply, done) => {
+  // undefined: no body (or a multipart stream the route reads itself).
+  if (request.body === undefined || isJsonObject(request.body)) return done();
+  done(new ApiError(400, BODY_MESSAGES.notObject));
+};
+
+/** Call before any route is registered (the onRoute hook sees only later routes). */
+export function installBodyPolicy(app: FastifyInstance): void {
+  app.removeContentTypeParser('text/plain');
+  const table: RouteEntry[] = [];
+  routeTables.set(app, table);
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) table.push({ method, url: route.url });
+    if (!route.url.startsWith('/api/')) return;
+    const existing = route.preValidation;
+    route.preValidation = [refuseNonObjectBody, ...(existing ? (Array.isArray(existing) ? existing : [existing]) : [])];
+  });
+}
+
+/** Fastify's `frameworkErrors` option: a bad URL answers the envelope (pages too) instead of Fastify's shape. */
+export function frameworkErrors(error: Error & { statusCode?: number; code?: string }, _request: FastifyRequest, reply: FastifyReply): void {
+  setBareSecurityHeaders(reply);
+  const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+  sendError(reply, status, status === 400 ? BODY_MESSAGES.badUrl : error.message);
+}
