@@ -13,11 +13,11 @@ export async function withStartupLock<T>(db: Kysely<Database>, dialect: SqlDiale
   if (dialect !== 'postgres') return work();
   // Held by one pooled connection for the whole work; the work itself uses other connections.
   return db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(hashtext('verdant:startup:' || current_schema()))`.execute(conn);
+    await sql`select pg_advisory_lock(hashtext('verdant:startup:' || coalesce(current_schema(), '')))`.execute(conn);
     try {
       return await work();
     } finally {
-      await sql`select pg_advisory_unlock(hashtext('verdant:startup:' || current_schema()))`.execute(conn);
+      await sql`select pg_advisory_unlock(hashtext('verdant:startup:' || coalesce(current_schema(), '')))`.execute(conn);
     }
   });
 }
