@@ -10,6 +10,15 @@ test.beforeEach(async ({ context }) => {
 const resultCount = (page: Page) => page.getByRole('main').getByRole('status').first();
 
 test.describe('category pages', () => {
+  test('offers no filter that cannot change the list (the licence type of a shopper’s own list)', async ({ page }) => {
+    await page.goto(storeUrl('downtown', '/menu/flower'));
+    const filters = page.getByRole('main').getByRole('group');
+    await expect(filters.filter({ has: page.getByText('Size', { exact: true }) }).first()).toBeVisible();
+    await expect(page.getByRole('main').getByRole('group', { name: 'License type' })).toHaveCount(0);
+    // The licence filter narrows nothing a shopper can choose; brand still does.
+    await expect(page.getByRole('main').getByRole('group', { name: 'Brand' })).toBeVisible();
+  });
+
   test('browse Flower, filter by size and price, sort by price', async ({ page }) => {
     await page.goto(storeUrl('downtown'));
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Menu' }).click();
@@ -23,11 +32,13 @@ test.describe('category pages', () => {
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', storeUrl('downtown', '/menu/flower'));
 
     const filters = page.getByRole('complementary', { name: 'Product filters' });
-    await filters.getByRole('group', { name: 'Size' }).getByRole('checkbox', { name: /^3\.5 g \(1\/8 oz\)/ }).check();
-    await expect(page).toHaveURL(/[?&]size=92\b/);
-    await expect(filters.getByRole('checkbox', { name: /^3\.5 g/ })).toBeChecked();
-
+    // Price first: once 3.5 g is chosen every 3.5 g flower costs under $50, so the price filter
+    // could no longer change the list and is not offered.
     await filters.getByRole('group', { name: 'Price' }).getByRole('checkbox', { name: /^< \$50/ }).check();
+    await expect(page).toHaveURL(/[?&]price=0-50\b/);
+    await expect(filters.getByRole('checkbox', { name: /^< \$50/ })).toBeChecked();
+
+    await filters.getByRole('group', { name: 'Size' }).getByRole('checkbox', { name: /^3\.5 g \(1\/8 oz\)/ }).check();
     await expect(page).toHaveURL(/size=92&price=0-50/);
     await expect(page.getByRole('list', { name: 'Active filters' }).getByRole('link')).toHaveCount(2);
     // The polite result count matches the cards shown (one page holds them all here).

@@ -29,6 +29,24 @@ describe('filterGroups', () => {
     ]);
   });
 
+  it('offers no filter that cannot change the list', () => {
+    const list = {
+      ...facets,
+      brand_id: [{ value: '3', label: 'Sierra Sun Farms', count: 13 }],
+      license_type: [
+        { value: 'both', label: 'Recreational and medical', count: 11 },
+        { value: 'recreational', label: 'Recreational', count: 2 },
+      ],
+    };
+    // 13 products, all of one brand; the list is the shopper's licence's.
+    const keys = filterGroups(list, {}, [], undefined, { total: 13, licenseScoped: true }).map((g) => g.key);
+    expect(keys).toEqual(['size', 'sale']);
+    // Without the licence scope the licence type narrows the list, so it is offered.
+    expect(filterGroups(list, {}, [], undefined, { total: 13, licenseScoped: false }).map((g) => g.key)).toContain('license_type');
+    // A chosen value keeps its group, so it can be unchosen.
+    expect(filterGroups(list, { brand_id: ['3'] }, [], undefined, { total: 13, licenseScoped: true }).map((g) => g.key)).toContain('brand_id');
+  });
+
   it('takes group titles from the attribute metadata when present', () => {
     const attrs = [{ attribute_code: 'brand_id', frontend_label: 'Brands' }] as unknown as Parameters<typeof filterGroups>[2];
     expect(filterGroups(facets, {}, attrs).find((g) => g.key === 'brand_id')?.title).toBe('Brands');

@@ -65,16 +65,31 @@ export function fallbackFilterLabel(key: FilterKey, value: string, money?: Money
   }
 }
 
+/** What the list is, for leaving out filters that cannot change it. */
+export interface FilterScope {
+  /** Products in the list as it is (with the chosen filters). */
+  total: number;
+  /** The list holds only the shopper's licence's products (always, once the gate was passed). */
+  licenseScoped: boolean;
+}
+
 /**
  * Groups to show: options with products, plus every chosen option (so it can be unchosen even
  * when nothing matches). A group without options is left out. Titles come from the attribute
  * metadata when the catalogue names the attribute, else from FILTER_TITLES.
+ *
+ * Filters that cannot change the list are not offered (a group with something chosen always is):
+ *  - a group whose every option holds the whole list (one brand only, everything on sale);
+ *  - the licence type when the list is scoped to the shopper's licence: every product listed is
+ *    sold to them under it, so "Recreational" against "Recreational and medical" is the store's
+ *    bookkeeping, not a choice the shopper has.
  */
 export function filterGroups(
   facets: Partial<Record<FilterKey, FacetBucket[]>>,
   active: ActiveFilters,
   attributes: readonly CatalogAttribute[] = [],
   money?: MoneyLocale,
+  scope?: FilterScope,
 ): FilterGroup[] {
   const groups: FilterGroup[] = [];
   for (const key of FILTER_KEYS) {
@@ -91,6 +106,11 @@ export function filterGroups(
     }
     for (const value of chosen) options.push({ value, label: fallbackFilterLabel(key, value, money), count: 0, checked: true });
     if (options.length === 0) continue;
+    const anyChosen = options.some((o) => o.checked);
+    if (scope && !anyChosen) {
+      if (key === 'license_type' && scope.licenseScoped) continue;
+      if (options.every((o) => o.count >= scope.total)) continue;
+    }
     // Sizes and price ranges read best in their natural order (1 g … 28 g, < $50 … > $150).
     if (key === 'size' || key === 'price') options.sort((a, b) => compareFilterValues(a.value, b.value));
     const meta = attributes.find((a) => a.attribute_code === key);

@@ -70,7 +70,7 @@ async function load({ request, params, context }: Route.LoaderArgs) {
     items: list.items,
     total: list.total,
     suggestions: list.suggestions,
-    groups: tooShort ? [] : filterGroups(list.facets, query.filters, list.attributeMetadata, money),
+    groups: tooShort ? [] : filterGroups(list.facets, query.filters, list.attributeMetadata, money, { total: list.total, licenseScoped: Boolean(licenseType) }),
   };
   const origin = (p: string) => absoluteUrl(request.url, basePath, p);
   const result = {
