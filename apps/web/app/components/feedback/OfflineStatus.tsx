@@ -1,12 +1,8 @@
 import { useEffect, useState } from 'react';
+import { formatDateTime } from '@verdant/domain';
 import { useOnline } from '../../lib/use-online.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import { onSnapshotChange, refreshSnapshot, rememberStoreOfPage, snapshotTime } from '../../lib/offline-catalog.ts';
-
-/** "Nov 21, 2:40 PM" in the store's time zone. */
-function formatTime(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone }).format(new Date(iso));
-}
 
 /**
  * Keeps the offline menu (catalogue snapshot) fresh while online — fetched when the browser is
@@ -48,7 +44,7 @@ export function OfflineStatus() {
       {online
         ? ''
         : madeAt
-          ? `You are offline. You are browsing the menu as of ${formatTime(madeAt, store.placeInfo.timezone)}; prices and stock may have changed since.`
+          ? `You are offline. You are browsing the menu as of ${formatDateTime(madeAt, store.placeInfo.timezone)}; prices and stock may have changed since.`
           : 'You are offline. Pages you opened before are still here.'}
     </div>
   );
