@@ -17,6 +17,17 @@ test.describe('stores by host', () => {
     await expect(page.getByRole('contentinfo')).toContainText('4410 Folsom Boulevard');
   });
 
+  test('the footer and the contact page say whether the store is open now, in its time zone', async ({ page, context }) => {
+    await passGateByCookie(context, 'downtown', 'recreational');
+    await page.goto(storeUrl('downtown'));
+    const status = /^(Open now · closes \d{1,2}(:\d\d)? [AP]M|Closed · opens( tomorrow| \w+day)? \d{1,2}(:\d\d)? [AP]M)$/;
+    await expect(page.getByRole('contentinfo').locator('[data-open]')).toHaveText(status);
+    await page.goto(storeUrl('downtown', '/contact'));
+    await expect(page.getByRole('region', { name: 'Opening hours' }).locator('[data-open]')).toHaveText(status);
+    // One en-US format for the hours themselves.
+    await expect(page.getByRole('region', { name: 'Opening hours' }).getByRole('cell').first()).toHaveText(/^\d{1,2}:\d\d [AP]M – \d{1,2}:\d\d [AP]M$/);
+  });
+
   test('aliases, renames and the store-code path prefix open the right store', async ({ page, context }) => {
     for (const code of ['harbor', 'downtown', 'wellness', 'bay']) await passGateByCookie(context, code, 'medical');
     await page.goto(storeUrl('bay'));

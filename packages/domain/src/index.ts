@@ -17,6 +17,7 @@ export * from './variants.ts';
 export * from './pricing.ts';
 export * from './product-card.ts';
 export * from './product-facts.ts';
+export * from './store-hours.ts';
 export * from './filter-toggle.ts';
 export * from './price-ranges.ts';
 export * from './categories.ts';

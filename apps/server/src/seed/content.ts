@@ -8,6 +8,7 @@ import {
   STATIC_PAGES,
   STATIC_PAGE_IDENTIFIERS as DOMAIN_STATIC_PAGE_IDENTIFIERS,
   formatMoney,
+  groupHours,
   offeredLicenseTypes,
   sizeLongLabel,
   usableMaxGrams,
@@ -33,7 +34,8 @@ function pageTexts(store: Store): Record<PageId, PageText> {
   const audience = offeredLicenseTypes(store)
     .map((l) => (l === 'medical' ? 'registered patients' : 'adults 21 and over'))
     .join(' and ');
-  const hours = info.hours.map((h) => `${h.day} ${h.open}–${h.close}`).join(', ');
+  // The storefront's one hours format (`Monday – Sunday 9:00 AM – 9:00 PM`).
+  const hours = groupHours(info.hours).map((g) => `${g.days} ${g.hours}`).join(', ');
   const email = info.email ?? `hello@${store.storeCode}.verdant.example`;
   const rec = usableMaxGrams(store, 'recreational');
   const specials = store.dispensarySettings.specials.map((s) => `${s.title}: ${s.description}`);

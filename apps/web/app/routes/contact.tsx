@@ -1,6 +1,6 @@
 import type { Route } from './+types/contact';
 import { PageShell } from '../components/page/PageShell.tsx';
-import { HoursTable } from '../components/store/Hours.tsx';
+import { HoursTable, OpenStatusLine } from '../components/store/Hours.tsx';
 import { pageMeta, rootDataFromMatches } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { formatAddress, telHref } from '../lib/store-view.ts';
@@ -75,6 +75,7 @@ export default function Contact() {
           <h2 id="hours-title" className="text-lg font-semibold text-stone-900">
             Opening hours
           </h2>
+          <OpenStatusLine hours={place.hours} timeZone={place.timezone} className="mt-2 text-stone-900" />
           <HoursTable hours={place.hours} caption="Opening hours" />
           <p className="mt-3 text-sm text-stone-600">Times are local to the store ({place.timezone.replace('_', ' ')}).</p>
         </section>

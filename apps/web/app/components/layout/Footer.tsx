@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { StoreLink } from '../store/StoreLink.tsx';
-import { HoursSummary } from '../store/Hours.tsx';
+import { HoursSummary, OpenStatusLine } from '../store/Hours.tsx';
 import { useRootData } from '../../lib/root-data.ts';
 import { STATIC_PAGES, type StaticPageIdentifier } from '../../lib/static-pages.ts';
 import { formatAddress, telHref } from '../../lib/store-view.ts';
@@ -55,6 +55,7 @@ export function Footer() {
             ) : null}
           </address>
           <h3 className="mt-5 text-sm font-semibold text-white">Opening hours</h3>
+          <OpenStatusLine hours={place.hours} timeZone={place.timezone} className="mt-2 text-sm text-white" />
           <HoursSummary hours={place.hours} className="mt-2 space-y-1 text-sm tabular-nums" />
         </section>
         <LinkList title="Shop" pages={SHOP_LINKS} />

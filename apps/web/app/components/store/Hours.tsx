@@ -1,4 +1,5 @@
-import { formatHoursRange, groupHours, type HoursEntry } from '../../lib/hours.ts';
+import { useEffect, useState } from 'react';
+import { formatHoursRange, groupHours, openStatus, type HoursEntry } from '@verdant/domain';
 
 /** Compact opening hours (`Mon – Sat 9:00 AM – 9:00 PM`), for the footer and cards. */
 export function HoursSummary({ hours, className }: { hours: readonly HoursEntry[]; className?: string }) {
@@ -40,5 +41,26 @@ export function HoursTable({ hours, caption }: { hours: readonly HoursEntry[]; c
         ))}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * "Open now · closes 9 PM" / "Closed · opens 9 AM" in the store's time zone. The server's answer
+ * may be up to a minute old (the output cache) and the shopper's clock decides in the browser, so
+ * the line is worked out again after hydration and every minute (the first render may differ from
+ * the server's text by design: suppressHydrationWarning).
+ */
+export function OpenStatusLine({ hours, timeZone, className = '' }: { hours: readonly HoursEntry[]; timeZone: string; className?: string }) {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    setNow(new Date());
+    const timer = setInterval(() => setNow(new Date()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  const status = openStatus(hours, timeZone, now);
+  return (
+    <p className={`${className} font-semibold`} data-open={status.open ? 'true' : 'false'} suppressHydrationWarning>
+      {status.label}
+    </p>
   );
 }
