@@ -69,6 +69,8 @@ test('placed offline: kept across a reload, confirmed back online, exactly one o
 
   await context.setOffline(false);
   await expect(page.getByRole('heading', { name: 'Order waiting!' })).toBeVisible();
+  // Spec §1 date format, in the store's time zone.
+  await expect(page.getByText(/^You made an order offline \(\d+ items?\) at \d{1,2}\/\d{1,2}\/\d{4} \d\d:\d\d\./)).toBeVisible();
   const sent = page.waitForRequest((r) => r.url().endsWith('/api/order/save') && r.method() === 'POST');
   await page.getByRole('button', { name: CONFIRM }).click();
   const key = ((await sent).postDataJSON() as { idempotency_key: string }).idempotency_key;

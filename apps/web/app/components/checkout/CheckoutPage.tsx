@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import type { OrderPayload } from '../../api/order.ts';
 import { CART_MESSAGES } from '../../lib/cart-messages.ts';
 import { validateAddress, validatePersonal } from '../../lib/checkout-validation.ts';
+import { formatDateTime } from '@verdant/domain';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { placeOrder } from '../../state/place-order.ts';
@@ -215,7 +216,7 @@ function CheckoutForm() {
       </div>
       {pending ? (
         <p role="status" className="mt-4 rounded-xl bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200">
-          An order from {new Date(pending.createdAt).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })} is waiting for the store’s
+          An order from {formatDateTime(pending.createdAt, rootStore.placeInfo.timezone)} is waiting for the store’s
           confirmation. Place order sends that same order again; it will not be placed twice.
         </p>
       ) : null}

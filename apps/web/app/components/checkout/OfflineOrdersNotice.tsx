@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useOnline } from '../../lib/use-online.ts';
 import { useLocation, useNavigate } from 'react-router';
 import { SYNC_COPY } from '../../offline/sync-task.ts';
+import { formatDateTime } from '@verdant/domain';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { announce } from '../../lib/announce.ts';
 import { settleConfirmation, useOfflineOrders } from '../../state/use-offline-orders.ts';
@@ -95,7 +96,7 @@ export function OfflineOrdersNotice() {
             <div key={order.id} className="flex flex-wrap items-center gap-3">
               <p className="text-sm">
                 {online
-                  ? `You made an order offline (${units} item${units === 1 ? '' : 's'}) at ${new Date(order.created_at).toLocaleTimeString('en-US', { timeZone: store.placeInfo.timezone, hour: 'numeric', minute: '2-digit' })}. It is not placed until you confirm it.`
+                  ? `You made an order offline (${units} item${units === 1 ? '' : 's'}) at ${formatDateTime(order.created_at, store.placeInfo.timezone)}. It is not placed until you confirm it.`
                   : 'You are offline. Your order is kept here and will be sent only when you confirm it back online.'}
               </p>
               {online && (
