@@ -5,6 +5,8 @@
  *    removed, so a JSON text sent as `text/plain` or any unusual type is a 415, not a string body;
  *  - an API body that parsed to anything but a JSON object (`0`, `9007199254740992`, `"x"`,
  *    `[…]`, `null`) is a 400 in preValidation;
+ *  - a NUL character (`%00` in the URL, `\u0000` in a JSON body) is a 400: no field takes one,
+ *    and PostgreSQL refuses it in text (an error, a 500, deep in a handler);
  *  - a path with a broken escape (`/api/catalog/product/%ZZ`, or a page) or an overlong parameter
  *    is a 400 through Fastify's `frameworkErrors`, which answer before any hook runs.
  */
@@ -14,6 +16,7 @@ import { setBareSecurityHeaders } from './security-headers.ts';
 
 export const BODY_MESSAGES = {
   notObject: 'The request body must be a JSON object.',
+  nul: 'The request must not contain NUL characters.',
   badUrl: 'The address is malformed.',
 } as const;
 
@@ -34,7 +37,8 @@ function isJsonObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const refuseNonObjectBody: preValidationHookHandler = (request, _reply, done) => {
+const refuseBadInput: preValidationHookHandler = (request, _reply, done) => {
+  if (request.url.includes('%00')) return done(new ApiError(400, BODY_MESSAGES.nul));
   // undefined: no body (or a multipart stream the route reads itself).
   if (request.body === undefined || isJsonObject(request.body)) return done();
   done(new ApiError(400, BODY_MESSAGES.notObject));
@@ -43,6 +47,14 @@ const refuseNonObjectBody: preValidationHookHandler = (request, _reply, done) =>
 /** Call before any route is registered (the onRoute hook sees only later routes). */
 export function installBodyPolicy(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
+  // Fastify's own JSON parser (prototype poisoning refused), after a look for NUL characters.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (text.includes('\\u0000') || text.includes('\u0000')) return done(new ApiError(400, BODY_MESSAGES.nul), undefined);
+    json(request, text, done);
+  });
   const table: RouteEntry[] = [];
   routeTables.set(app, table);
   app.addHook('onRoute', (route: RouteOptions) => {
@@ -50,7 +62,7 @@ export function installBodyPolicy(app: FastifyInstance): void {
     for (const method of methods) table.push({ method, url: route.url });
     if (!route.url.startsWith('/api/')) return;
     const existing = route.preValidation;
-    route.preValidation = [refuseNonObjectBody, ...(existing ? (Array.isArray(existing) ? existing : [existing]) : [])];
+    route.preValidation = [refuseBadInput, ...(existing ? (Array.isArray(existing) ? existing : [existing]) : [])];
   });
 }
 
