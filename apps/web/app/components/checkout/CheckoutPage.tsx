@@ -203,7 +203,7 @@ function CheckoutForm() {
               <ul className="mt-1 list-disc pl-5 text-sm">
                 {shownSummary.map((f) => (
                   <li key={f}>
-                    <a href={`#${f}`} className="underline" onClick={(e) => (e.preventDefault(), document.getElementById(f)?.focus())}>
+                    <a href={`#${f}`} className="inline-flex min-h-6 items-center py-0.5 underline" onClick={(e) => (e.preventDefault(), document.getElementById(f)?.focus())}>
                       {FIELD_LABELS[f]}: {errors[f]}
                     </a>
                   </li>
