@@ -5,11 +5,12 @@ import { createDatabase, migrateToLatest, syncStores } from './db/index.ts';
 import { DataDirLockedError, lockDataDir, type DataDirLock } from './db/data-dir-lock.ts';
 import { withStartupLock } from './db/startup-lock.ts';
 import { waitForRedis } from './redis/wait.ts';
+import { assertPortFree, PortInUseError } from './net/port-free.ts';
 import { ensureSeeded } from './seed/index.ts';
 import { buildApp } from './app.ts';
 
 /**
- * `npm start`: validate the environment and the stores file, take the data directory (SQLite: one
+ * `npm start`: validate the environment and the stores file, check the port is free, take the data directory (SQLite: one
  * process per DATA_DIR), wait for Redis when REDIS_URL is set, open the database (SQLite under
  * DATA_DIR unless DATABASE_URL is set), migrate, load the demo catalogue when the catalogue is
  * empty, then serve the API and the storefront on one port. The port is opened last, once the
@@ -23,6 +24,15 @@ async function main(): Promise<void> {
     registry = StoreRegistry.fromFile(config.storesFile);
   } catch (err) {
     console.error((err as Error).message);
+    process.exit(1);
+  }
+
+  // A taken port is told in one line before anything is locked, migrated or seeded.
+  try {
+    await assertPortFree(config.port, config.host);
+  } catch (err) {
+    if (!(err instanceof PortInUseError)) throw err;
+    console.error(err.message);
     process.exit(1);
   }
 

@@ -8,6 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { lockDataDir } from '../db/data-dir-lock.ts';
 import { freePort, RedisProxy, sleep, startNode, within, type ServerNode } from './harness.ts';
@@ -52,6 +54,24 @@ describe('starting a server process', () => {
     await third.stop();
     expect(await third.exited).toBe(0);
     lockDataDir(DATA_DIR).release();
+  }, 60_000);
+
+  it('a taken port: one line, exit 1, and nothing locked, migrated or seeded', async () => {
+    const DATA_DIR = mkdtempSync(join(tmpdir(), 'verdant-port-'));
+    dirs.push(DATA_DIR);
+    const port = await freePort();
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    try {
+      const n = startNode({ DATA_DIR }, port);
+      nodes.push(n);
+      expect(await n.exited).toBe(1);
+      expect(n.output().trim().split('\n')).toEqual([`Port ${port} on 127.0.0.1 is already in use (another server?): stop it or set PORT to a free port.`]);
+      expect(existsSync(join(DATA_DIR, 'verdant.sqlite'))).toBe(false);
+      expect(existsSync(join(DATA_DIR, 'server.lock'))).toBe(false);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
   }, 60_000);
 
   it('Redis unreachable at start: one line naming REDIS_URL without its password, then it waits and serves once Redis answers', async () => {
