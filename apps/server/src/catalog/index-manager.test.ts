@@ -74,11 +74,11 @@ describeEachDatabase('catalogue index manager', (getDb) => {
   });
   afterAll(async () => app?.close());
 
-  it('builds all four stores well under a second', async () => {
+  // How fast is a figure of `npm run bench` (start-up), not a test: a wall-clock bound here failed
+  // on a busy machine while proving nothing about correctness.
+  it('builds all four stores', async () => {
     const manager = new CatalogIndexManager({ db: getDb().db, stores: storesFile.stores, clock: () => NOW });
-    const started = performance.now();
     await manager.start();
-    expect(performance.now() - started).toBeLessThan(1000);
     for (const store of storesFile.stores) expect(manager.catalog(store.storeId).products.size).toBeGreaterThan(150);
     expect(() => manager.catalog(99)).toThrow(/store 99/);
     await expect(manager.catalogChanged(99)).rejects.toThrow(/Unknown store 99/);
