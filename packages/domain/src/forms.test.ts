@@ -10,6 +10,7 @@ import {
   documentRule,
   emailRule,
   firstNameRule,
+  optionalNameRule,
   greaterThanZeroRule,
   lastNameRule,
   medcardExpiryRule,
@@ -34,7 +35,12 @@ import {
 describe('form rules (spec §5)', () => {
   it.each([
     [firstNameRule, '', FIELD_MESSAGES.required],
-    [firstNameRule, 'J', undefined],
+    [firstNameRule, 'J', FIELD_MESSAGES.nameTooShort],
+    [firstNameRule, ' J. ', FIELD_MESSAGES.nameTooShort],
+    [firstNameRule, 'Jo', undefined],
+    [optionalNameRule, '', undefined],
+    [optionalNameRule, 'J', FIELD_MESSAGES.nameTooShort],
+    [optionalNameRule, 'Ana', undefined],
     [firstNameRule, 'Jo3', FIELD_MESSAGES.onlyLetters],
     [lastNameRule, 'X', FIELD_MESSAGES.nameTooShort],
     [lastNameRule, "O'Neil-Ruiz", undefined],
@@ -119,6 +125,19 @@ describe('form rules (spec §5)', () => {
     expect(rule('2027-01-01')).toBe('Please provide valid date');
     expect(rule('2005-11-21')).toBe('Sorry, you must be 21 years old or older to continue.');
     expect(rule('2005-11-20')).toBeUndefined();
+  });
+
+  it('the birthday is a living adult\'s: at most 120 years ago (1800-01-01 is refused)', () => {
+    const rule = birthdayRule(new Date('2026-11-20T12:00:00Z'));
+    expect(rule('1800-01-01')).toBe('Please provide valid date');
+    expect(rule('1900-01-01')).toBe('Please provide valid date');
+    expect(rule('1906-11-19')).toBe('Please provide valid date');
+    expect(rule('1906-11-20')).toBeUndefined();
+    expect(rule('1950-06-01')).toBeUndefined();
+    expect(rule('0000-01-01')).toBe('Please provide valid date');
+    // On Feb 29 the oldest birthday is Feb 28 of 120 years before (1904 was a leap year: exact).
+    expect(birthdayRule(new Date('2024-02-29T12:00:00Z'))('1904-02-29')).toBeUndefined();
+    expect(birthdayRule(new Date('2024-02-29T12:00:00Z'))('1904-02-28')).toBe('Please provide valid date');
   });
 
   it('a medical card expiring today is valid all day in the store’s zone; yesterday’s is expired', () => {

@@ -45,8 +45,18 @@ export function nameRule(minLetters: number): FieldRule {
   };
 }
 
-export const firstNameRule = nameRule(1);
+/**
+ * Spec §5 "Name must have at least 2 letters": every person's name (first and last, on every form
+ * and endpoint). The spec's other minimum, 3 letters, is an address's own name (addressNameRule).
+ */
+export const firstNameRule = nameRule(2);
 export const lastNameRule = nameRule(2);
+
+/**
+ * A name that may be left empty (an address's recipient, a name an account has not given yet):
+ * empty is fine, anything given follows the person's-name rule.
+ */
+export const optionalNameRule: FieldRule = (value) => (value.trim() ? firstNameRule(value) : undefined);
 
 export const emailRule: FieldRule = (value) => {
   const v = value.trim();
@@ -186,12 +196,28 @@ export function todayInZone(now: Date, timeZone = 'UTC'): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
-/** The birthday of the auth step and registration: given, a real past date, 21 or older (spec §5, §9). */
+/** A birthday further back than this many years is not a living customer's (spec §5 "valid date"). */
+export const BIRTHDAY_MAX_AGE_YEARS = 120;
+
+/** The date `years` calendar years before `today` (YYYY-MM-DD); Feb 29 falls back to Feb 28. */
+function yearsBefore(today: string, years: number): string {
+  const [y, m, d] = today.split('-').map(Number);
+  const year = String(y - years).padStart(4, '0');
+  const day = m === 2 && d === 29 && !isCalendarDate(`${year}-02-29`) ? 28 : d;
+  return `${year}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * The birthday of the auth step, registration and every endpoint taking one: given, a real date of
+ * a living adult — not in the future, not more than 120 years ago ("Please provide valid date") —
+ * and 21 or older (spec §5, §9). 1800-01-01 is a valid calendar date but not a customer's birthday.
+ */
 export function birthdayRule(now: Date): FieldRule {
   return (value) => {
     const v = value.trim();
     if (!v) return FORM_MESSAGES.birthday;
-    if (!isCalendarDate(v) || v > todayInZone(now) || v < '1900-01-01') return FORM_MESSAGES.date;
+    const today = todayInZone(now);
+    if (!isCalendarDate(v) || v > today || v < yearsBefore(today, BIRTHDAY_MAX_AGE_YEARS)) return FORM_MESSAGES.date;
     // Whole years by calendar date, as the age gate and the server count them.
     const [y, m, d] = v.split('-').map(Number);
     let age = now.getUTCFullYear() - y;

@@ -15,7 +15,7 @@ import { CART_MESSAGES as M } from './messages.ts';
 import { cartTokenOf, createCart, customerOf, openCartOf, requireCart, requireCartWithLines, viewerOf, type CartRow } from './repository.ts';
 import { cartCacheFor } from './cart-cache.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
-import { cartDeleteSchema, cartUpdateSchema, firstIssue, orderTypeSchema } from './schemas.ts';
+import { cartDeleteSchema, cartUpdateSchemaOf, firstIssue, orderTypeSchema } from './schemas.ts';
 import { deleteFromCart, updateCart } from './update.ts';
 import { cartTotals, readCart, serverItem, totalsOf } from './view.ts';
 
@@ -81,7 +81,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
   });
 
   app.post('/api/cart/update', async (request) => {
-    const body = parseOr400(cartUpdateSchema, request.body);
+    const body = parseOr400(cartUpdateSchemaOf(request.body), request.body);
     assertDeliversIf(request.store, body.order_type);
     const viewer = await viewerOf(request);
     const items = await updateCart(

@@ -89,14 +89,26 @@ export const pointsSchema = z.preprocess(
     .max(10_000_000, CART_MESSAGES.pointsDecimals),
 );
 
-export const cartUpdateSchema = z.union([
-  z.object({ cartItem: cartItemSchema, order_type: orderTypeSchema.optional(), burnCredits: pointsSchema.optional() }),
-  z.object({
-    cartItems: z.array(cartItemSchema).max(100, 'At most 100 cart items per update'),
-    order_type: orderTypeSchema.optional(),
-    burnCredits: pointsSchema.optional(),
-  }),
-]);
+const oneItemUpdateSchema = z.object({ cartItem: cartItemSchema, order_type: orderTypeSchema.optional(), burnCredits: pointsSchema.optional() });
+const allItemsUpdateSchema = z.object({
+  cartItems: z.array(cartItemSchema).max(100, 'At most 100 cart items per update'),
+  order_type: orderTypeSchema.optional(),
+  burnCredits: pointsSchema.optional(),
+});
+
+/** Spec §7: `{cartItem, order_type}` (one line) or `{cartItems, order_type, burnCredits}` (all lines). */
+export const cartUpdateSchema = z.union([oneItemUpdateSchema, allItemsUpdateSchema]);
+export type CartUpdateInput = z.infer<typeof cartUpdateSchema>;
+
+/**
+ * The form a payload is written in, picked by its key before parsing: a union would report the
+ * other form's missing key ("cartItem: …") for a `{cartItems, burnCredits: "2.5"}` payload instead
+ * of what is wrong with it (spec §5 "Points to redeem cannot contain decimals").
+ */
+export function cartUpdateSchemaOf(body: unknown): z.ZodType<CartUpdateInput> {
+  const form = body != null && typeof body === 'object' && 'cartItems' in body && !('cartItem' in body);
+  return form ? allItemsUpdateSchema : oneItemUpdateSchema;
+}
 
 export const cartDeleteSchema = z.object({
   cartItem: z

@@ -52,6 +52,9 @@ export const dateSchema = z.string().refine((v) => {
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
 }, USER_MESSAGES.dateInvalid);
 
+/** A birthday's payload type only; its rule needs the clock (login-checks.ts assertBirthday). */
+export const birthdaySchema = z.string({ error: FORM_MESSAGES.birthday }).trim().max(32, FORM_MESSAGES.date);
+
 export const firstnameSchema = ruled(firstNameRule);
 export const lastnameSchema = ruled(lastNameRule);
 export const medcardNumberSchema = z.string().trim().min(2, USER_MESSAGES.medcardTooShort).max(64);

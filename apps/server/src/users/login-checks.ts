@@ -1,7 +1,7 @@
 /** Checks shared by the login and the registration routes. */
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { MESSAGES, isOfAge, storeOffers, type LicenseType } from '@verdant/domain';
+import { birthdayRule, storeOffers, type LicenseType } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 
 export const storeIdSchema = z.coerce.number().int().positive().optional();
@@ -16,7 +16,12 @@ export function assertOffered(request: FastifyRequest, licenseType: LicenseType)
   if (!storeOffers(request.store, licenseType)) throw new ApiError(400, `This store does not offer ${licenseType} products`);
 }
 
-export function assertOfAge(birthday: string, now: Date): void {
-  // The age gate is enforced here, not only in the browser (spec §3 Auth step).
-  if (!isOfAge(birthday, now)) throw new ApiError(400, MESSAGES.ageGateRefused);
+/**
+ * The birthday of every endpoint taking one: the domain's rule, as the browser form applies it — a
+ * real date of a living adult (not in the future, at most 120 years ago: "Please provide valid
+ * date"), 21 or older (the age gate, enforced here, not only in the browser: spec §3 Auth step).
+ */
+export function assertBirthday(birthday: string, now: Date): void {
+  const problem = birthdayRule(now)(birthday);
+  if (problem) throw new ApiError(400, problem);
 }

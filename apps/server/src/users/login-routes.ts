@@ -17,8 +17,8 @@ import { AUTH_MESSAGES, rotateRefresh, signAccess, signPending, verifyPending } 
 import { parseOr400 } from '../cart/routes.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { confirmLoginCode, CODE_MESSAGES, sendLoginCode } from './login-codes.ts';
-import { createCustomer, dateSchema, findById, findByPhone, licenseSchema, phoneSchema, type CustomerRow } from './customers.ts';
-import { assertOfAge, assertOffered, assertStore, orderTypeSchema, storeIdSchema } from './login-checks.ts';
+import { birthdaySchema, createCustomer, findById, findByPhone, licenseSchema, phoneSchema, type CustomerRow } from './customers.ts';
+import { assertBirthday, assertOffered, assertStore, orderTypeSchema, storeIdSchema } from './login-checks.ts';
 import { markPhoneProven } from './proof.ts';
 import { checkPasswordLogin, parsePasswordLogin } from './password-routes.ts';
 import { issueSession } from './session.ts';
@@ -35,7 +35,7 @@ const confirmSchema = z.object({
 const completeSchema = z.object({
   phone: phoneSchema,
   license_type: licenseSchema,
-  birthday: dateSchema,
+  birthday: birthdaySchema,
   pendingToken: z.string({ error: AUTH_MESSAGES.tokenInvalid }).min(1, AUTH_MESSAGES.tokenInvalid),
   order_type: orderTypeSchema,
   storeId: storeIdSchema,
@@ -78,7 +78,7 @@ export function registerLoginRoutes(app: FastifyInstance): void {
       const phone = await verifyPending(c.secret, body.pendingToken, store.storeId, c.now());
       if (phone !== body.phone) throw new ApiError(401, AUTH_MESSAGES.tokenInvalid);
       assertOffered(request, body.license_type);
-      assertOfAge(body.birthday, c.now());
+      assertBirthday(body.birthday, c.now());
       // A second completion with the same pending token logs into the customer the first made.
       const found = await findByPhone(c.db, store.storeId, phone);
       const customer = found

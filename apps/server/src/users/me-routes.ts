@@ -2,7 +2,13 @@
  * The logged-in customer's own data (spec §3 Personal details, §7 User calls). Every id comes from
  * the access token; a body or path id only ever selects among the token customer's own rows.
  *   GET  /api/user/me
- *   POST /api/user/me {email?, addresses?}    — nothing else may change here (other keys → 400)
+ *   POST /api/user/me {email?, addresses?, firstname?, lastname?} — nothing else (other keys → 400)
+ *
+ * Names (issue 11, onboarding): spec §3 says only the e-mail and addresses can be modified, and a
+ * phone login makes an account without a name. Decision: the first and last name may be GIVEN here
+ * once, together, while the account has neither (the onboarding step after a first phone login);
+ * once the account has a name it is not changed here (400, "contact the store"), as the spec says.
+ * Sending the very name the account already has is accepted (a retried onboarding save).
  *   DELETE /api/user/me/addresses/:id
  *   GET  /api/user/order-history?pageSize=5&currentPage=1
  *   GET  /api/user/order/:incrementId
@@ -15,18 +21,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
-import { MESSAGES, cityRule, zipRule } from '@verdant/domain';
+import { MESSAGES, addressNameRule, cityRule, optionalNameRule, zipRule, type FieldRule } from '@verdant/domain';
 import { accountsOf, requireCustomer } from '../auth/context.ts';
 import { AUTH_MESSAGES } from '../auth/tokens.ts';
 import type { Database } from '../db/schema.ts';
 import { parseOr400 } from '../cart/routes.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { isUniqueViolation, requestHash } from '../orders/idempotency.ts';
-import { USER_MESSAGES, customerView, emailSchema, emailTaken, findById, ruled } from './customers.ts';
+import { USER_MESSAGES, customerView, emailSchema, emailTaken, findById, firstnameSchema, lastnameSchema, ruled, type CustomerRow } from './customers.ts';
 import { orderPage, orderView } from './orders.ts';
 
 export const ME_MESSAGES = {
   onlyEmailAndAddresses: 'Only the e-mail address and addresses can be changed here; contact the store for other details.',
+  nameAlreadyGiven: 'Your name is already on file; contact the store to change it.',
+  nameBothRequired: 'Please give both your first and last name.',
   addressNotFound: 'Address not found',
   orderNotFound: 'Order not found',
   idempotencyKeyReused: 'This Idempotency-Key was already used for a different change.',
@@ -74,11 +82,20 @@ async function once(db: Kysely<Database>, key: string | null, storeId: number, h
 }
 
 const text = (max: number) => z.string().trim().max(max);
+/** An optional text field checked by a domain rule (empty passes), so names follow spec §5 here too. */
+const optionalRuled = (rule: FieldRule, max: number) =>
+  text(max)
+    .superRefine((v, ctx) => {
+      const problem = rule(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .nullish();
 const addressSchema = z.object({
   id: z.number().int().positive().optional(),
-  title: text(64).nullish(),
-  firstname: text(64).nullish(),
-  lastname: text(64).nullish(),
+  // The address's own name ("Home": at least 3 letters) and its recipient's names (at least 2).
+  title: optionalRuled(addressNameRule, 64),
+  firstname: optionalRuled(optionalNameRule, 64),
+  lastname: optionalRuled(optionalNameRule, 64),
   street: text(255).min(1, MESSAGES.fieldRequired),
   house_number: text(32).nullish(),
   apt_ste: text(32).nullish(),
@@ -94,8 +111,24 @@ const addressSchema = z.object({
 // strict(): a payload trying to change the name, birthday, licence or medical card is refused
 // (not silently ignored) so a client never believes it changed something it did not.
 const updateSchema = z
-  .object({ email: emailSchema.optional(), addresses: z.array(addressSchema).max(20).optional() })
-  .catchall(z.never({ error: ME_MESSAGES.onlyEmailAndAddresses }));
+  .object({
+    email: emailSchema.optional(),
+    addresses: z.array(addressSchema).max(20).optional(),
+    firstname: firstnameSchema.optional(),
+    lastname: lastnameSchema.optional(),
+  })
+  .catchall(z.never({ error: ME_MESSAGES.onlyEmailAndAddresses }))
+  .refine((b) => (b.firstname === undefined) === (b.lastname === undefined), { message: ME_MESSAGES.nameBothRequired });
+
+const hasName = (c: Pick<CustomerRow, 'firstname' | 'lastname'>) => Boolean(c.firstname?.trim() || c.lastname?.trim());
+
+/** The names to store, or null when the payload gives none or the very names already stored. */
+function namesToGive(customer: CustomerRow, body: { firstname?: string; lastname?: string }): { firstname: string; lastname: string } | null {
+  if (body.firstname === undefined || body.lastname === undefined) return null;
+  if (!hasName(customer)) return { firstname: body.firstname, lastname: body.lastname };
+  if (customer.firstname === body.firstname && customer.lastname === body.lastname) return null;
+  throw new ApiError(400, ME_MESSAGES.nameAlreadyGiven);
+}
 const pageSchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(50).default(5),
   currentPage: z.coerce.number().int().min(1).max(10_000).default(1),
@@ -122,8 +155,19 @@ export function registerMeRoutes(app: FastifyInstance): void {
     if (body.email !== undefined && body.email !== customer.email) {
       if (await emailTaken(db, customer.store_id, body.email, customer.id)) throw new ApiError(400, USER_MESSAGES.customerExists);
     }
+    const names = namesToGive(customer, body);
     const hash = requestHash(customer.store_id, { customer: customer.id, route: 'POST /api/user/me', body });
     await once(db, idempotencyKeyOf(request), customer.store_id, hash, iso, async (trx) => {
+      if (names) {
+        // Only while the row still has no name: of two onboarding saves at once, the first wins.
+        const done = await trx
+          .updateTable('customers')
+          .set({ ...names, updated_at: iso })
+          .where('id', '=', customer.id)
+          .where((eb) => eb.and([eb.or([eb('firstname', 'is', null), eb('firstname', '=', '')]), eb.or([eb('lastname', 'is', null), eb('lastname', '=', '')])]))
+          .executeTakeFirst();
+        if (Number(done.numUpdatedRows) !== 1) throw new ApiError(400, ME_MESSAGES.nameAlreadyGiven);
+      }
       if (body.email !== undefined && body.email !== customer.email) {
         await trx.updateTable('customers').set({ email: body.email, updated_at: iso }).where('id', '=', customer.id).execute();
       }

@@ -22,6 +22,7 @@ import { CODE_MESSAGES, confirmLoginCode, sendLoginCode } from './login-codes.ts
 import {
   USER_MESSAGES,
   createCustomer,
+  birthdaySchema,
   dateSchema,
   emailSchema,
   emailTaken,
@@ -35,7 +36,7 @@ import {
 } from './customers.ts';
 import { markPhoneProven } from './proof.ts';
 import { issueSession } from './session.ts';
-import { assertOfAge, assertOffered, assertStore, orderTypeSchema, storeIdSchema } from './login-checks.ts';
+import { assertBirthday, assertOffered, assertStore, orderTypeSchema, storeIdSchema } from './login-checks.ts';
 
 const HOUR = 60 * 60 * 1000;
 export const CREATES_PER_IP_PER_HOUR = 10;
@@ -52,7 +53,7 @@ const createSchema = z
     lastname: lastnameSchema,
     email: emailSchema,
     phone: phoneSchema,
-    birthday: dateSchema,
+    birthday: birthdaySchema,
     license_type: licenseSchema,
     medcard_number: medcardNumberSchema.optional(),
     medcard_expiry: dateSchema.optional(),
@@ -126,7 +127,7 @@ export function registerRegistrationRoutes(app: FastifyInstance): void {
     const c = ctx();
     assertStore(request, body.storeId);
     assertOffered(request, body.license_type);
-    assertOfAge(body.birthday, c.now());
+    assertBirthday(body.birthday, c.now());
     return body.code ? create(request, body, body.code) : sendCode(request, body);
   });
 }
