@@ -8,9 +8,9 @@ import { CART_COPY } from './cart/messages.ts';
 import type { Cents } from './money.ts';
 import { percentOf } from './money.ts';
 import type { BundleOption, CatalogProduct, CustomOption, LinkedProduct, ProductLink, QtyDiscount } from './product.ts';
-import { PREFERRED_SIZE_ID, sizeWeightGrams } from './sizes.ts';
+import { isSizeId, PREFERRED_SIZE_ID, sizeWeightGrams } from './sizes.ts';
 import { isMemberAvailable } from './stock.ts';
-import { unitPrice, type UnitPrice } from './unit-price.ts';
+import { cartUnitPrice, unitPrice, type UnitPrice, type UnitPriceInput } from './unit-price.ts';
 import { availableChildren } from './variants.ts';
 
 export interface ProductPrice {
@@ -247,4 +247,27 @@ export function weightPrice(discounts: readonly QtyDiscount[], sizeId: number | 
   const grams = sizeWeightGrams(sizeId);
   const match = discounts.find((d) => d.TYPE === 'qty_discount' && Math.abs(d.qty_to_buy - grams) < 1e-9 && d.price >= 0);
   return match ? match.price : null;
+}
+
+/**
+ * The weight price of a real size id (spec §9), else null: the spec's default weight of 1 g suits
+ * a listing, but a unit without a size must never be charged the 1 g weight price.
+ */
+export function sizeWeightPrice(discounts: readonly QtyDiscount[] | null | undefined, size: number | null | undefined): Cents | null {
+  return size != null && isSizeId(size) ? weightPrice(discounts ?? [], size) : null;
+}
+
+/**
+ * What the cart charges for one unit of a chosen configurable child (or a simple product, with
+ * `parent` null): cartUnitPrice with the parent's weight price for the child's size. The product
+ * page's headline and size prices are this, so the page shows exactly what the cart charges.
+ */
+export function chosenUnitPrice(
+  unit: UnitPriceInput & { size?: number | null },
+  parent: Pick<CatalogProduct, 'discounts'> | null,
+  now: Date,
+  customerGroupId = 0,
+  qty = 1,
+): UnitPrice {
+  return cartUnitPrice(unit, { now, customerGroupId, qty, weightPrice: parent ? sizeWeightPrice(parent.discounts, unit.size) : null });
 }

@@ -19,10 +19,6 @@ export interface UnitPrice {
 }
 
 /**
- * The lowest tier price of `customerGroupId` that applies at quantity 1, or null. Tiers for
- * larger quantities belong to the cart; negative tiers are data errors and ignored.
- */
-/**
  * The lowest tier price of a customer group that applies when buying `qty` (a tier of qty N applies
  * from N units on; "buy 3, pay less each"), or null. Negative tiers are data errors and ignored.
  */
@@ -40,10 +36,31 @@ export function tierPriceAtQtyOne(tiers: readonly TierPrice[] | null | undefined
   return tierPriceAt(tiers, customerGroupId, 1);
 }
 
-export function unitPrice(p: UnitPriceInput, now: Date, customerGroupId = 0): UnitPrice {
-  const sale = isSpecialPriceActive(p, now);
+export interface CartUnitPriceOptions {
+  now: Date;
+  customerGroupId?: number;
+  /** Units bought (tier prices apply from their qty on); 1 for what a page shows. */
+  qty?: number;
+  /** The weight price of the unit's size (sizeWeightPrice of its parent's discounts), if any. */
+  weightPrice?: Cents | null;
+}
+
+/**
+ * What the cart charges for one unit — THE price rule, used by the server's cart and orders
+ * (apps/server/src/prices/unit-price.ts) and by every price a page shows for a chosen unit:
+ * the active special (spec §5 window), else the price; then a lower tier price of the customer
+ * group for `qty`; then a lower weight price (spec §9). Whole cents.
+ */
+export function cartUnitPrice(p: UnitPriceInput, o: CartUnitPriceOptions): UnitPrice {
+  const sale = isSpecialPriceActive(p, o.now);
   let final = sale ? (p.special_price as Cents) : p.price;
-  const tier = tierPriceAtQtyOne(p.tier_prices, customerGroupId);
+  const tier = tierPriceAt(p.tier_prices, o.customerGroupId ?? 0, o.qty ?? 1);
   if (tier != null && tier < final) final = tier;
+  if (o.weightPrice != null && o.weightPrice >= 0 && o.weightPrice < final) final = o.weightPrice;
   return { price: p.price, final_price: final, sale };
+}
+
+/** A unit's price at quantity 1 without a weight price (a card, a kit member). */
+export function unitPrice(p: UnitPriceInput, now: Date, customerGroupId = 0): UnitPrice {
+  return cartUnitPrice(p, { now, customerGroupId, qty: 1 });
 }

@@ -7,11 +7,12 @@
  * weighed flower child, a lower weight price (the parent's qty_discount whose qty_to_buy equals the
  * child's size weight).
  *
- * Tier prices apply by quantity (`tier.qty <= qty`), as their name says ("buy 3, pay less each");
- * the domain's unitPrice() only looks at quantity 1, which is what a product card shows, and gives
- * the same answer here at qty 1. The rule is local until packages/domain grows a qty-aware one.
+ * Tier prices apply by quantity (`tier.qty <= qty`), as their name says ("buy 3, pay less each").
+ * The rule itself is the domain's cartUnitPrice, the one the product page shows its prices with
+ * (packages/domain/src/pricing.ts chosenUnitPrice), so a page never shows another price than the
+ * cart charges (apps/server/src/cart/page-price.test.ts checks it over the whole demo catalogue).
  */
-import { isSizeId, isSpecialPriceActive, tierPriceAt, weightPrice, type Cents, type QtyDiscount, type TierPrice } from '@verdant/domain';
+import { cartUnitPrice, sizeWeightPrice, tierPriceAt, type Cents, type QtyDiscount, type TierPrice } from '@verdant/domain';
 
 export interface PriceRecord {
   price: Cents;
@@ -37,7 +38,7 @@ export const tierPriceFor = (tiers: readonly TierPrice[], groupId: number, qty: 
  * listing, but a cart line without a size must never be charged the 1 g weight price.
  */
 export function weightPriceFor(discounts: readonly QtyDiscount[], size: number | null): Cents | null {
-  return size != null && isSizeId(size) ? weightPrice(discounts, size) : null;
+  return sizeWeightPrice(discounts, size);
 }
 
 export interface PriceUnitOptions {
@@ -51,10 +52,6 @@ export interface PriceUnitOptions {
 /** Null when the unit has no price row: such a product cannot be sold (spec §8 price unknown). */
 export function priceUnit(record: PriceRecord | null, o: PriceUnitOptions): UnitPricing | null {
   if (!record || !Number.isInteger(record.price) || record.price < 0) return null;
-  const special = isSpecialPriceActive(record, o.now) ? (record.special_price as Cents) : null;
-  let final = special ?? record.price;
-  const tier = tierPriceFor(o.tiers ?? [], o.groupId, o.qty);
-  if (tier != null && tier < final) final = tier;
-  if (o.weightPrice != null && o.weightPrice >= 0 && o.weightPrice < final) final = o.weightPrice;
-  return { original: record.price, special, final };
+  const priced = cartUnitPrice({ ...record, tier_prices: o.tiers ?? [] }, { now: o.now, customerGroupId: o.groupId, qty: o.qty, weightPrice: o.weightPrice });
+  return { original: record.price, special: priced.sale ? (record.special_price as Cents) : null, final: priced.final_price };
 }

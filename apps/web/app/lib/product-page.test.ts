@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogProduct, ConfigurableChild, LinkedProduct, StockInfo } from '@verdant/domain';
-import { defaultBundleChoice } from '@verdant/domain';
+import { chosenUnitPrice, defaultBundleChoice } from '@verdant/domain';
 import {
   bundleOptionViews,
   bundlePayload,
@@ -66,7 +66,9 @@ describe('sizeChoices', () => {
 
   it('uses the quantity discount when it is lower, and ignores specials outside their window', () => {
     const p = product({ configurable_children: [child(93, 9500)] });
-    expect(sizeChoices(p, NOW)[2]).toMatchObject({ finalPrice: 9500, discountPrice: 9000, perGram: 1286 });
+    // What the size shows as its price (charge) is what the cart charges: the weight deal (issue 11).
+    expect(sizeChoices(p, NOW)[2]).toMatchObject({ finalPrice: 9500, discountPrice: 9000, charge: 9000, perGram: 1286 });
+    expect(sizeChoices(p, NOW)[2].charge).toBe(chosenUnitPrice(p.configurable_children[0], p, NOW).final_price);
     expect(sizeChoices(product(), new Date('2026-07-02T00:00:00Z'))[1].finalPrice).toBe(5200);
   });
 
@@ -82,13 +84,13 @@ describe('stock, offers, gallery', () => {
     expect(stockLabel(OUT)).toEqual({ status: 'out_of_stock', label: 'Out of stock' });
   });
 
-  it('offers each enabled child of a configurable at its final price', () => {
+  it('offers each enabled child of a configurable at what the cart charges (its weight deal included)', () => {
     const p = product();
     p.configurable_children.push(child(94, 17500, { status: 2 }));
     expect(productOffers(p, NOW)).toEqual([
       { sku: 'BD-91', price: 1600, inStock: true, childSku: 'BD-91' },
       { sku: 'BD-92', price: 4800, inStock: true, childSku: 'BD-92' },
-      { sku: 'BD-93', price: 9500, inStock: false, childSku: 'BD-93' },
+      { sku: 'BD-93', price: 9000, inStock: false, childSku: 'BD-93' },
     ]);
   });
 

@@ -8,12 +8,12 @@ import {
   availableChildren,
   bundleMembers,
   bundlePrice,
+  chosenUnitPrice,
   isMemberAvailable,
   isSingleChoiceOption,
   isSizeId,
   productPath,
   productPrice,
-  qtyDiscountPrice,
   sizeLongLabel,
   sizeWeightGrams,
   stockStatus,
@@ -53,6 +53,8 @@ export interface SizeChoice {
   finalPrice: Cents;
   /** The weight-based quantity-discount price for this size, when lower than the final price. */
   discountPrice: Cents | null;
+  /** What the cart charges for one unit of this size (the domain's chosenUnitPrice): never anything else is shown as its price. */
+  charge: Cents;
   /** Per gram, from the lowest price that applies (whole cents). */
   perGram: Cents | null;
 }
@@ -76,10 +78,10 @@ export function sizeChoices(product: CatalogProduct, now: Date): SizeChoice[] {
     const children = product.configurable_children.filter((c) => c.size === size);
     const child = children.find((c) => available.has(c.sku)) ?? children[0] ?? null;
     const priced = child ? unitPrice(child, now) : { price: 0, final_price: 0 };
-    const qd = child ? qtyDiscountPrice(product, size) : null;
-    const discountPrice = qd != null && qd < priced.final_price ? qd : null;
+    const charge = child ? chosenUnitPrice(child, product, now).final_price : 0;
+    const discountPrice = charge < priced.final_price ? charge : null;
     const grams = sizeWeightGrams(size, 0);
-    const pays = discountPrice ?? priced.final_price;
+    const pays = charge;
     return {
       size,
       label: sizeLongLabel(size),
@@ -88,6 +90,7 @@ export function sizeChoices(product: CatalogProduct, now: Date): SizeChoice[] {
       price: priced.price,
       finalPrice: priced.final_price,
       discountPrice,
+      charge,
       perGram: child && grams > 0 ? Math.round(pays / grams) : null,
     };
   });
@@ -254,7 +257,7 @@ export function productOffers(product: CatalogProduct, now: Date): Offer[] {
   if (product.type_id === 'configurable') {
     return product.configurable_children
       .filter((c) => c.status < 2)
-      .map((c) => ({ sku: c.sku, price: unitPrice(c, now).final_price, inStock: c.stock.is_in_stock, childSku: c.sku }));
+      .map((c) => ({ sku: c.sku, price: chosenUnitPrice(c, product, now).final_price, inStock: c.stock.is_in_stock, childSku: c.sku }));
   }
   const priced = productPrice(product, now);
   return [{ sku: product.sku, price: priced.final_price, inStock: product.stock.is_in_stock }];

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Form, useLocation, useNavigate, useParams } from 'react-router';
-import { bundlePrice, chooseVariant, defaultBundleChoice, formatMoney, groupDiscoveryTags, productErrors, productPath, productPrice, unitPrice, type BundleChoice, type CatalogProduct } from '@verdant/domain';
+import { bundlePrice, chooseVariant, chosenUnitPrice, defaultBundleChoice, formatMoney, groupDiscoveryTags, productErrors, productPath, productPrice, type BundleChoice, type CatalogProduct } from '@verdant/domain';
 import { Breadcrumbs } from '../catalog/Breadcrumbs.tsx';
 import { SaveToggle } from '../saved/SaveToggle.tsx';
 import { AddToCart } from './AddToCart.tsx';
@@ -67,8 +67,9 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
   useEffect(() => setBundleChoice(defaultBundleChoice(product.bundle_options)), [product]);
 
   const child = product.configurable_children.find((c) => c.sku === selectedSku) ?? null;
-  // A bundle is priced as chosen (spec §4), by the same rule the listing prices its default choice with.
-  const price = child ? { ...unitPrice(child, now), from: false } : bundle ? bundlePrice(product.bundle_options, bundleChoice, now) : productPrice(product, now);
+  // What the cart will charge for the choice (spec §4): a size with its weight price (chosenUnitPrice,
+  // the cart's own rule); a bundle as chosen, by the rule the listing prices its default choice with.
+  const price = child ? { ...chosenUnitPrice(child, product, now), from: false } : bundle ? bundlePrice(product.bundle_options, bundleChoice, now) : productPrice(product, now);
   const stock = stockLabel(child ? child.stock : product.stock);
   const errors = productErrors(product);
   const images = galleryImages(child?.image ? { ...product, image: child.image } : product);
@@ -81,7 +82,7 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
     if (!choice.child) return;
     setSelectedSku(choice.child.sku);
     const chosen = choices.find((c) => c.child?.sku === choice.child?.sku);
-    if (chosen) announce(`${chosen.label} selected: ${formatMoney(chosen.finalPrice, store.money)}.`);
+    if (chosen) announce(`${chosen.label} selected: ${formatMoney(chosen.charge, store.money)}.`);
     navigate(`${storePath(productPath(product, choice.child.sku))}${location.search}`, { replace: true, preventScrollReset: true });
   };
 

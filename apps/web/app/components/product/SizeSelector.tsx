@@ -9,8 +9,8 @@ interface Props {
 }
 
 /**
- * The size radio group (spec §4, §9): each weight with its price, its quantity-discount price and
- * the price per gram; sizes that cannot be offered are disabled and say "Sold out". The radios are
+ * The size radio group (spec §4, §9): each weight with what the cart charges for it (its weight
+ * deal included, the regular price struck through when lower) and the price per gram; sizes that cannot be offered are disabled and say "Sold out". The radios are
  * named `size`: inside the page's GET form they work without JavaScript too.
  */
 export function SizeSelector({ choices, selectedSize, onChoose, money }: Props) {
@@ -41,19 +41,18 @@ export function SizeSelector({ choices, selectedSize, onChoose, money }: Props) 
                 {c.available ? (
                   <>
                     <span className="text-sm">
-                      {c.finalPrice < c.price ? (
+                      {c.charge < c.price ? (
                         <>
-                          <span className="sr-only">Sale price </span>
-                          <span className="font-semibold text-red-700">{formatMoney(c.finalPrice, money)}</span>{' '}
+                          <span className="sr-only">{c.discountPrice != null ? 'Weight deal price ' : 'Sale price '}</span>
+                          <span className="font-semibold text-red-700">{formatMoney(c.charge, money)}</span>{' '}
+                          <span className="sr-only">Regular price </span>
                           <s className="text-stone-600">{formatMoney(c.price, money)}</s>
                         </>
                       ) : (
-                        formatMoney(c.finalPrice, money)
+                        formatMoney(c.charge, money)
                       )}
                     </span>
-                    {c.discountPrice != null ? (
-                      <span className="text-xs font-medium text-brand-ink">Weight deal {formatMoney(c.discountPrice, money)}</span>
-                    ) : null}
+                    {c.discountPrice != null ? <span className="text-xs font-medium text-brand-ink">Weight deal</span> : null}
                     {c.perGram != null ? <span className="text-xs text-stone-600">{formatMoney(c.perGram, money)}/g</span> : null}
                   </>
                 ) : (
