@@ -29,6 +29,9 @@ describe('notifications (spec §4, §9: 5000 ms, no duplicates)', () => {
     expect(lifetimeOf({})).toBe(5000);
     expect(lifetimeOf({ timeToLive: 8000 })).toBe(8000);
     expect(lifetimeOf({ hasNoTimeout: true, timeToLive: 10 })).toBeNull();
+    // An action that goes somewhere never times out (WCAG 2.2.1); an OK-only notice does.
+    expect(lifetimeOf({ action1: { label: 'OK' }, action2: { label: 'Proceed to checkout', href: '/checkout' } })).toBeNull();
+    expect(lifetimeOf({ action1: { label: 'OK' } })).toBe(5000);
     const { clock, advance } = manualClock();
     const s = createNotificationStore(clock);
     s.getState().notify({ type: 'success', message: 'Product has been added to the cart!' });

@@ -1,7 +1,7 @@
 /**
  * Notifications (spec §3 Notification, §4 Notifications, §8 notices): id, message, type, two
  * actions, hasNoTimeout, timeToLive. A notice shows for 5000 ms unless it has no timeout or its
- * own time to live; the same message twice in a row is not shown twice. Timers pause while the
+ * own time to live, or an action that goes somewhere; the same message twice in a row is not shown twice. Timers pause while the
  * shopper points at or is inside the list (WCAG 2.2.1: a notice with buttons must not vanish
  * under the pointer or the keyboard focus).
  */
@@ -51,9 +51,13 @@ const realClock: Clock = {
   clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
 };
 
-/** How long a notice stays, or null when it stays until dismissed. */
-export function lifetimeOf(n: Pick<NotificationInput, 'hasNoTimeout' | 'timeToLive'>): number | null {
-  if (n.hasNoTimeout) return null;
+/**
+ * How long a notice stays, or null when it stays until dismissed. A notice whose action goes
+ * somewhere (Proceed to checkout) stays: an action must not vanish before it can be used
+ * (WCAG 2.2.1 Timing adjustable). It is still dismissed when the shopper leaves the page.
+ */
+export function lifetimeOf(n: Pick<NotificationInput, 'hasNoTimeout' | 'timeToLive' | 'action1' | 'action2'>): number | null {
+  if (n.hasNoTimeout || n.action1?.href || n.action2?.href) return null;
   return n.timeToLive != null && n.timeToLive > 0 ? n.timeToLive : NOTIFICATION_TTL_MS;
 }
 

@@ -60,14 +60,15 @@ export function AgeGateDialog() {
       dialog.removeEventListener('cancel', onCancel);
       dialog.removeEventListener('keydown', onKeyDown);
       dialog.removeEventListener('close', onClose);
-      // Give focus back: to where it was before the gate, or to the page's main content.
+      // Give focus back: to where it was before the gate, or to the page's main content — without
+      // scrolling, so the store's first view starts at its header (focusing <main> scrolled it away).
       queueMicrotask(() => {
         if (dialog.isConnected) return;
         const target =
           previous && previous.isConnected && previous !== document.body && !dialog.contains(previous)
             ? previous
             : document.getElementById('main-content');
-        target?.focus();
+        target?.focus({ preventScroll: true });
       });
     };
   }, []);

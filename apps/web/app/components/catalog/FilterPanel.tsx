@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { FilterKey } from '@verdant/domain';
 import { catalogSearch, clearFiltersSearch, filterToggleSearch, hasActiveFilters, type CatalogQuery } from '../../lib/catalog-query.ts';
@@ -22,12 +23,33 @@ interface Props {
 export function FilterPanel({ idPrefix, groups, query, heading }: Props) {
   const hydrated = useHydrated();
   const nav = useCatalogNavigation(query);
-  const onToggle = (key: FilterKey, value: string) => nav.go(filterToggleSearch(nav.current, key, value));
+  const searchKey = catalogSearch(query);
+  // The list below re-mounts when the address changes, which would drop the keyboard focus to
+  // <body>: the toggled checkbox (or, if it is gone, the first one of its group) takes it back.
+  // The new count is announced by the results' live region (CategoryView, FiltersDrawer).
+  const toggled = useRef<{ id: string; group: string } | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const last = toggled.current;
+    if (!last) return;
+    toggled.current = null;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const target =
+      document.getElementById(last.id) ??
+      formRef.current?.querySelector<HTMLInputElement>(`input[type=checkbox][name="${CSS.escape(last.group)}"]`) ??
+      formRef.current?.querySelector<HTMLInputElement>('input[type=checkbox]');
+    target?.focus({ preventScroll: true });
+  }, [searchKey]);
+  const onToggle = (key: FilterKey, value: string, id: string) => {
+    toggled.current = { id, group: key };
+    nav.go(filterToggleSearch(nav.current, key, value));
+  };
   // Hidden fields carry what this form does not edit: the search text and the sort.
   const keep = new URLSearchParams(catalogSearch({ text: query.text, sort: query.sort }).slice(1));
   const headingId = `${idPrefix}-heading`;
   return (
-    <form method="get" action={nav.pathname} aria-labelledby={heading ? headingId : undefined} className="space-y-5">
+    <form ref={formRef} method="get" action={nav.pathname} aria-labelledby={heading ? headingId : undefined} className="space-y-5">
       {heading ? (
         <h2 id={headingId} className="text-lg font-semibold text-stone-900">
           {heading}
@@ -37,7 +59,7 @@ export function FilterPanel({ idPrefix, groups, query, heading }: Props) {
         <input key={`${name}=${value}`} type="hidden" name={name} value={value} />
       ))}
       {/* Re-mount on every URL change so each checkbox starts from the URL's state. */}
-      <div key={catalogSearch(query)} className="space-y-5">
+      <div key={searchKey} className="space-y-5">
         {groups.map((group) => (
           <fieldset key={group.key} className="min-w-0">
             <legend className="text-sm font-semibold tracking-wide text-stone-900 uppercase">{group.title}</legend>
@@ -53,7 +75,7 @@ export function FilterPanel({ idPrefix, groups, query, heading }: Props) {
                         name={group.key}
                         value={option.value}
                         defaultChecked={option.checked}
-                        onChange={hydrated ? () => onToggle(group.key, option.value) : undefined}
+                        onChange={hydrated ? () => onToggle(group.key, option.value, id) : undefined}
                         className="h-5 w-5 shrink-0 accent-brand"
                       />
                       <span className="flex-1">{option.label}</span>

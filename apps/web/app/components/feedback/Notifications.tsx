@@ -1,7 +1,9 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { notifications, type Notification, type NotificationAction } from '../../state/notifications.ts';
 import { useStorePath } from '../../lib/root-data.ts';
+import { useLastControl, type Edge, pickEdge } from './notice-placement.ts';
 
 const TONE: Record<Notification['type'], string> = {
   success: 'border-brand bg-white',
@@ -15,14 +17,56 @@ const TONE: Record<Notification['type'], string> = {
  * exist before the first notice) — errors in role="alert", the rest in a polite role="status".
  * Each notice has OK; success notices also Proceed to checkout. Clocks pause while the pointer
  * or focus is inside.
+ *
+ * Notices sit at the bottom edge, or at the top when the bottom would cover the control the
+ * shopper just used (on a phone the product page's quantity and Add to cart are often low on the
+ * screen). Notices belong to the page they were raised on: leaving it dismisses them, so none
+ * follows the shopper onto checkout.
  */
 export function Notifications() {
   const items = useStore(notifications, (s) => s.items);
-  const { pause, resume } = notifications.getState();
+  const { pause, resume, dismiss } = notifications.getState();
+  const { pathname } = useLocation();
+  const stackRef = useRef<HTMLDivElement>(null);
+  const lastControl = useLastControl(stackRef);
+  const [edge, setEdge] = useState<Edge>('bottom');
+
+  // Dismiss what was on screen before the page changed (a notice raised with the change stays).
+  const shown = useRef<number[]>([]);
+  const shownPath = useRef(pathname);
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    for (const id of shown.current) dismiss(id);
+  }, [pathname, dismiss]);
+  useEffect(() => {
+    shown.current = items.map((n) => n.id);
+  }, [items]);
+
+  // Place the stack away from the control just used, again when the page scrolls or resizes.
+  useLayoutEffect(() => {
+    if (items.length === 0) return;
+    const place = () => {
+      const stack = stackRef.current;
+      const control = lastControl.current;
+      if (!stack) return;
+      setEdge((current) => pickEdge(current, stack, control && control.isConnected ? control.getBoundingClientRect() : null));
+    };
+    place();
+    window.addEventListener('scroll', place, { passive: true });
+    window.addEventListener('resize', place);
+    return () => {
+      window.removeEventListener('scroll', place);
+      window.removeEventListener('resize', place);
+    };
+  }, [items, lastControl]);
+
   const regionClass = 'pointer-events-auto flex flex-col gap-2 empty:hidden';
   return (
     <div
-      className="pointer-events-none fixed inset-x-0 bottom-0 z-40 flex flex-col items-center gap-2 p-3 sm:items-end sm:p-5"
+      ref={stackRef}
+      data-notices-edge={edge}
+      className={`pointer-events-none fixed inset-x-0 z-40 flex flex-col items-center gap-2 p-3 sm:items-end sm:p-5 ${edge === 'top' ? 'top-0' : 'bottom-0'}`}
       onMouseEnter={pause}
       onMouseLeave={resume}
       onFocus={pause}

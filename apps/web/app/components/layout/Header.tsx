@@ -75,11 +75,20 @@ export function Header() {
   return (
     <header className="border-b border-stone-200 bg-white">
       <ComplianceBar />
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-2 gap-y-1 px-4 py-2 sm:gap-x-6 sm:px-6 sm:py-3">
+      {/*
+        Two rows at every width: the logo and the shopping type, then the navigation and the tools.
+        Nothing scrolls sideways or shrinks below its content: the rows wrap instead (tools go
+        under the navigation when counts make them wide), so every destination stays visible and
+        nothing sits under something else (issue 11: clipped "Menu"/"Store inf", off-screen "Sale").
+      */}
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 pt-2 pb-2 sm:px-6 sm:pt-3">
         <StoreLogoLink />
-        <div className="order-3 flex w-full min-w-0 items-center gap-2 md:order-2 md:w-auto md:flex-1">
-          <nav aria-label="Main" className="-mx-2 min-w-0 flex-1 overflow-x-auto md:mx-0">
-            <ul className="flex gap-1">
+        <div className="ml-auto shrink-0">
+          <LicenseSwitcher />
+        </div>
+        <div className="flex w-full flex-wrap items-center gap-x-4 gap-y-1" data-header-row="">
+          <nav aria-label="Main" className="min-w-0 flex-[1_1_auto]">
+            <ul className="-ml-3 flex flex-wrap gap-x-1">
               <li>
                 <StoreNavLink to="/menu" className={navLinkClass} prefetch="intent">
                   Menu
@@ -104,16 +113,13 @@ export function Header() {
               </li>
             </ul>
           </nav>
-          <div className="flex shrink-0 items-center gap-2">
+          <div className="ml-auto flex min-w-0 flex-wrap items-center justify-end gap-2">
             <SearchPanel />
             <WishlistPanel />
             <CompareLink />
             <AccountButton />
             <CartButton />
           </div>
-        </div>
-        <div className="order-2 ml-auto md:order-3 md:ml-0">
-          <LicenseSwitcher />
         </div>
       </div>
       <AccountDialogs />

@@ -77,7 +77,8 @@ export function AddToCart({ product, child, choice, now }: Props) {
   };
 
   return (
-    <div className="mt-6">
+    // data-notice-anchor: the notice this raises keeps clear of the quantity and the button.
+    <div className="mt-6" data-notice-anchor="">
       <div className="flex flex-wrap items-end gap-3">
         <QtyStepper label={`Quantity of ${product.name}`} value={qty} onChange={setQty} />
         <AddToCartButton disabled={disabled} busy={isAdding} describedBy={note ? noteId : undefined} onClick={() => void add()} />
@@ -91,16 +92,21 @@ export function AddToCart({ product, child, choice, now }: Props) {
   );
 }
 
-/** The product page's "Add to cart" (simple, configurable and bundle products alike). */
+/**
+ * The product page's "Add to cart" (simple, configurable and bundle products alike). While the
+ * cart is busy the button is aria-disabled, not disabled: a disabled button drops the keyboard
+ * focus to <body>, and the shopper who just pressed it must stay on it.
+ */
 export function AddToCartButton({ disabled, busy, describedBy, onClick }: { disabled: boolean; busy: boolean; describedBy?: string; onClick(): void }) {
   return (
     <button
       type="button"
-      disabled={disabled}
+      disabled={disabled && !busy}
+      aria-disabled={busy || undefined}
       aria-describedby={describedBy}
       aria-busy={busy || undefined}
-      onClick={onClick}
-      className="inline-flex min-h-12 items-center rounded-full bg-brand px-8 font-semibold text-on-brand hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-60"
+      onClick={disabled || busy ? undefined : onClick}
+      className="inline-flex min-h-12 items-center rounded-full bg-brand px-8 font-semibold text-on-brand hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:cursor-progress aria-disabled:opacity-60"
     >
       Add to cart
     </button>
