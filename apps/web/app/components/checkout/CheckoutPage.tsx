@@ -9,6 +9,7 @@ import { useHydrated } from '../../lib/use-hydrated.ts';
 import { placeOrder } from '../../state/place-order.ts';
 import { SYNC_COPY } from '../../offline/sync-task.ts';
 import { useAuth, useAuthApi, useSaveOrder } from '../../state/use-auth.ts';
+import { personalPrefill, shippingPrefill } from '../../lib/checkout-prefill.ts';
 import { offlineOrdersFor } from '../../state/use-offline-orders.ts';
 import { markOfflineOrdersWaiting } from '../../offline/waiting-flag.ts';
 import { useCart, useCartApi, useCartTotals, useCheckout, useCheckoutApi } from '../../state/use-cart.ts';
@@ -93,17 +94,16 @@ function CheckoutForm() {
     shipping.catch(() => null);
   }, [cart, checkout]);
 
-  // A logged-in customer's details fill the empty fields (never over what the shopper typed).
+  // A logged-in customer's details and default address fill the empty fields (never over what
+  // the shopper typed): lib/checkout-prefill.ts.
   const user = useAuth((s) => s.user);
   useEffect(() => {
     if (!user) return;
-    const p = checkout.getState().personal;
-    const fill: Partial<typeof p> = {};
-    if (!p.firstName && user.firstname) fill.firstName = user.firstname;
-    if (!p.lastName && user.lastname) fill.lastName = user.lastname;
-    if (!p.emailAddress && user.email) fill.emailAddress = user.email;
-    if (!p.phone && user.phone) fill.phone = user.phone;
-    if (Object.keys(fill).length) checkout.getState().setPersonal(fill);
+    const c = checkout.getState();
+    const personal = personalPrefill(c.personal, user);
+    if (Object.keys(personal).length) c.setPersonal(personal);
+    const shipping = shippingPrefill(c.shipping, user);
+    if (Object.keys(shipping).length) c.setShipping(shipping);
   }, [user, checkout]);
 
   const clearError = (field: string) => setErrors((e) => (field in e ? { ...e, [field]: undefined } : e));
