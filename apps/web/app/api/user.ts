@@ -36,6 +36,17 @@ export type AddressInput = Partial<Omit<Address, 'id' | 'street' | 'city' | 'pos
   postcode: string;
 };
 
+/**
+ * What `POST /api/user/me` takes: the e-mail and addresses, and the first and last name together,
+ * once, while the account has none (onboarding of a phone account; server me-routes.ts).
+ */
+export interface MePatch {
+  email?: string;
+  addresses?: AddressInput[];
+  firstname?: string;
+  lastname?: string;
+}
+
 /** `GET /api/user/me` (spec §3 current user). `credits` is the reward-point balance. */
 export interface CurrentUser {
   id: number;
@@ -189,7 +200,7 @@ export const userApi = {
   },
   me: (token: string) => callApi<CurrentUser>('/api/user/me', { headers: bearer(token) }),
   /** Spec §3: only the e-mail address and addresses can change. */
-  updateMe: (token: string, patch: { email?: string; addresses?: AddressInput[] }) =>
+  updateMe: (token: string, patch: MePatch) =>
     callApi<CurrentUser>('/api/user/me', { method: 'POST', headers: bearer(token), body: patch }),
   deleteAddress: (token: string, id: number) => callApi<CurrentUser>(`/api/user/me/addresses/${id}`, { method: 'DELETE', headers: bearer(token) }),
 };

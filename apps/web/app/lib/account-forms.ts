@@ -113,6 +113,14 @@ export function validateAddressForm(a: AddressForm): FieldErrors<AddressField> {
   ]);
 }
 
+/** The name a phone account gives at onboarding: both parts, the spec §5 name rules. */
+export function validateName(input: { firstname: string; lastname: string }): FieldErrors<'firstname' | 'lastname'> {
+  return collect<'firstname' | 'lastname'>([
+    ['firstname', firstNameRule(input.firstname)],
+    ['lastname', lastNameRule(input.lastname)],
+  ]);
+}
+
 export const validateEmail = (email: string): FieldErrors<'email'> => collect([['email', emailRule(email)]]);
 
 /** A new password and its confirmation (create-password and the account's change password). */

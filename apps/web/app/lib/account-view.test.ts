@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_NAV, accountBlockOf, addressLine, displayName, orderItemCount, orderStatusLabel, pageCount, pageOf, pageRangeLabel, rewardPointsNotice } from './account-view.ts';
+import { ACCOUNT_NAV, accountBlockOf, addressLine, displayName, greeting, orderItemCount, phoneForDisplay, orderStatusLabel, pageCount, pageOf, pageRangeLabel, rewardPointsNotice } from './account-view.ts';
 
 describe('account view', () => {
   it('finds the block of a path, with or without the store-code prefix', () => {
@@ -36,8 +36,14 @@ describe('account view', () => {
   });
 
   it('words names, addresses, item counts and statuses', () => {
-    expect(displayName({ firstname: 'Ana', lastname: 'Diaz', phone: '9165550101' })).toBe('Ana Diaz');
-    expect(displayName({ firstname: null, lastname: null, phone: '9165550101' })).toBe('9165550101');
+    expect(displayName({ firstname: 'Ana', lastname: 'Diaz' })).toBe('Ana Diaz');
+    // Issue 11: a phone account without a name is never called by its number.
+    expect(displayName({ firstname: null, lastname: null })).toBeNull();
+    expect(greeting({ firstname: null, lastname: null })).toBe('Welcome!');
+    expect(greeting({ firstname: 'Ana', lastname: 'Diaz' })).toBe('Welcome, Ana!');
+    expect(phoneForDisplay('+19165550142')).toBe('(916) 555-0142');
+    expect(phoneForDisplay('9165550142')).toBe('(916) 555-0142');
+    expect(phoneForDisplay('+442071838750')).toBe('+442071838750');
     expect(addressLine({ title: 'Home', street: '1001 K Street', house_number: null, apt_ste: '2B', city: 'Sacramento', postcode: '95816' })).toBe(
       'Home: 1001 K Street, Apt 2B, Sacramento 95816',
     );

@@ -60,9 +60,24 @@ export function rewardPointsNotice(user: Pick<CurrentUser, 'credits'> | null, ce
   return `You have ${credits} Reward Points!`;
 }
 
-export function displayName(user: Pick<CurrentUser, 'firstname' | 'lastname' | 'phone'>): string {
-  const name = [user.firstname, user.lastname].filter(Boolean).join(' ').trim();
-  return name || user.phone;
+/**
+ * The account's name, or null when it has none yet (a phone account that skipped onboarding).
+ * Never the phone number: a number is not a name (issue 11, "Welcome, 9165550142!").
+ */
+export function displayName(user: Pick<CurrentUser, 'firstname' | 'lastname'>): string | null {
+  return [user.firstname, user.lastname].filter(Boolean).join(' ').trim() || null;
+}
+
+/** The onboarding greeting: "Welcome, Ana!" by first name, "Welcome!" without a name. */
+export function greeting(user: Pick<CurrentUser, 'firstname' | 'lastname'>): string {
+  const first = user.firstname?.trim() || displayName(user);
+  return first ? `Welcome, ${first}!` : 'Welcome!';
+}
+
+/** A US number for people: +19165550142 → (916) 555-0142; anything else as stored. */
+export function phoneForDisplay(phone: string): string {
+  const m = /^(?:\+1)?(\d{3})(\d{3})(\d{4})$/.exec(phone.replace(/[\s().-]/g, ''));
+  return m ? `(${m[1]}) ${m[2]}-${m[3]}` : phone;
 }
 
 /** One line for an address: `Home: 1001 K Street 4, Apt 2, Sacramento 95816`. */

@@ -4,7 +4,7 @@
  * ./use-auth.ts (`useAuth(selector)`, `useAuthApi()`).
  */
 import { MESSAGES, type LicenseType } from '@verdant/domain';
-import type { AddressInput, CurrentUser, OrderType, RegistrationInput } from '../api/user.ts';
+import type { AddressInput, CurrentUser, MePatch, OrderType, RegistrationInput } from '../api/user.ts';
 
 export type { AddressInput, CurrentUser, OrderType, RegistrationInput };
 
@@ -81,7 +81,7 @@ export interface AuthState {
   /** Reload the current user (after an order: new points; after an upload). */
   refreshUser(): Promise<CurrentUser | null>;
   /** Spec §3: only email and addresses change. */
-  updateMe(patch: { email?: string; addresses?: AddressInput[] }): Promise<CurrentUser>;
+  updateMe(patch: MePatch): Promise<CurrentUser>;
   deleteAddress(id: number): Promise<CurrentUser>;
   /**
    * Run an API call with the current access token. On a 401 the token is refreshed under the

@@ -1,5 +1,5 @@
 import { AUTH_COPY } from '../../state/auth-types.ts';
-import { ACCOUNT_NAV, displayName, type AccountBlock } from '../../lib/account-view.ts';
+import { ACCOUNT_NAV, displayName, phoneForDisplay, type AccountBlock } from '../../lib/account-view.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { useAuth, useAuthApi } from '../../state/use-auth.ts';
 import { PageShell } from '../page/PageShell.tsx';
@@ -62,7 +62,7 @@ export function AccountPage({ block, title, orderId }: Props) {
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 sm:py-10">
       <p className="text-sm font-semibold tracking-wide text-brand-ink uppercase">My account</p>
       <h1 className="mt-1 font-display text-4xl font-bold tracking-tight text-stone-900">{title}</h1>
-      <p className="mt-1 text-stone-700">Logged in as {displayName(user)}</p>
+      <p className="mt-1 text-stone-700">{displayName(user) ? `Logged in as ${displayName(user)}` : `Logged in with ${phoneForDisplay(user.phone)}`}</p>
       <div className="mt-6 grid gap-6 lg:grid-cols-[14rem_1fr]">
         <AccountNav onLogout={() => void auth.getState().logout()} />
         <div className="min-w-0">

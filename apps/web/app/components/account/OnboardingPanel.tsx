@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import { LICENSE_LABELS } from '@verdant/domain';
-import { displayName } from '../../lib/account-view.ts';
+import { displayName, greeting } from '../../lib/account-view.ts';
 import { useAuth } from '../../state/use-auth.ts';
 import { StoreLink } from '../store/StoreLink.tsx';
 import { Documents } from './Documents.tsx';
+import { NameForm } from './NameForm.tsx';
 import { ACCOUNT_DIALOG_TITLE_ID } from './LoginPanel.tsx';
 import { CloseButton } from '../ui/CloseButton.tsx';
 import { panelTitle, primaryButton, secondaryButton } from './ui.tsx';
@@ -10,16 +12,23 @@ import { panelTitle, primaryButton, secondaryButton } from './ui.tsx';
 /**
  * The onboarding modal (spec §2, §4 "onboarding modal close"): shown to a customer just created,
  * by registration or by a new phone's first login. It says how they shop now and which documents
- * the store still needs.
+ * the store still needs. An account without a name (a phone login) is first asked for one —
+ * skippable; the greeting is then "Welcome!", never the phone number (issue 11).
  */
 export function OnboardingPanel({ onClose }: { onClose(): void }) {
   const user = useAuth((s) => s.user);
+  // Asked once per opening: saving or skipping puts the rest of the welcome in its place.
+  const [askName, setAskName] = useState(() => user != null && displayName(user) == null);
+  const nameDone = () => {
+    setAskName(false);
+    requestAnimationFrame(() => document.getElementById('onboarding-start')?.focus());
+  };
   if (!user) return null;
   return (
     <div className="p-6">
       <div className="flex items-start justify-between gap-4">
         <h2 id={ACCOUNT_DIALOG_TITLE_ID} className={panelTitle}>
-          Welcome, {displayName(user)}!
+          {greeting(user)}
         </h2>
         <CloseButton onClose={onClose} />
       </div>
@@ -28,6 +37,11 @@ export function OnboardingPanel({ onClose }: { onClose(): void }) {
         product lists follow your licence.
         {user.license_type === 'medical' ? ' Medical products need your medical card and ID on file.' : ' Bring a photo ID to pickup or delivery.'}
       </p>
+      {askName ? (
+        <div className="mt-5 rounded-xl border border-stone-200 p-4">
+          <NameForm idPrefix="onboarding" autoFocus onDone={nameDone} onSkip={nameDone} />
+        </div>
+      ) : null}
       <h3 className="mt-5 text-lg font-semibold text-stone-900">Your documents</h3>
       <div className="mt-2">
         <Documents idPrefix="onboarding" />
@@ -36,7 +50,7 @@ export function OnboardingPanel({ onClose }: { onClose(): void }) {
         <StoreLink to="/my-account" onClick={onClose} className={secondaryButton}>
           Go to my account
         </StoreLink>
-        <button type="button" data-autofocus onClick={onClose} className={primaryButton}>
+        <button type="button" id="onboarding-start" {...(askName ? {} : { 'data-autofocus': true })} onClick={onClose} className={primaryButton}>
           Start shopping
         </button>
       </div>

@@ -1,5 +1,5 @@
 import { LICENSE_LABELS } from '@verdant/domain';
-import { ACCOUNT_NAV, displayName, rewardPointsNotice } from '../../lib/account-view.ts';
+import { ACCOUNT_NAV, displayName, phoneForDisplay, rewardPointsNotice } from '../../lib/account-view.ts';
 import { useAuth, useAuthApi } from '../../state/use-auth.ts';
 import { StoreLink } from '../store/StoreLink.tsx';
 import { ACCOUNT_DIALOG_TITLE_ID } from './LoginPanel.tsx';
@@ -17,10 +17,10 @@ export function ProfilePanel({ onClose }: { onClose(): void }) {
       <div className="flex items-start justify-between gap-4">
         <div>
           <h2 id={ACCOUNT_DIALOG_TITLE_ID} className={panelTitle}>
-            {displayName(user)}
+            {displayName(user) ?? 'Your account'}
           </h2>
           <p className="text-sm text-stone-700">
-            {LICENSE_LABELS[user.license_type]} customer{user.email ? ` · ${user.email}` : ''}
+            {LICENSE_LABELS[user.license_type]} customer · {user.email ?? phoneForDisplay(user.phone)}
           </p>
         </div>
         <CloseButton onClose={onClose} />

@@ -2,12 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { LICENSE_LABELS, formatDate } from '@verdant/domain';
 import { accountApi } from '../../../api/account.ts';
 import { firstInvalid, validateEmail, validatePasswordChange, type FieldErrors } from '../../../lib/account-forms.ts';
-import { displayName, rewardPointsNotice } from '../../../lib/account-view.ts';
+import { displayName, phoneForDisplay, rewardPointsNotice } from '../../../lib/account-view.ts';
 import { AUTH_COPY } from '../../../state/auth-types.ts';
 import { notify } from '../../../state/notifications.ts';
 import { useAuth, useAuthApi } from '../../../state/use-auth.ts';
 import { Field } from '../../checkout/Field.tsx';
 import { Documents } from '../Documents.tsx';
+import { NameForm } from '../NameForm.tsx';
 import { OFFLINE_WRITE_COPY } from '../../../offline/account-writes.ts';
 import { useAccountSync, type WriteOutcome } from '../use-account-sync.ts';
 import { Block, FormError, errorMessage, focusField, primaryButton, secondaryButton, useSubmit } from '../ui.tsx';
@@ -18,8 +19,8 @@ export function OverviewBlock() {
   if (!user) return null;
   const points = rewardPointsNotice(user);
   const rows: [string, string][] = [
-    ['Name', displayName(user)],
-    ['Phone', user.phone],
+    ['Name', displayName(user) ?? 'Not given yet'],
+    ['Phone', phoneForDisplay(user.phone)],
     ['Birthday', user.birthday ? formatDate(`${user.birthday}T12:00:00Z`) : '—'],
     ['Licence type', LICENSE_LABELS[user.license_type]],
     ...(user.license_type === 'medical' || user.medcard_number
@@ -46,6 +47,11 @@ export function OverviewBlock() {
           ))}
         </dl>
         <p className="mt-4 text-sm text-stone-600">Only your e-mail address and addresses can be changed here. For anything else, contact the store.</p>
+        {displayName(user) == null ? (
+          <div className="mt-4 border-t border-stone-200 pt-4">
+            <NameForm idPrefix="account" />
+          </div>
+        ) : null}
       </Block>
       <EmailForm />
       <PasswordForm />
