@@ -27,3 +27,4 @@ export * from './cart/index.ts';
 export * from './forms.ts';
 export * from './medical-card.ts';
 export * from './delivery.ts';
+export * from './shipping.ts';

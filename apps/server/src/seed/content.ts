@@ -7,7 +7,7 @@ import {
   SIZE_IDS,
   STATIC_PAGES,
   STATIC_PAGE_IDENTIFIERS as DOMAIN_STATIC_PAGE_IDENTIFIERS,
-  formatMoney,
+  deliveryFeeText,
   groupHours,
   offeredLicenseTypes,
   sizeLongLabel,
@@ -115,7 +115,7 @@ function pageTexts(store: Store): Record<PageId, PageText> {
     delivery: {
       title: STATIC_PAGES.delivery,
       body: [
-        `${name} delivers within ${info.delivery_radius_miles} miles of the store. Delivery costs ${formatMoney(400)} and pickup is free.`,
+        `${name} delivers within ${info.delivery_radius_miles} miles of the store. Delivery costs ${deliveryFeeText()} and pickup is free.`,
         'Have your ID (and medical card if you order as a patient) ready: the driver checks it at the door.',
       ],
     },
@@ -179,7 +179,7 @@ export function cmsRows(store: Store, at: string) {
     [
       'delivery-banner',
       'Delivery banner',
-      `Free pickup at ${info.address.street}. Delivery within ${info.delivery_radius_miles} miles for ${formatMoney(400)}.`,
+      `Free pickup at ${info.address.street}. Delivery within ${info.delivery_radius_miles} miles for ${deliveryFeeText()}.`,
     ],
     ['footer-about', 'Footer about', `${store.name}: ${store.seo.description || 'a licensed cannabis dispensary.'}`],
   ];

@@ -4,7 +4,7 @@
  * the one payment method, hidden for a cart of only virtual or downloadable items (spec §5).
  * Amounts in cents.
  */
-import { DELIVERY_MESSAGES, deliveryCheck, normalizeZip, type DeliveryArea, type DeliveryCheck, type Store } from '@verdant/domain';
+import { DELIVERY_FEE, DELIVERY_MESSAGES, deliveryCheck, normalizeZip, shippingFeeInclTax, type DeliveryArea, type DeliveryCheck, type Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import { CART_MESSAGES } from '../cart/messages.ts';
 import { zipLocation } from './zip-location.ts';
@@ -42,9 +42,10 @@ export const DELIVERY: ShippingMethod = {
   carrier_code: 'delivery',
   method_code: 'delivery',
   method_title: 'Delivery',
-  fees: 400,
-  amount: 400,
-  price_incl_tax: 500,
+  // The domain's one figure, which the delivery page quotes too.
+  fees: DELIVERY_FEE.beforeTax,
+  amount: DELIVERY_FEE.beforeTax,
+  price_incl_tax: DELIVERY_FEE.inclTax,
   default: false,
   offline: true,
   available: true,
@@ -60,7 +61,7 @@ export function shippingMethodsFor(store: Store): ShippingMethod[] {
 
 /** What the shopper pays for the method, tax included (the totals' shipping segment). */
 export function shippingInclTax(code: ShippingMethodCode): number {
-  return code === 'delivery' ? DELIVERY.price_incl_tax : PICKUP.price_incl_tax;
+  return shippingFeeInclTax(code);
 }
 
 export const CASH_ON_DELIVERY = {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MESSAGES, pointsRule } from '@verdant/domain';
+import { PAYMENT_COPY, pointsRule } from '@verdant/domain';
 import { useAuth } from '../../state/use-auth.ts';
 import { isVirtualCart } from '../../state/cart-items.ts';
 import { useCart, useCheckout, useCheckoutApi } from '../../state/use-cart.ts';
@@ -13,6 +13,7 @@ import { Field, sectionClass, sectionTitleClass } from './Field.tsx';
  */
 export function PaymentFields({ couponCode }: { couponCode: string | null }) {
   const virtual = useCart((s) => isVirtualCart(s.items));
+  const method = useCheckout((s) => s.shipping.method);
   return (
     <section aria-labelledby="payment-title" className={sectionClass}>
       <h2 id="payment-title" className={sectionTitleClass}>
@@ -26,8 +27,10 @@ export function PaymentFields({ couponCode }: { couponCode: string | null }) {
           <label className="mt-2 flex min-h-14 items-start gap-3 rounded-xl border border-brand p-3 ring-2 ring-brand">
             <input type="radio" name="payment_method" value="cashondelivery" checked readOnly className="mt-1 accent-brand" />
             <span>
-              <span className="block font-semibold">Cash on delivery</span>
-              <span className="block text-sm text-stone-700">{MESSAGES.payOnDeliveryText} Cash or debit at the door or the counter.</span>
+              <span className="block font-semibold">{method === 'pickup' ? 'Pay at pickup' : 'Cash on delivery'}</span>
+              <span className="block text-sm text-stone-700">
+                {PAYMENT_COPY[method].text} Cash or debit {method === 'pickup' ? 'at the counter' : 'at the door'}.
+              </span>
             </span>
           </label>
         </fieldset>

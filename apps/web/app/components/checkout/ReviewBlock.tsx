@@ -1,15 +1,17 @@
-import { formatMoney, MESSAGES } from '@verdant/domain';
+import { formatMoney, PAYMENT_COPY } from '@verdant/domain';
 import type { TotalsView } from '../../lib/cart-view.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import { isVirtualCart, lineKey, lineLabel } from '../../state/cart-items.ts';
-import { useCart } from '../../state/use-cart.ts';
+import { useCart, useCheckout } from '../../state/use-cart.ts';
 import { TotalsSummary } from '../cart/TotalsSummary.tsx';
 import { sectionClass, sectionTitleClass } from './Field.tsx';
 
-/** Spec §2 checkout review: the lines, the pay-on-delivery block and the itemised totals. */
+/** Spec §2 checkout review: the lines, how the order is paid (at pickup or on delivery) and the itemised totals. */
 export function ReviewBlock({ view }: { view: TotalsView }) {
   const { store } = useRootData();
   const items = useCart((s) => s.items);
+  // Paid at the counter for pickup, at the door for delivery.
+  const payment = PAYMENT_COPY[useCheckout((s) => s.shipping.method)];
   return (
     <section aria-labelledby="review-title" className={sectionClass}>
       <h2 id="review-title" className={sectionTitleClass}>
@@ -28,8 +30,8 @@ export function ReviewBlock({ view }: { view: TotalsView }) {
       </ul>
       {!isVirtualCart(items) ? (
         <div className="mt-4 rounded-xl bg-brand/10 p-4" data-testid="pay-on-delivery">
-          <h3 className="font-semibold text-stone-900">{MESSAGES.payOnDeliveryTitle}</h3>
-          <p className="mt-1 text-sm text-stone-800">{MESSAGES.payOnDeliveryText}</p>
+          <h3 className="font-semibold text-stone-900">{payment.title}</h3>
+          <p className="mt-1 text-sm text-stone-800">{payment.text}</p>
         </div>
       ) : null}
       <div className="mt-4">
