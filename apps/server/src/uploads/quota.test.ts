@@ -47,13 +47,16 @@ describeEachDatabase('upload quota', (getDb) => {
 
   it('keeps only the latest ID and medical card, and refuses uploads beyond the hourly quota', async () => {
     const { token, id } = await customerToken(app, '9165550301');
-    const answers: { status: number; body: any }[] = [];
+    const answers: { status: number; body: any; retryAfter: unknown }[] = [];
     for (let i = 0; i < 30; i++) {
       const res = await upload(app, token, i % 2 ? 'medcard' : 'id', i);
-      answers.push({ status: res.statusCode, body: res.json() });
+      answers.push({ status: res.statusCode, body: res.json(), retryAfter: res.headers['retry-after'] });
     }
     expect(answers.slice(0, UPLOADS_PER_HOUR).map((a) => a.status)).toEqual(Array(UPLOADS_PER_HOUR).fill(200));
-    for (const refused of answers.slice(UPLOADS_PER_HOUR)) expect(refused.body).toEqual({ code: 429, result: 'Too many uploads. Please try again later.' });
+    for (const refused of answers.slice(UPLOADS_PER_HOUR)) {
+      expect(refused.body).toEqual({ code: 429, result: 'Too many uploads. Please try again later.' });
+      expect(refused.retryAfter).toBe('3600');
+    }
 
     const lastId = answers[UPLOADS_PER_HOUR - 2].body.result;
     const lastMedcard = answers[UPLOADS_PER_HOUR - 1].body.result;

@@ -56,7 +56,11 @@ export function registerUploadRoutes(app: FastifyInstance): void {
         request.log.warn({ err }, 'upload quota unavailable');
         return true;
       });
-      if (!allowed) throw new ApiError(429, UPLOAD_MESSAGES.quota);
+      if (!allowed) {
+        // The limiter keeps no reset time: an hour is the longest the window can still run.
+        reply.header('retry-after', '3600');
+        throw new ApiError(429, UPLOAD_MESSAGES.quota);
+      }
       const { file, data } = await readOneFile(request);
       const mime = sniff(data);
       if (!mime) throw new ApiError(400, UPLOAD_MESSAGES.badType);
