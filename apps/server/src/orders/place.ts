@@ -11,7 +11,7 @@
  * committed value; SQLite runs one write transaction at a time. Rows are decremented in product
  * id order so that two orders never wait on each other in a cycle.
  */
-import type { Store } from '@verdant/domain';
+import { groupHours, type Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
 import { cartCacheFor } from '../cart/cart-cache.ts';
@@ -218,6 +218,9 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
       credits_used: order.priced.totals.creditsUsed,
       thc_equivalent_grams: s.thc_equivalent_grams,
       delivery_distance: order.delivery?.distance ?? null,
+      // What the thank-you page shows (issue 11): where the order goes, from the server, never guessed by the browser.
+      shipping_address: input.shipping_address ? storedAddress(input.shipping_address, order) : null,
+      pickup: input.order_type === 'pickup' ? pickupPlace(store) : null,
       items: items.map((it, i) => ({
         sku: it.sku,
         name: it.name,
@@ -231,5 +234,20 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
         row_total_incl_tax: order.priced.lines[i].rowTotalInclTax,
       })),
     },
+  };
+}
+
+/** Where a pickup order is collected: the store's address, phone and opening hours (en-US, grouped). */
+function pickupPlace(store: Store) {
+  const place = store.dispensarySettings.place_info;
+  const a = place.address;
+  return {
+    name: store.name,
+    street: a.street,
+    city: a.city,
+    region_code: a.region_code,
+    postcode: a.postcode,
+    phone: place.phone,
+    hours: groupHours(place.hours).map((g) => ({ days: g.days, hours: g.hours })),
   };
 }

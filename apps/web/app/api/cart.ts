@@ -54,6 +54,8 @@ export interface ServerTotals {
   coupon_code: string | null;
   coupon_discount: number;
   credits_used: number;
+  /** The reward points the cart was asked to redeem (cart/update burnCredits); credits_used is what they cover. */
+  credits_requested: number;
   items_qty: number;
   items: TotalsItem[];
   total_segments: { code: string; title: string; value: number }[];
@@ -113,7 +115,8 @@ export const STOCK_LIST_CHUNK = 15;
 export interface CartTransport {
   create(licenseType: LicenseType): Promise<string>;
   pull(token: string): Promise<ServerItem[]>;
-  update(token: string, cartItem: CartItemPayload): Promise<ServerItem>;
+  /** `extra.burnCredits`: the reward points to redeem, kept on the server cart so its totals count them (spec §7). */
+  update(token: string, cartItem: CartItemPayload, extra?: { burnCredits?: number }): Promise<ServerItem>;
   remove(token: string, cartItem: { item_id?: number; sku?: string; quoteId: string }): Promise<boolean>;
   totals(token: string): Promise<ServerTotals>;
   shippingInformation(token: string, method: 'pickup' | 'delivery', address?: ShippingAddressInput): Promise<ShippingInformation>;
@@ -141,7 +144,7 @@ export function createHttpCartTransport(withUser: WithUserToken = asGuest): Cart
   return {
     create: (licenseType) => api<string>('/api/cart/create', { method: 'POST', body: { license_type: licenseType } }),
     pull: (token) => api<ServerItem[]>('/api/cart/pull', { query: cart(token) }),
-    update: (token, cartItem) => api<ServerItem>('/api/cart/update', { method: 'POST', query: cart(token), body: { cartItem } }),
+    update: (token, cartItem, extra = {}) => api<ServerItem>('/api/cart/update', { method: 'POST', query: cart(token), body: { cartItem, ...extra } }),
     remove: (token, cartItem) => api<boolean>('/api/cart/delete', { method: 'POST', query: cart(token), body: { cartItem } }),
     totals: (token) => api<ServerTotals>('/api/cart/totals', { query: cart(token) }),
     shippingInformation: (token, method, address) =>

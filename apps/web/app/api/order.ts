@@ -33,7 +33,23 @@ export interface PlacedOrder {
   sales_taxes: number;
   shipping: number;
   total: number;
-  items: { sku: string; name: string; qty: number; size: number | null; row_total_incl_tax: number }[];
+  /** Reward points redeemed (cents), part of `discount`. Absent from answers stored before it existed. */
+  credits_used?: number;
+  items: { sku: string; name: string; qty: number; size: number | null; price?: number; row_total?: number; row_total_incl_tax: number }[];
+  /** The delivery address as the server stored it (delivery orders). */
+  shipping_address?: { address: string; apt_ste?: string | null; city: string; zip: string } | null;
+  /** Where a pickup order is collected, with the store's hours (pickup orders). */
+  pickup?: PickupPlace | null;
+}
+
+export interface PickupPlace {
+  name: string;
+  street: string;
+  city: string;
+  region_code: string;
+  postcode: string;
+  phone: string;
+  hours: { days: string; hours: string }[];
 }
 
 export type SaveOrder = (payload: OrderPayload) => Promise<PlacedOrder>;

@@ -48,15 +48,21 @@ export interface TotalsViewOptions {
   licenseType: LicenseType;
   /** The chosen shipping method's price including tax, for the estimate. */
   shippingInclTax: Cents;
+  /**
+   * Reward points (1 point = 1¢) a logged-in customer redeems at checkout. Server totals count
+   * only what the server cart was asked for (credits_requested): until it says these, they are
+   * not this order's figures, and the estimate (with these credits) shows instead.
+   */
+  credits?: number;
 }
 
-export function isTotalsFresh(s: TotalsViewInput): s is TotalsViewInput & { totals: ServerTotals } {
-  return s.totals != null && s.totalsHash != null && s.totalsHash === cartItemsHash(s.items, s.token);
+export function isTotalsFresh(s: TotalsViewInput, credits = 0): s is TotalsViewInput & { totals: ServerTotals } {
+  return s.totals != null && s.totalsHash != null && s.totalsHash === cartItemsHash(s.items, s.token) && (s.totals.credits_requested ?? 0) === credits;
 }
 
 export function totalsView(s: TotalsViewInput, o: TotalsViewOptions): TotalsView {
   const limit = checkTransactionLimit(limitItems(s.items), o.limits, o.licenseType);
-  if (isTotalsFresh(s)) {
+  if (isTotalsFresh(s, o.credits ?? 0)) {
     const t = s.totals;
     const byId = new Map(t.items.map((i) => [i.item_id, i.row_total]));
     const rowTotals = new Map(s.items.map((i) => [lineKey(i), (i.server_item_id != null ? byId.get(i.server_item_id) : undefined) ?? i.price * i.qty]));
@@ -77,7 +83,7 @@ export function totalsView(s: TotalsViewInput, o: TotalsViewOptions): TotalsView
       rowTotals,
     };
   }
-  const estimate = computeTotals({ lines: totalsLines(s.items, o.ratesOf), shippingInclTax: s.items.length ? o.shippingInclTax : 0 });
+  const estimate = computeTotals({ lines: totalsLines(s.items, o.ratesOf), shippingInclTax: s.items.length ? o.shippingInclTax : 0, credits: o.credits ?? 0 });
   const seg = estimate.segments;
   return {
     source: 'estimate',

@@ -50,6 +50,12 @@ export interface CartState extends CartData {
   applyCoupon(code: string): Promise<CartOutcome>;
   removeCoupon(): Promise<CartOutcome>;
   setShipping(method: 'pickup' | 'delivery', address?: ShippingAddressInput): Promise<ShippingInformation | null>;
+  /**
+   * The reward points a logged-in customer redeems (0: none), kept on the server cart so the
+   * server's totals — what the checkout review shows — count them exactly as the order will.
+   * Resolves with the server's refusal (e.g. not enough points), else null.
+   */
+  setCredits(points: number): Promise<string | null>;
   /** Sync now (load, back online, entering checkout); resolves with what the server refused. */
   syncNow(opts?: { force?: boolean; forceClientState?: boolean }): Promise<SyncReport>;
   syncStock(): Promise<void>;
@@ -260,6 +266,22 @@ export function createCartStore(o: CartStoreOptions): StoreApi<CartState> {
           const info = await o.transport!.shippingInformation(get().token!, method, address);
           s.setTotals(info.totals);
           return info;
+        }),
+
+      setCredits: (points) =>
+        op<string | null>(null, async (s) => {
+          if (!(await s.ensureToken())) return null;
+          // cart/update carries burnCredits with a line: the first synced line, at the quantity it has.
+          const line = get().items.find((i) => i.server_item_id != null);
+          const token = get().token!;
+          if (!line) return null;
+          try {
+            await o.transport!.update(token, { item_id: line.server_item_id!, qty: line.qty, quoteId: token }, { burnCredits: points });
+          } catch (e) {
+            return e instanceof Error ? e.message : String(e);
+          }
+          await s.refreshTotals(true);
+          return null;
         }),
 
       syncNow: (opts = {}) =>

@@ -121,7 +121,7 @@ export class FakeCartServer {
     const discount = this.coupons.get(token) ? Math.round(subtotal / 10) : 0;
     return {
       grand_total: subtotal - discount, subtotal, discount_amount: discount, excise_tax_amount: 0, sales_tax_amount: 0, shipping_incl_tax: 0,
-      shipping_method: 'pickup', coupon_code: this.coupons.get(token) ?? null, coupon_discount: discount, credits_used: 0,
+      shipping_method: 'pickup', coupon_code: this.coupons.get(token) ?? null, coupon_discount: discount, credits_used: 0, credits_requested: 0,
       items_qty: lines.reduce((a, l) => a + l.qty, 0), items: [], total_segments: [], over_limit: false, over_limit_message: null,
       license_type: 'recreational', unavailable_items: [],
     };

@@ -20,7 +20,7 @@ import { createCartStore, type CartState } from './cart-store.ts';
 import { createCheckoutStore, type CheckoutState } from './checkout-store.ts';
 import { browserLock } from './cart-queue.ts';
 import { notify } from './notifications.ts';
-import { withUserTokenFor } from './use-auth.ts';
+import { useAuth, withUserTokenFor } from './use-auth.ts';
 import { browserChannel, browserStorage } from './browser-storage.ts';
 
 const isBrowser = typeof window !== 'undefined';
@@ -122,14 +122,16 @@ export function useCartTotals(): TotalsView {
   const totalsHash = useCart((s) => s.totalsHash);
   const cartLicense = useCart((s) => (s.items.length > 0 ? s.licenseType : null));
   const method = useCheckout((s) => s.shipping.method);
+  // Points count only for a logged-in customer (the order sends them only then).
+  const credits = useCheckout((s) => s.burnCredits) * (useAuth((s) => s.user) ? 1 : 0);
   const ratesOf = useTaxRates(store.placeInfo.address);
   const limits = useMemo(() => limitSettings(store.purchaseLimits), [store.purchaseLimits]);
   return useMemo(
     () =>
       totalsView(
         { items, token, totals, totalsHash },
-        { ratesOf, limits, licenseType: cartLicense ?? shopper.licenseType, shippingInclTax: method === 'delivery' ? DELIVERY_FEE_INCL_TAX : 0 },
+        { ratesOf, limits, licenseType: cartLicense ?? shopper.licenseType, shippingInclTax: method === 'delivery' ? DELIVERY_FEE_INCL_TAX : 0, credits },
       ),
-    [items, token, totals, totalsHash, ratesOf, limits, cartLicense, shopper.licenseType, method],
+    [items, token, totals, totalsHash, ratesOf, limits, cartLicense, shopper.licenseType, method, credits],
   );
 }

@@ -106,6 +106,18 @@ function CheckoutForm() {
     if (Object.keys(shipping).length) c.setShipping(shipping);
   }, [user, checkout]);
 
+  // Redeemed points go to the server cart (debounced), so the review shows the server's totals with
+  // them: exactly what the order, which sends the same points, will charge (issue 11).
+  const burnCredits = useCheckout((s) => s.burnCredits);
+  const [creditsError, setCreditsError] = useState<string | null>(null);
+  // cart/update carries the points with a line the server knows: wait for the first sync.
+  const synced = useCart((s) => s.items.some((i) => i.server_item_id != null));
+  useEffect(() => {
+    if (!user || !synced) return;
+    const timer = setTimeout(() => void cart.getState().setCredits(burnCredits).then(setCreditsError), 300);
+    return () => clearTimeout(timer);
+  }, [user, synced, burnCredits, cart]);
+
   const clearError = (field: string) => setErrors((e) => (field in e ? { ...e, [field]: undefined } : e));
 
   const submit = async (event: FormEvent) => {
@@ -184,7 +196,8 @@ function CheckoutForm() {
           : null,
       payment_method: 'cashondelivery',
       coupon: view.couponCode,
-      ...(auth.getState().user && checkout.getState().burnCredits > 0 ? { credits: checkout.getState().burnCredits } : {}),
+      // Always said (0 too): an order without `credits` would redeem what the server cart was last asked for.
+      credits: auth.getState().user ? checkout.getState().burnCredits : 0,
       products: items.map((i) => ({ sku: i.sku, qty: i.qty, size: i.size })),
     };
   };
@@ -211,6 +224,7 @@ function CheckoutForm() {
               </ul>
             </div>
           ) : null}
+          {creditsError ? <p className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4 font-medium text-red-900">{creditsError}</p> : null}
           {formError ? <p className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4 font-medium text-red-900">{formError}</p> : null}
         </div>
       </div>
