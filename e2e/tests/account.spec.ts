@@ -64,7 +64,7 @@ test('a guest is told to log in; log in by phone with the demo code (a new phone
   await expectNoAxeViolations(page);
   await licenseStep.getByRole('button', { name: 'Continue' }).click();
 
-  const welcome = accountDialog(page, /^Welcome, /);
+  const welcome = accountDialog(page, /^Welcome/);
   await expect(welcome).toBeVisible();
   await expect(notice(page, 'You are logged in!')).toBeVisible();
   await expect(welcome.getByText('Not uploaded yet')).toBeVisible();

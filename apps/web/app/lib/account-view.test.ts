@@ -40,7 +40,7 @@ describe('account view', () => {
     // Issue 11: a phone account without a name is never called by its number.
     expect(displayName({ firstname: null, lastname: null })).toBeNull();
     expect(greeting({ firstname: null, lastname: null })).toBe('Welcome!');
-    expect(greeting({ firstname: 'Ana', lastname: 'Diaz' })).toBe('Welcome, Ana!');
+    expect(greeting({ firstname: 'Ana', lastname: 'Diaz' })).toBe('Welcome, Ana Diaz!');
     expect(phoneForDisplay('+19165550142')).toBe('(916) 555-0142');
     expect(phoneForDisplay('9165550142')).toBe('(916) 555-0142');
     expect(phoneForDisplay('+442071838750')).toBe('+442071838750');

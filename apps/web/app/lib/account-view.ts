@@ -68,10 +68,10 @@ export function displayName(user: Pick<CurrentUser, 'firstname' | 'lastname'>): 
   return [user.firstname, user.lastname].filter(Boolean).join(' ').trim() || null;
 }
 
-/** The onboarding greeting: "Welcome, Ana!" by first name, "Welcome!" without a name. */
+/** The onboarding greeting: "Welcome, Ana Diaz!", or "Welcome!" without a name. */
 export function greeting(user: Pick<CurrentUser, 'firstname' | 'lastname'>): string {
-  const first = user.firstname?.trim() || displayName(user);
-  return first ? `Welcome, ${first}!` : 'Welcome!';
+  const name = displayName(user);
+  return name ? `Welcome, ${name}!` : 'Welcome!';
 }
 
 /** A US number for people: +19165550142 → (916) 555-0142; anything else as stored. */
