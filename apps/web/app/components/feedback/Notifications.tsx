@@ -3,7 +3,7 @@ import { useStore } from 'zustand';
 import { useLocation, useNavigate } from 'react-router';
 import { notifications, type Notification, type NotificationAction } from '../../state/notifications.ts';
 import { useStorePath } from '../../lib/root-data.ts';
-import { useLastControl, type Edge, pickEdge } from './notice-placement.ts';
+import { headerInset, useLastControl, type Edge, pickEdge } from './notice-placement.ts';
 
 const TONE: Record<Notification['type'], string> = {
   success: 'border-brand bg-white',
@@ -18,8 +18,8 @@ const TONE: Record<Notification['type'], string> = {
  * Each notice has OK; success notices also Proceed to checkout. Clocks pause while the pointer
  * or focus is inside.
  *
- * Notices sit at the bottom edge, or at the top when the bottom would cover the control the
- * shopper just used (on a phone the product page's quantity and Add to cart are often low on the
+ * Notices sit at the bottom edge, or at the top (below the header while it shows) when the
+ * bottom would cover the control the shopper just used (on a phone the product page's quantity and Add to cart are often low on the
  * screen). Notices belong to the page they were raised on: leaving it dismisses them, so none
  * follows the shopper onto checkout.
  */
@@ -30,6 +30,7 @@ export function Notifications() {
   const stackRef = useRef<HTMLDivElement>(null);
   const lastControl = useLastControl(stackRef);
   const [edge, setEdge] = useState<Edge>('bottom');
+  const [inset, setInset] = useState(0);
 
   // Dismiss what was on screen before the page changed (a notice raised with the change stays).
   const shown = useRef<number[]>([]);
@@ -50,7 +51,9 @@ export function Notifications() {
       const stack = stackRef.current;
       const control = lastControl.current;
       if (!stack) return;
-      setEdge((current) => pickEdge(current, stack, control && control.isConnected ? control.getBoundingClientRect() : null));
+      const top = headerInset();
+      setInset(top);
+      setEdge((current) => pickEdge(current, stack, control && control.isConnected ? control.getBoundingClientRect() : null, top));
     };
     place();
     window.addEventListener('scroll', place, { passive: true });
@@ -66,7 +69,9 @@ export function Notifications() {
     <div
       ref={stackRef}
       data-notices-edge={edge}
-      className={`pointer-events-none fixed inset-x-0 z-40 flex flex-col items-center gap-2 p-3 sm:items-end sm:p-5 ${edge === 'top' ? 'top-0' : 'bottom-0'}`}
+      // At the top the stack starts below the header while it is in view (see headerInset).
+      style={edge === 'top' ? { top: inset } : undefined}
+      className={`pointer-events-none fixed inset-x-0 z-40 flex flex-col items-center gap-2 p-3 sm:items-end sm:p-5 ${edge === 'top' ? '' : 'bottom-0'}`}
       onMouseEnter={pause}
       onMouseLeave={resume}
       onFocus={pause}

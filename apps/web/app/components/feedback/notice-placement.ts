@@ -28,12 +28,13 @@ const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.t
  * other one (where they may still cover it if the control is as tall as the screen: then the edge
  * covering less of it).
  */
-export function pickEdge(current: Edge, stack: HTMLElement, control: Box | null): Edge {
+export function pickEdge(current: Edge, stack: HTMLElement, control: Box | null, topInset: number): Edge {
   const box = stackBox(stack);
   if (!box || !control) return current;
   const height = box.bottom - box.top;
   const frame = stack.getBoundingClientRect();
-  const gapTop = box.top - frame.top;
+  // The frame's own padding above the first notice, the same at either edge.
+  const gapTop = box.top - frame.top + topInset;
   const gapBottom = frame.bottom - box.bottom;
   const at = (edge: Edge): Box =>
     edge === 'top'
@@ -44,6 +45,15 @@ export function pickEdge(current: Edge, stack: HTMLElement, control: Box | null)
   if (!overlaps(at(other), control)) return other;
   const covered = (b: Box) => Math.max(0, Math.min(b.bottom, control.bottom) - Math.max(b.top, control.top));
   return covered(at(other)) < covered(at(current)) ? other : current;
+}
+
+/**
+ * Where a stack at the top edge starts: below the page header while it is in view, so a notice
+ * that stays never hides the header's cart, account or navigation.
+ */
+export function headerInset(): number {
+  const header = document.querySelector('header');
+  return header ? Math.max(0, Math.round(header.getBoundingClientRect().bottom)) : 0;
 }
 
 /** The control the shopper last pressed or focused outside the notices (what a notice must not cover). */
