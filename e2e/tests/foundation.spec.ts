@@ -26,6 +26,11 @@ test.describe('stores by host', () => {
     await expect(page.getByRole('region', { name: 'Opening hours' }).locator('[data-open]')).toHaveText(status);
     // One en-US format for the hours themselves.
     await expect(page.getByRole('region', { name: 'Opening hours' }).getByRole('cell').first()).toHaveText(/^\d{1,2}:\d\d [AP]M – \d{1,2}:\d\d [AP]M$/);
+    // The store locator says it of every store of the deployment.
+    await page.goto(storeUrl('downtown', '/store-locator'));
+    const stores = page.getByRole('region', { name: 'Our stores' }).getByRole('listitem');
+    await expect(stores).toHaveCount(4);
+    for (const item of await stores.all()) await expect(item.locator('[data-open]')).toHaveText(status);
   });
 
   test('aliases, renames and the store-code path prefix open the right store', async ({ page, context }) => {

@@ -4,7 +4,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import fastifyStatic from '@fastify/static';
 import type { Kysely } from 'kysely';
 import type { Store } from '@verdant/domain';
-import type { AppContext, StoreLink } from '@verdant/web/context';
+import type { AppContext, StoreDirectoryEntry } from '@verdant/web/context';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/schema.ts';
 import { ApiError, sendError } from './http/envelope.ts';
@@ -182,11 +182,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   if (deps.webBuildDir) {
     const { services } = storefront;
-    const stores: StoreLink[] = deps.registry.stores.map((s) => ({
+    const stores: StoreDirectoryEntry[] = deps.registry.stores.map((s) => ({
       storeCode: s.storeCode,
       name: s.name,
       url: s.url,
       city: s.dispensarySettings.place_info.address.city,
+      hours: s.dispensarySettings.place_info.hours,
+      timezone: s.dispensarySettings.place_info.timezone,
     }));
     await registerSsr(app, {
       build: await loadWebBuild(deps.webBuildDir),

@@ -67,7 +67,8 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
   return {
     store: toPublicStore(context.store),
     basePath: context.basePath,
-    stores: context.stores,
+    // Links only: each store's hours go to the store locator page alone.
+    stores: context.stores.map(({ storeCode, name, url, city }) => ({ storeCode, name, url, city })),
     shopper,
     demoMode: context.demoMode,
   };

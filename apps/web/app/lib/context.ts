@@ -33,6 +33,13 @@ export interface StoreLink {
   city: string;
 }
 
+/** A store of the deployment as the server knows it: its link, and its hours for the store locator
+ *  (kept out of the root data every page carries; only the locator page sends them). */
+export interface StoreDirectoryEntry extends StoreLink {
+  hours: { day: string; open: string; close: string }[];
+  timezone: string;
+}
+
 export interface FacetBucket {
   /** The filter value as it appears in the URL (`92`, `0-50`, `3`, `1`). */
   value: string;
@@ -89,7 +96,7 @@ export type AppContext = {
   /** '' or '/{storeCode}' — prepended to every in-store link (spec §2 store-code prefix). */
   basePath: string;
   /** Every store of the deployment, for the store locator. */
-  stores: StoreLink[];
+  stores: StoreDirectoryEntry[];
   services: StorefrontServices;
   /** True when the server runs the bundled demo data (the UI may show demo hints). */
   demoMode: boolean;

@@ -5,6 +5,7 @@ import { pageMeta } from '../lib/meta.ts';
 import { STATIC_PAGES, staticPageFromPath } from '../lib/static-pages.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { outputCacheHeaders } from '../lib/output-cache.ts';
+import { HoursSummary, OpenStatusLine } from '../components/store/Hours.tsx';
 
 /**
  * The static pages of spec §2 (/legal, /privacy, /terms, …): one module; the identifier is the
@@ -21,6 +22,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     content: page?.content ?? null,
     metaTitle: page?.meta_title ?? null,
     metaDescription: page?.meta_description ?? null,
+    // The locator says of every store whether it is open now (its hours, in its time zone).
+    hours:
+      identifier === 'store-locator'
+        ? Object.fromEntries(context.stores.map((s) => [s.storeCode, { hours: s.hours, timezone: s.timezone }]))
+        : null,
   };
 }
 
@@ -31,7 +37,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 
 export default function StaticPage({ loaderData }: Route.ComponentProps) {
   const { store, stores } = useRootData();
-  const { identifier, title, content } = loaderData;
+  const { identifier, title, content, hours } = loaderData;
   return (
     <PageShell title={title}>
       {content ? (
@@ -61,6 +67,12 @@ export default function StaticPage({ loaderData }: Route.ComponentProps) {
                   )}
                 </p>
                 <p className="text-sm text-stone-600">{s.city}</p>
+                {hours?.[s.storeCode] ? (
+                  <>
+                    <OpenStatusLine hours={hours[s.storeCode].hours} timeZone={hours[s.storeCode].timezone} className="mt-2 text-sm text-stone-900" />
+                    <HoursSummary hours={hours[s.storeCode].hours} className="mt-1 space-y-0.5 text-sm text-stone-700 tabular-nums" />
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>
