@@ -45,7 +45,9 @@ export default defineConfig({
     url: `http://127.0.0.1:${E2E_PORT}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_PREFIX: redisPrefix },
+    // TRUST_PROXY: the journeys act for many shoppers through one loopback connection and name each
+    // shopper's address in X-Forwarded-For (fixtures/store.ts), as a proxy in front would.
+    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_PREFIX: redisPrefix, TRUST_PROXY: '127.0.0.1' },
     stdout: 'pipe',
     stderr: 'pipe',
   },
