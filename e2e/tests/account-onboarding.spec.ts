@@ -1,6 +1,6 @@
 /**
  * Issue 11, as a shopper meets it:
- *  - a birthday must be a living adult's (1800-01-01 is "Please provide valid date") and names need
+ *  - a birthday must be a living adult's (1800-01-01 is "Please enter a valid date") and names need
  *    at least 2 letters, in the registration form and the phone login's licence step;
  *  - a new phone account is asked its name at onboarding (skippable) and is never greeted or shown
  *    by its phone number;
@@ -40,7 +40,7 @@ test('a new phone account: 1800-01-01 is refused, the name is asked (2 letters a
   await licenceStep.getByRole('radio', { name: 'Recreational' }).check();
   await licenceStep.getByLabel('Birthday').fill('1800-01-01');
   await licenceStep.getByRole('button', { name: 'Continue' }).click();
-  await expect(licenceStep.getByLabel('Birthday')).toHaveAccessibleDescription('Please provide valid date');
+  await expect(licenceStep.getByLabel('Birthday')).toHaveAccessibleDescription('Please enter a valid date');
   await licenceStep.getByLabel('Birthday').fill('1988-06-30');
   await licenceStep.getByRole('button', { name: 'Continue' }).click();
 
@@ -114,7 +114,7 @@ test('the registration form refuses a one-letter first name and a birthday of 18
   await form.getByRole('button', { name: 'Create an account' }).click();
   await expect(form.getByLabel('First name')).toBeFocused();
   await expect(form.getByLabel('First name')).toHaveAccessibleDescription('Name must have at least 2 letters');
-  await expect(form.getByLabel('Birthday')).toHaveAccessibleDescription('Please provide valid date');
+  await expect(form.getByLabel('Birthday')).toHaveAccessibleDescription('Please enter a valid date');
   // No code was sent: the form never left the browser.
   await expect(form.getByLabel('SMS code')).toHaveCount(0);
 });

@@ -83,8 +83,8 @@ describe('form rules (spec §5)', () => {
     [taxIdentificationRule, 'AB', 'Tax identification number must have at least 3 letters'],
     [taxIdentificationRule, 'ABC', undefined],
     [dateRule, '', FIELD_MESSAGES.required],
-    [dateRule, '2026-02-30', 'Please provide valid date'],
-    [dateRule, '11/20/2026', 'Please provide valid date'],
+    [dateRule, '2026-02-30', 'Please enter a valid date'],
+    [dateRule, '11/20/2026', 'Please enter a valid date'],
     [dateRule, '2028-02-29', undefined],
     [smsCodeRule, '', 'Please enter the SMS code you received.'],
     [smsCodeRule, '12345', 'Please enter the SMS code you received.'],
@@ -121,30 +121,30 @@ describe('form rules (spec §5)', () => {
   it('the birthday: given, a real past date, 21 or older', () => {
     const rule = birthdayRule(new Date('2026-11-20T12:00:00Z'));
     expect(rule('')).toBe('Please enter your birthday');
-    expect(rule('1990-13-01')).toBe('Please provide valid date');
-    expect(rule('2027-01-01')).toBe('Please provide valid date');
+    expect(rule('1990-13-01')).toBe('Please enter a valid date');
+    expect(rule('2027-01-01')).toBe('Please enter a valid date');
     expect(rule('2005-11-21')).toBe('Sorry, you must be 21 years old or older to continue.');
     expect(rule('2005-11-20')).toBeUndefined();
   });
 
   it('the birthday is a living adult\'s: at most 120 years ago (1800-01-01 is refused)', () => {
     const rule = birthdayRule(new Date('2026-11-20T12:00:00Z'));
-    expect(rule('1800-01-01')).toBe('Please provide valid date');
-    expect(rule('1900-01-01')).toBe('Please provide valid date');
-    expect(rule('1906-11-19')).toBe('Please provide valid date');
+    expect(rule('1800-01-01')).toBe('Please enter a valid date');
+    expect(rule('1900-01-01')).toBe('Please enter a valid date');
+    expect(rule('1906-11-19')).toBe('Please enter a valid date');
     expect(rule('1906-11-20')).toBeUndefined();
     expect(rule('1950-06-01')).toBeUndefined();
-    expect(rule('0000-01-01')).toBe('Please provide valid date');
+    expect(rule('0000-01-01')).toBe('Please enter a valid date');
     // On Feb 29 the oldest birthday is Feb 28 of 120 years before (1904 was a leap year: exact).
     expect(birthdayRule(new Date('2024-02-29T12:00:00Z'))('1904-02-29')).toBeUndefined();
-    expect(birthdayRule(new Date('2024-02-29T12:00:00Z'))('1904-02-28')).toBe('Please provide valid date');
+    expect(birthdayRule(new Date('2024-02-29T12:00:00Z'))('1904-02-28')).toBe('Please enter a valid date');
   });
 
   it('a medical card expiring today is valid all day in the store’s zone; yesterday’s is expired', () => {
     const now = new Date('2026-11-21T03:00:00Z'); // still Nov 20 in Los Angeles
     const rule = medcardExpiryRule(now, 'America/Los_Angeles');
     expect(rule('')).toBe(FIELD_MESSAGES.required);
-    expect(rule('2026-11-31')).toBe('Please provide valid date');
+    expect(rule('2026-11-31')).toBe('Please enter a valid date');
     expect(rule('2026-11-20')).toBeUndefined();
     expect(rule('2026-11-19')).toBe('Your medical card has expired. Please update it before ordering medical products.');
   });

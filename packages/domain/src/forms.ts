@@ -122,7 +122,7 @@ export const FORM_MESSAGES = {
   taxIdTooShort: 'Tax ID must have at least 3 letters',
   taxIdentificationTooShort: 'Tax identification number must have at least 3 letters',
   specialCharacters: 'Special Characters are not allowed',
-  date: 'Please provide valid date',
+  date: 'Please enter a valid date',
   birthday: 'Please enter your birthday',
   searchTermTooShort: MESSAGES.searchTermTooShort,
   uploadId: 'Please upload your ID',
@@ -209,7 +209,7 @@ function yearsBefore(today: string, years: number): string {
 
 /**
  * The birthday of the auth step, registration and every endpoint taking one: given, a real date of
- * a living adult — not in the future, not more than 120 years ago ("Please provide valid date") —
+ * a living adult — not in the future, not more than 120 years ago ("Please enter a valid date") —
  * and 21 or older (spec §5, §9). 1800-01-01 is a valid calendar date but not a customer's birthday.
  */
 export function birthdayRule(now: Date): FieldRule {

@@ -2,7 +2,7 @@
  * Issue 11, both databases: the spec §5 rules of the account's own data on every endpoint that
  * takes them —
  *   - a birthday is a real date of a living adult (not in the future, at most 120 years ago:
- *     "Please provide valid date"), 21 or older: registration (both steps) and the phone login's
+ *     "Please enter a valid date"), 21 or older: registration (both steps) and the phone login's
  *     licence step;
  *   - every person's name has at least 2 letters: registration, the account's addresses, the
  *     order's personal details, and the name given at onboarding;
@@ -16,7 +16,7 @@ import { REFERENCE_DATE, commerceApp, loginCustomer, orderBody, pin, Shopper } f
 import { describeEachDatabase } from '../test/databases.ts';
 import { ME_MESSAGES } from './me-routes.ts';
 
-const DATE = 'Please provide valid date';
+const DATE = 'Please enter a valid date';
 const SHORT = 'Name must have at least 2 letters';
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 

@@ -58,9 +58,9 @@ describe('account forms (spec §5 messages)', () => {
   it('issue 11: a one-letter first name and a birthday of 1800-01-01 are refused by the form', () => {
     expect(validateRegistration({ ...base, firstname: 'J', birthday: '1800-01-01' }, now)).toEqual({
       firstname: 'Name must have at least 2 letters',
-      birthday: 'Please provide valid date',
+      birthday: 'Please enter a valid date',
     });
-    expect(validateLicenseStep({ licenseType: 'recreational', birthday: '1800-01-01' }, now)).toEqual({ birthday: 'Please provide valid date' });
+    expect(validateLicenseStep({ licenseType: 'recreational', birthday: '1800-01-01' }, now)).toEqual({ birthday: 'Please enter a valid date' });
     expect(validateName({ firstname: 'J', lastname: '' })).toEqual({ firstname: 'Name must have at least 2 letters', lastname: 'Field is required' });
     expect(validateName({ firstname: 'Jo', lastname: 'Reyes' })).toEqual({});
   });
