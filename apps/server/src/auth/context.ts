@@ -61,6 +61,13 @@ export function authOf(request: FastifyRequest): Promise<AccessClaims | null | '
       const claims = await verifyAccess(ctx.secret, raw, ctx.now());
       // A token of another store is as good as no valid token here (customers are per store).
       if (!claims || claims.storeId !== request.store.storeId) return 'invalid';
+      // A token signed before the account's phone was proven may be the stranger's who made the
+      // account (users/proof.ts): once the owner proved the phone it is void. Only tokens of
+      // not-yet-proven accounts (made before issue 10) pay for this look-up.
+      if (claims.customerId != null && !claims.phoneProven) {
+        const row = await ctx.db.selectFrom('customers').select('phone_verified_at').where('id', '=', claims.customerId).executeTakeFirst();
+        if (!row || row.phone_verified_at != null) return 'invalid';
+      }
       return claims;
     })();
     memo.set(request, found);

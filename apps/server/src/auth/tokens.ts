@@ -24,6 +24,9 @@ export interface AccessClaims {
   licenseType: LicenseType;
   orderType: OrderType;
   groupId: number;
+  /** The customer's phone was proven when the token was signed (users/proof.ts). A token of a
+   *  not-yet-proven account dies with the proof: authOf checks such tokens against the row. */
+  phoneProven?: boolean;
 }
 
 export const AUTH_MESSAGES = {
@@ -38,7 +41,7 @@ export function sha256(text: string): string {
 
 export async function signAccess(secret: Uint8Array, c: AccessClaims, now: Date): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ sid: c.storeId, lic: c.licenseType, ot: c.orderType, gid: c.groupId, typ: 'access' })
+  return new SignJWT({ sid: c.storeId, lic: c.licenseType, ot: c.orderType, gid: c.groupId, typ: 'access', ...(c.phoneProven ? { pv: 1 } : {}) })
     .setProtectedHeader({ alg: 'HS256' })
     .setIssuer(ISSUER)
     .setSubject(c.customerId == null ? 'guest' : String(c.customerId))
@@ -54,7 +57,7 @@ export async function verifyAccess(secret: Uint8Array, token: string, now: Date)
     if (p.typ !== 'access' || typeof p.sid !== 'number' || typeof p.sub !== 'string') return null;
     const customerId = p.sub === 'guest' ? null : Number(p.sub);
     if (customerId !== null && !Number.isSafeInteger(customerId)) return null;
-    return { storeId: p.sid, customerId, licenseType: p.lic as LicenseType, orderType: p.ot as OrderType, groupId: Number(p.gid ?? 0) };
+    return { storeId: p.sid, customerId, licenseType: p.lic as LicenseType, orderType: p.ot as OrderType, groupId: Number(p.gid ?? 0), phoneProven: p.pv === 1 };
   } catch {
     return null;
   }

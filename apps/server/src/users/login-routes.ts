@@ -121,7 +121,7 @@ export function registerLoginRoutes(app: FastifyInstance): void {
     const licenseType = customer?.license_type ?? body.license_type ?? (storeOffers(store, 'recreational') ? 'recreational' : 'medical');
     const token = await signAccess(
       c.secret,
-      { storeId: store.storeId, customerId: customer?.id ?? null, licenseType, orderType: body.order_type, groupId: customer?.group_id ?? store.tax.userGroupId },
+      { storeId: store.storeId, customerId: customer?.id ?? null, licenseType, orderType: body.order_type, groupId: customer?.group_id ?? store.tax.userGroupId, phoneProven: customer?.phone_verified_at != null },
       c.now(),
     );
     return ok(token, { refreshToken: rotated.token });

@@ -11,7 +11,8 @@
  *    and whatever was set before the proof by whoever made it — the password, the e-mail (it gets
  *    password reset links), unused reset links and every open session — is dropped. The owner
  *    sets an e-mail again in My account. Orders and addresses stay (they are the account's).
- * Access tokens (1 hour) issued before the proof are not revocable; they run out within the hour.
+ * Access tokens issued before the proof carry no `pv` (phone proven) claim, and authOf refuses such a
+ * token once the row says the phone is proven: the stranger's open sessions end with the proof.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';

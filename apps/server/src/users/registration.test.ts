@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { commerceApp } from '../cart/testing.ts';
-import { issueRefresh } from '../auth/tokens.ts';
+import { issueRefresh, signAccess } from '../auth/tokens.ts';
 import { describeEachDatabase } from '../test/databases.ts';
 import { CODE_MESSAGES } from './login-codes.ts';
 import { hashPassword } from './password-hash.ts';
@@ -155,6 +155,10 @@ describeEachDatabase('registration proves the phone', (getDb) => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const strangerSession = await issueRefresh(db, 1, legacy.id, new Date('2026-06-15T11:00:00Z'));
+    // …and an access token of the stranger's, signed before the proof (as every token of such an account is).
+    const strangerToken = await signAccess(app.accounts!.secret, { storeId: 1, customerId: legacy.id, licenseType: 'recreational', orderType: 'pickup', groupId: 0 }, app.accounts!.now());
+    const meStatus = (token: string) => app.inject({ method: 'GET', url: '/api/user/me', headers: { host: HOST, authorization: `Bearer ${token}` } }).then((r) => r.statusCode);
+    expect(await meStatus(strangerToken)).toBe(200);
 
     expect((await post('/api/user/login', { email: 'stranger.legacy@example.com', password: 'wrong-pass' }, freshIp())).body.result).toBe(PASSWORD_MESSAGES.loginFailed);
     expect((await post('/api/user/login', { email: 'stranger.legacy@example.com', password: 'stranger-pass' }, freshIp())).body).toEqual({ code: 400, result: PROOF_MESSAGES.phoneNotProven });
@@ -167,6 +171,9 @@ describeEachDatabase('registration proves the phone', (getDb) => {
     expect(row).toMatchObject({ password_hash: null, email: null });
     expect(row.phone_verified_at).not.toBeNull();
     expect((await post('/api/user/refresh', { refreshToken: strangerSession.token }, freshIp())).status).toBe(401);
+    // The stranger's open access token ends with the proof too (it is not left to run out).
+    expect(await meStatus(strangerToken)).toBe(401);
+    expect(await meStatus(owner.token)).toBe(200);
     expect((await post('/api/user/login', { email: 'stranger.legacy@example.com', password: 'stranger-pass' }, freshIp())).body.result).toBe(PASSWORD_MESSAGES.loginFailed);
     // The owner's own session works, and a later login keeps what the owner set since.
     await post('/api/user/me', { email: 'owner.legacy@example.com' }, freshIp(), owner.token);

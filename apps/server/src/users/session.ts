@@ -27,6 +27,7 @@ export async function issueSession(
       orderType,
       // Guests price at the store's group (as the cart does); customers at their own.
       groupId: customer ? customer.group_id : store.tax.userGroupId,
+      phoneProven: customer?.phone_verified_at != null,
     },
     now,
   );
