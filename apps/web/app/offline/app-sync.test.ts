@@ -163,6 +163,24 @@ describe('app sync: account writes queued offline (issue 6)', () => {
     expect(await t.app.pendingWrites()).toEqual([]);
   });
 
+  it('tells the page which tasks went out in the same update that brings the customer read again (no saved + waiting copy at once)', async () => {
+    const b = browser();
+    const t = b.tab();
+    await logIn(t);
+    b.net.state.offline = true;
+    const task = await t.app.queueWrite({ kind: 'address', address: { street: 'Main St', city: 'Sacramento', postcode: '95814' } });
+    // What a page shows: the customer's saved streets and the ids still waiting, as each listener call sees them.
+    const seen: { saved: string[]; sent: readonly string[] | undefined }[] = [];
+    t.app.subscribe((sent) => seen.push({ saved: (t.auth.getState().user?.addresses ?? []).map((a) => a.street), sent }));
+
+    b.net.state.offline = false;
+    await t.app.process();
+    // The first call comes while the store's copy of the customer already holds the address: the waiting copy goes in the same render.
+    expect(seen[0]).toEqual({ saved: ['Main St'], sent: [task.task_id] });
+    expect(seen.every((s) => s.sent?.includes(task.task_id))).toBe(true);
+    expect(await t.app.pendingWrites()).toEqual([]);
+  });
+
   it('a 401 on a task refreshes the token once through the session’s lock, then sends the task again', async () => {
     const b = browser();
     const t = b.tab();

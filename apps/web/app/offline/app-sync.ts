@@ -71,8 +71,12 @@ export interface AppSync {
   newsletterStatus(email: string): Promise<{ isSubscribed: boolean; cachedAt: number | null }>;
   /** Drop every untransmitted task and the kept task results (session lost, logout). */
   clear(): Promise<void>;
-  /** Called when the queue changed in this tab or another. */
-  subscribe(listener: () => void): () => void;
+  /**
+   * Called when the queue changed in this tab or another. `sent` lists the tasks this tab just had
+   * answered: it arrives in the same tick as the customer read again after them, so a page can drop
+   * them from what it shows as waiting in the same render (never both the saved and the waiting copy).
+   */
+  subscribe(listener: (sent?: readonly string[]) => void): () => void;
 }
 
 export function createAppSync(o: AppSyncOptions): AppSync {
@@ -81,10 +85,10 @@ export function createAppSync(o: AppSyncOptions): AppSync {
   const lock = o.lock === undefined ? browserLock() : o.lock;
   const backend = o.backend ?? keyvalBackend(syncLockName(o.name), 'tasks');
   const online = o.online ?? (() => typeof navigator === 'undefined' || navigator.onLine !== false);
-  const listeners = new Set<() => void>();
-  const changedHere = () => listeners.forEach((l) => l());
-  const changed = () => {
-    changedHere();
+  const listeners = new Set<(sent?: readonly string[]) => void>();
+  const changedHere = (sent?: readonly string[]) => listeners.forEach((l) => l(sent));
+  const changed = (sent?: readonly string[]) => {
+    changedHere(sent);
     o.channel?.postMessage({ type: 'sync-changed' });
   };
   o.channel?.addEventListener('message', (e) => {
@@ -139,13 +143,25 @@ export function createAppSync(o: AppSyncOptions): AppSync {
       const subscribed = (task.result as { isSubscribed?: unknown } | null)?.isSubscribed === true;
       notify({ type: 'success', message: isUser ? SENT_COPY.accountUpdated : subscribed ? SENT_COPY.subscribed : SENT_COPY.unsubscribed });
     }
+    const sentIds = sent.map((t) => t.task_id);
     if (userChanged && session().user) {
+      // The page hears of the sent tasks inside the auth store's update of the customer (same tick,
+      // one render): the saved address replaces its waiting copy instead of showing beside it.
+      let heard = false;
+      const off = o.auth.subscribe((next, prev) => {
+        if (next.user === prev.user || heard) return;
+        heard = true;
+        changedHere(sentIds);
+      });
       try {
         await session().refreshUser();
       } catch (e) {
         logger.warn('Could not read the customer again after sending their changes', e);
+      } finally {
+        off();
       }
     }
+    changed(sentIds);
   }
 
   const app: AppSync = {
@@ -178,10 +194,7 @@ export function createAppSync(o: AppSyncOptions): AppSync {
         logger.warn('Sync queue could not read its tasks', e);
       }
       const report = await queue.process();
-      if (report.sent.length || report.stopped === 'unauthorized') {
-        await settle(report.sent);
-        changed();
-      }
+      if (report.sent.length || report.stopped === 'unauthorized') await settle(report.sent);
       return report;
     },
 

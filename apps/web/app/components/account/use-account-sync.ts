@@ -35,9 +35,15 @@ export function useAccountSync(): {
     void appSyncOf(store.storeCode, auth).then((a) => {
       if (!live || !a) return;
       setApp(a);
-      const read = () => void a.pendingWrites().then((p) => live && setPending(p), () => {});
+      // Reads can overlap (the queue changes while one runs): only the latest one started is shown.
+      let latest = 0;
+      const read = () => {
+        const mine = ++latest;
+        void a.pendingWrites().then((p) => live && mine === latest && setPending(p), () => {});
+      };
       read();
-      off = a.subscribe(() => {
+      off = a.subscribe((sent) => {
+        if (sent?.length) setPending((p) => p.filter((w) => !sent.includes(w.taskId)));
         read();
         setRound((r) => r + 1);
       });
