@@ -28,3 +28,4 @@ export * from './forms.ts';
 export * from './medical-card.ts';
 export * from './delivery.ts';
 export * from './shipping.ts';
+export * from './order-lifecycle.ts';

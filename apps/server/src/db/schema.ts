@@ -13,10 +13,12 @@
 import type { Insertable, Selectable } from 'kysely';
 import type * as C from './tables/catalog.ts';
 import type * as O from './tables/commerce.ts';
+import type * as S from './tables/console.ts';
 
 export type * from './tables/common.ts';
 export type * from './tables/catalog.ts';
 export type * from './tables/commerce.ts';
+export type * from './tables/console.ts';
 
 export interface Database {
   stores: C.StoresTable;
@@ -56,6 +58,17 @@ export interface Database {
   refresh_tokens: O.RefreshTokensTable;
   password_reset_tokens: O.PasswordResetTokensTable;
   idempotency_keys: O.IdempotencyKeysTable;
+  staff: S.StaffTable;
+  staff_stores: S.StaffStoresTable;
+  staff_sessions: S.StaffSessionsTable;
+  staff_password_resets: S.StaffPasswordResetsTable;
+  order_events: S.OrderEventsTable;
+  store_order_settings: S.StoreOrderSettingsTable;
+  outbox_events: S.OutboxEventsTable;
+  message_deliveries: S.MessageDeliveriesTable;
+  webhook_endpoints: S.WebhookEndpointsTable;
+  webhook_deliveries: S.WebhookDeliveriesTable;
+  webhook_attempts: S.WebhookAttemptsTable;
 }
 
 export type TableName = keyof Database;
@@ -102,4 +115,15 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'refresh_tokens',
   'password_reset_tokens',
   'idempotency_keys',
+  'staff',
+  'staff_stores',
+  'staff_sessions',
+  'staff_password_resets',
+  'order_events',
+  'store_order_settings',
+  'outbox_events',
+  'message_deliveries',
+  'webhook_endpoints',
+  'webhook_deliveries',
+  'webhook_attempts',
 ];

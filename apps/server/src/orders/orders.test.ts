@@ -36,7 +36,7 @@ describeEachDatabase('POST /api/order/save', (getDb) => {
     expect(r.result).toMatchObject({ increment_id: expect.stringMatching(/^DO-1\d{5}$/), total: expected.grand_total, subtotal: expected.subtotal, discount: expected.discount_amount, excise_taxes: expected.excise_tax_amount, sales_taxes: expected.sales_tax_amount, coupon_code: 'WELCOME10', thc_equivalent_grams: 7 });
     expect(await stockQty(db(), 1, EIGHTH)).toBe(stockBefore - 7);
     const order = await db().selectFrom('orders').selectAll().where('id', '=', r.result.order_id).executeTakeFirstOrThrow();
-    expect(order).toMatchObject({ store_id: 1, increment_id: r.result.increment_id, total_cents: expected.grand_total, discount_cents: expected.discount_amount, license_type: 'recreational', order_type: 'pickup', status: 'pending' });
+    expect(order).toMatchObject({ store_id: 1, increment_id: r.result.increment_id, total_cents: expected.grand_total, discount_cents: expected.discount_amount, license_type: 'recreational', order_type: 'pickup', status: 'submitted' });
     const items = await db().selectFrom('order_items').selectAll().where('order_id', '=', order.id).orderBy('id').execute();
     expect(items.map((i) => [i.sku, i.qty, i.price_cents, i.excise_tax_cents + i.sales_tax_cents])).toEqual(
       expected.items.map((i: { sku: string; qty: number; price: number; tax_amount: number }) => [i.sku, i.qty, i.price, i.tax_amount]),

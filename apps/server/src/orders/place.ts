@@ -123,7 +123,7 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
       store_id: store.storeId,
       customer_id: order.customerId,
       idempotency_key: key,
-      status: 'pending',
+      status: 'submitted',
       order_type: input.order_type,
       license_type: order.licenseType,
       payment_method: input.payment_method,
@@ -201,7 +201,7 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
     result: {
       order_id: id,
       increment_id: incrementId,
-      status: 'pending',
+      status: 'submitted',
       created_at: iso,
       order_type: input.order_type,
       license_type: order.licenseType,

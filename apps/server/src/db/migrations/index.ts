@@ -13,6 +13,7 @@ import { migration0006 } from './0006_orders_and_auth.ts';
 import { migration0007 } from './0007_password_resets.ts';
 import { migration0008 } from './0008_cart_ordered_at.ts';
 import { migration0009 } from './0009_phone_identity.ts';
+import { migration0010 } from './0010_store_console.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0001_initial': migration0001,
@@ -24,6 +25,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0007_password_resets': migration0007,
   '0008_cart_ordered_at': migration0008,
   '0009_phone_identity': migration0009,
+  '0010_store_console': migration0010,
 };
 
 export type { DialectMigration, SqlDialect } from './helpers.ts';

@@ -4,7 +4,7 @@
  * server creates these rows, so their ids are auto-increments (`Generated`).
  */
 import type { Generated } from 'kysely';
-import type { LicenseType } from '@verdant/domain';
+import type { DocumentStatus, LicenseType, OrderStatus } from '@verdant/domain';
 import type { Defaulted, Flag, JsonText, Timestamp } from './common.ts';
 
 export type OrderType = 'pickup' | 'delivery';
@@ -33,6 +33,15 @@ export interface CustomersTable {
    * owner logs in by SMS code (users/proof.ts).
    */
   phone_verified_at: Defaulted<Timestamp | null>;
+  /** ID and medical card as staff reviewed them against the uploads (migration 0010). */
+  id_status: Defaulted<DocumentStatus>;
+  id_review_reason: string | null;
+  id_reviewed_by: number | null;
+  id_reviewed_at: Timestamp | null;
+  medcard_status: Defaulted<DocumentStatus>;
+  medcard_review_reason: string | null;
+  medcard_reviewed_by: number | null;
+  medcard_reviewed_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -139,7 +148,7 @@ export interface OrdersTable {
   customer_id: number | null;
   /** Client-generated when the order is created (offline or not): a retry returns the first order. */
   idempotency_key: string;
-  status: string;
+  status: OrderStatus;
   order_type: OrderType;
   license_type: LicenseType;
   payment_method: Defaulted<string>;
@@ -157,6 +166,16 @@ export interface OrdersTable {
   personal_details: JsonText;
   shipping_address: JsonText | null;
   billing_address: JsonText | null;
+  /** Lifecycle (migration 0010, @verdant/domain order-lifecycle). */
+  ready_by: Timestamp | null;
+  status_changed_at: Timestamp | null;
+  cancel_reason: string | null;
+  cancel_message: string | null;
+  /** JSON list of the verifications the order needed when placed. */
+  verification_needs: Defaulted<JsonText>;
+  /** When the goods went back (cancelled / no-show): stock, points, coupon use returned once. */
+  released_at: Timestamp | null;
+  version: Defaulted<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -1,0 +1,165 @@
+/**
+ * Row types of the store's side (migration 0010, issue 12): staff and their sessions, the order
+ * history, per-store order settings, the transactional outbox and its deliveries (messages,
+ * webhooks). Conventions are in ../schema.ts.
+ */
+import type { Generated } from 'kysely';
+import type { Defaulted, Flag, JsonText, Timestamp } from './common.ts';
+
+export type StaffRole = 'owner' | 'manager' | 'budtender';
+
+export interface StaffTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  role: StaffRole;
+  /** scrypt, as customers' (users/password-hash.ts); null until the member set one. */
+  password_hash: string | null;
+  /** Base32 TOTP secret; active once `totp_enabled_at` is set. */
+  totp_secret: string | null;
+  totp_enabled_at: Timestamp | null;
+  failed_logins: Defaulted<number>;
+  locked_until: Timestamp | null;
+  disabled_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface StaffStoresTable {
+  staff_id: number;
+  store_id: number;
+}
+
+export interface StaffSessionsTable {
+  id: Generated<number>;
+  staff_id: number;
+  /** sha256 of the cookie's token; the token itself is never stored. */
+  token_hash: string;
+  csrf_token: string;
+  expires_at: Timestamp;
+  last_seen_at: Timestamp;
+  revoked_at: Timestamp | null;
+  user_agent: string | null;
+  /** When the second factor was given in this session (null: not yet / not needed). */
+  mfa_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface StaffPasswordResetsTable {
+  id: Generated<number>;
+  staff_id: number;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export type OrderActorType = 'staff' | 'customer' | 'system';
+
+export interface OrderEventsTable {
+  id: Generated<number>;
+  order_id: number;
+  store_id: number;
+  at: Timestamp;
+  actor_type: OrderActorType;
+  actor_id: number | null;
+  actor_name: string | null;
+  /** placed | status | verification | id_checked | note | … */
+  kind: string;
+  from_status: string | null;
+  to_status: string | null;
+  data: JsonText | null;
+}
+
+export interface StoreOrderSettingsTable {
+  store_id: number;
+  auto_confirm: Defaulted<Flag>;
+  auto_confirm_minutes: Defaulted<number>;
+  pickup_window_hours: Defaulted<number>;
+  /** `{ [template]: { sms?: boolean, email?: boolean } }`; absent = on. */
+  notifications: Defaulted<JsonText>;
+  order_email: string | null;
+  updated_at: Timestamp;
+}
+
+export interface OutboxEventsTable {
+  id: Generated<number>;
+  /** `evt_…`, the id receivers de-duplicate on. */
+  event_id: string;
+  store_id: number;
+  type: string;
+  order_id: number | null;
+  payload: JsonText;
+  created_at: Timestamp;
+  pushed_at: Timestamp | null;
+  messages_at: Timestamp | null;
+  webhooks_at: Timestamp | null;
+}
+
+export type DeliveryChannel = 'sms' | 'email';
+
+export interface MessageDeliveriesTable {
+  id: Generated<number>;
+  event_id: string;
+  store_id: number;
+  order_id: number | null;
+  channel: DeliveryChannel;
+  recipient: string;
+  template: string;
+  subject: string | null;
+  body: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: Defaulted<number>;
+  next_attempt_at: Timestamp | null;
+  lease_until: Timestamp | null;
+  last_error: string | null;
+  sent_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  store_id: number;
+  url: string;
+  description: string | null;
+  /** JSON list of event types. */
+  events: JsonText;
+  /** `whsec_…` */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Timestamp | null;
+  disabled_at: Timestamp | null;
+  disabled_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  event_id: string;
+  endpoint_id: number;
+  store_id: number;
+  status: 'pending' | 'succeeded' | 'failed' | 'disabled';
+  attempts: Defaulted<number>;
+  next_attempt_at: Timestamp | null;
+  lease_until: Timestamp | null;
+  leased_by: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempt: number;
+  started_at: Timestamp;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  node: string | null;
+}
