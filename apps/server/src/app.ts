@@ -27,6 +27,7 @@ import { registerAccountRoutes } from './users/index.ts';
 import { createStorefrontServices } from './ssr/services.ts';
 import { loadWebBuild, registerSsr } from './ssr/mount.ts';
 import { OutputCache } from './ssr/output-cache.ts';
+import { createOutboxSignal, type OutboxSignal } from './outbox/signal.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,6 +37,8 @@ declare module 'fastify' {
     onStoreInvalidated(listener: (storeId?: number) => void): void;
     /** Every store's in-memory catalogue; call `catalog.catalogChanged(storeId, productIds?)` after writing it. */
     catalog: CatalogIndexManager;
+    /** Wake the outbox consumers after committing a transaction that wrote outbox events (outbox/append.ts). */
+    outbox: OutboxSignal;
   }
   interface FastifyRequest {
     /** The store this request is for (host or store-code path prefix, spec §1/§2). */
@@ -88,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
 
+  app.decorate('outbox', createOutboxSignal((err) => app.log.warn({ err }, 'outbox consumer failed')));
   app.decorateRequest('store', null as unknown as Store);
   app.decorateRequest('storePathPrefix', '');
   const invalidationListeners: ((storeId?: number) => void)[] = [];
@@ -116,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    if (error instanceof ApiError) return sendError(reply, error.statusCode, error.message);
+    if (error instanceof ApiError) return sendError(reply, error.statusCode, error.message, error.extra);
     const status = error.statusCode;
     // Fastify's own 4xx (bad JSON, payload too large, unsupported type) keep their status and text.
     if (status && status >= 400 && status < 500) return sendError(reply, status, error.message);

@@ -14,14 +14,25 @@ export function ok<T>(result: T, meta?: Record<string, unknown>): Envelope<T> {
   return meta ? { code: 200, result, meta } : { code: 200, result };
 }
 
+/** Beside the text: a stable code clients branch on (never the message), and data such as the allowed moves. */
+export interface ErrorExtra {
+  errorCode?: string;
+  meta?: Record<string, unknown>;
+}
+
 export class ApiError extends Error {
   readonly statusCode: number;
-  constructor(statusCode: number, message: string) {
+  readonly extra: ErrorExtra | undefined;
+  constructor(statusCode: number, message: string, extra?: ErrorExtra) {
     super(message);
     this.statusCode = statusCode;
+    this.extra = extra;
   }
 }
 
-export function sendError(reply: FastifyReply, statusCode: number, message: string): FastifyReply {
-  return reply.code(statusCode).send({ code: statusCode, result: message } satisfies Envelope<string>);
+export function sendError(reply: FastifyReply, statusCode: number, message: string, extra?: ErrorExtra): FastifyReply {
+  const body: Envelope<string> & { errorCode?: string } = { code: statusCode, result: message };
+  if (extra?.errorCode) body.errorCode = extra.errorCode;
+  if (extra?.meta) body.meta = extra.meta;
+  return reply.code(statusCode).send(body);
 }
