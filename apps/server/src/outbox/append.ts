@@ -11,7 +11,10 @@ import type { Kysely } from 'kysely';
 import type { OrderStatus } from '@verdant/domain';
 import type { Database } from '../db/schema.ts';
 
-export const OUTBOX_EVENT_TYPES = ['order.created', 'order.status_changed'] as const;
+/** `order.updated`: something staff see changed without a status move (a document verified); console push only. */
+export const OUTBOX_EVENT_TYPES = ['order.created', 'order.status_changed', 'order.updated'] as const;
+/** What webhook endpoints may subscribe to. */
+export const WEBHOOK_EVENT_TYPES = ['order.created', 'order.status_changed'] as const;
 export type OutboxEventType = (typeof OUTBOX_EVENT_TYPES)[number];
 
 /**
