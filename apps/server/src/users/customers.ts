@@ -159,6 +159,11 @@ export async function customerView(db: Db, c: CustomerRow) {
     medcard_number: c.medcard_number,
     medcard_expiry: c.medcard_expiry,
     id_verified: c.id_verified === 1,
+    // Issue 12: what staff decided about the uploads, so the account can say "pending review" or why it was rejected.
+    id_status: c.id_status,
+    id_review_reason: c.id_review_reason,
+    medcard_status: c.medcard_status,
+    medcard_review_reason: c.medcard_review_reason,
     created_from: c.created_from,
     credits: await pointsBalance(db, c.id, c.store_id),
     addresses: addresses.map(addressView),
