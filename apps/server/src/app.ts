@@ -28,6 +28,9 @@ import { createStorefrontServices } from './ssr/services.ts';
 import { loadWebBuild, registerSsr } from './ssr/mount.ts';
 import { OutputCache } from './ssr/output-cache.ts';
 import { createOutboxSignal, type OutboxSignal } from './outbox/signal.ts';
+import { registerWebhooks } from './webhooks/index.ts';
+import { registerConsole } from './console/serve.ts';
+import { registerStaff } from './staff/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -154,6 +157,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock: deps.clock ?? (() => new Date()),
   };
 
+  // First of the routes: the staff guard's onRoute hook must see every /api/console route.
+  registerStaff(app, { db: deps.db, now: deps.clock });
   registerStoreviewRoutes(app, deps.registry);
   registerCatalogRoutes(app, catalogDeps);
   registerSnapshotRoutes(app, catalogDeps);
@@ -162,8 +167,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerImageRoutes(app, { dataDir: deps.config.dataDir });
   registerSeoRoutes(app, catalogDeps);
   registerPwaRoutes(app);
+  registerConsole(app);
   registerCommerceRoutes(app, { db: deps.db, registry: deps.registry, now: deps.clock, catalog });
   registerAccountRoutes(app, { db: deps.db, config: deps.config, now: deps.clock });
+  registerWebhooks(app, { db: deps.db, production: deps.config.production });
   app.get('/api/health', async () => ({ code: 200, result: 'ok' }));
   app.all('/api/*', async (request, reply) => sendError(reply, 404, `No API endpoint ${request.method} ${request.url.split('?')[0]}`));
 

@@ -8,6 +8,7 @@ import { waitForRedis } from './redis/wait.ts';
 import { assertPortFree, PortInUseError } from './net/port-free.ts';
 import { ensureSeeded } from './seed/index.ts';
 import { buildApp } from './app.ts';
+import { ensureDemoStaff } from './staff/demo.ts';
 
 /**
  * `npm start`: validate the environment and the stores file, check the port is free, take the data directory (SQLite: one
@@ -58,7 +59,10 @@ async function main(): Promise<void> {
   const seeded = await withStartupLock(db, dialect, async () => {
     await migrateToLatest(db);
     await syncStores(db, registry.file);
-    return ensureSeeded(db, registry.file, config.dataDir);
+    const catalogueSeeded = await ensureSeeded(db, registry.file, config.dataDir);
+    // Staff to open the console with (demo only; never created for a real deployment's stores).
+    if (config.demoMode) await ensureDemoStaff(db);
+    return catalogueSeeded;
   });
 
   const app = await buildApp({ config, registry, db, webBuildDir: config.serveStorefront ? WEB_BUILD_DIR : undefined });

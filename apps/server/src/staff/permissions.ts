@@ -1,0 +1,41 @@
+/**
+ * What each staff role may do in the console (issue 12 "Staff and access"). Every console route
+ * declares one permission (`config: { console: { permission } }`); the guard (./guard.ts) refuses
+ * a member whose role lacks it. `public` marks the few routes used before logging in.
+ */
+import type { StaffRole } from '../db/schema.ts';
+
+export const STAFF_ROLES: readonly StaffRole[] = ['owner', 'manager', 'budtender'];
+
+export const PERMISSIONS = [
+  'self',
+  'orders:read',
+  'orders:write',
+  'customers:verify',
+  'reports:read',
+  'settings:write',
+  'staff:manage',
+  'webhooks:manage',
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+/** What a console route declares: a permission, or `public` (login, password reset). */
+export type RoutePermission = Permission | 'public';
+
+/**
+ * Owners and managers hold every permission; what tells them apart (managers touch only their own
+ * stores and cannot make owners) is checked by the guard's store check and the staff routes.
+ */
+export const ROLE_PERMISSIONS: Readonly<Record<StaffRole, readonly Permission[]>> = {
+  owner: PERMISSIONS,
+  manager: PERMISSIONS,
+  budtender: ['self', 'orders:read', 'orders:write', 'customers:verify'],
+};
+
+export function roleCan(role: StaffRole, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}
+
+export function isRoutePermission(value: unknown): value is RoutePermission {
+  return value === 'public' || (PERMISSIONS as readonly unknown[]).includes(value);
+}

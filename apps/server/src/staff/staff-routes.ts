@@ -1,0 +1,160 @@
+/**
+ * Staff management (permission `staff:manage`: owners and managers). Owners manage everyone.
+ * A manager manages only managers and budtenders whose stores are all among the manager's own,
+ * gives only stores of their own, and never makes or edits an owner. Nobody disables themselves
+ * or changes their own role. A member created without a password is mailed a link to set one.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database, StaffRole } from '../db/schema.ts';
+import { ApiError, ok } from '../http/envelope.ts';
+import { parseOr400 } from '../http/parse.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { staffOf, type StaffContext } from './guard.ts';
+import {
+  createMember,
+  EmailTakenError,
+  emailSchema,
+  listStaff,
+  nameSchema,
+  passwordSchema,
+  roleSchema,
+  setStores,
+  staffView,
+  type StaffView,
+} from './members.ts';
+import { issueStaffReset, resetUrl, STAFF_INVITE_TTL_MS } from './password-reset.ts';
+import { revokeAllSessions } from './sessions.ts';
+
+export const MANAGE_MESSAGES = {
+  ownersOnly: 'Only an owner can make or change an owner.',
+  notYours: 'You can only manage staff of your own stores.',
+  storeNotYours: 'You can only give access to your own stores.',
+  needsStore: 'Choose at least one store for a manager or budtender.',
+  unknownStore: 'One of the stores does not exist.',
+  notFound: 'No such staff member.',
+  self: 'You cannot disable yourself or change your own role.',
+  emailTaken: 'A staff member with this e-mail already exists.',
+} as const;
+
+const storeIdsSchema = z.array(z.number().int().positive()).max(500);
+const createBody = z.object({
+  email: emailSchema,
+  name: nameSchema,
+  role: roleSchema,
+  storeIds: storeIdsSchema.default([]),
+  password: passwordSchema.optional(),
+});
+const patchBody = z
+  .object({
+    name: nameSchema.optional(),
+    role: roleSchema.optional(),
+    storeIds: storeIdsSchema.optional(),
+    disabled: z.boolean().optional(),
+  })
+  .strict();
+const MANAGE = { config: { console: { permission: 'staff:manage' as const } } };
+
+interface Deps {
+  db: Kysely<Database>;
+  now: () => Date;
+  mailer: () => Mailer;
+}
+
+/** Whether `me` may manage a member in this state (role and stores). */
+function mayManage(me: StaffContext, role: StaffRole, storeIds: number[]): boolean {
+  if (me.role === 'owner') return true;
+  return role !== 'owner' && storeIds.every((id) => me.storeIds.includes(id));
+}
+
+export function registerStaffManagementRoutes(app: FastifyInstance, deps: Deps): void {
+  const { db, now } = deps;
+
+  /** The new role and stores are valid and `me` may give them; throws the refusal. */
+  const checkAssignment = async (me: StaffContext, role: StaffRole, storeIds: number[]) => {
+    if (role === 'owner') {
+      if (me.role !== 'owner') throw new ApiError(403, MANAGE_MESSAGES.ownersOnly, { errorCode: 'forbidden' });
+      return;
+    }
+    if (storeIds.length === 0) throw new ApiError(400, MANAGE_MESSAGES.needsStore, { errorCode: 'invalid_request' });
+    const known = await db.selectFrom('stores').select('id').where('id', 'in', storeIds).execute();
+    if (known.length !== new Set(storeIds).size) throw new ApiError(400, MANAGE_MESSAGES.unknownStore, { errorCode: 'invalid_request' });
+    if (!storeIds.every((id) => me.storeIds.includes(id)))
+      throw new ApiError(403, MANAGE_MESSAGES.storeNotYours, { errorCode: 'store_forbidden' });
+  };
+
+  app.get('/api/console/staff', MANAGE, async (request) => {
+    const me = staffOf(request);
+    const all = await listStaff(db);
+    return ok(all.filter((m) => m.id === me.id || mayManage(me, m.role, m.storeIds)));
+  });
+
+  app.post('/api/console/staff', MANAGE, async (request) => {
+    const me = staffOf(request);
+    const body = parseOr400(createBody, request.body);
+    await checkAssignment(me, body.role, body.storeIds);
+    const at = now();
+    let id: number;
+    try {
+      id = await createMember(
+        db,
+        { email: body.email, name: body.name, role: body.role, storeIds: body.storeIds, password: body.password },
+        at,
+      );
+    } catch (error) {
+      if (error instanceof EmailTakenError) throw new ApiError(409, MANAGE_MESSAGES.emailTaken, { errorCode: 'email_taken' });
+      throw error;
+    }
+    if (!body.password) {
+      const token = await issueStaffReset(db, id, at, STAFF_INVITE_TTL_MS);
+      await deps
+        .mailer()
+        .send({
+          to: body.email,
+          subject: 'Your Verdant console account',
+          text: `Hello ${body.name},\n\n${me.name} added you to the store console. Open this link within 7 days to set your password:\n${resetUrl(request.store.url, token)}\n`,
+        })
+        .catch((err: unknown) => request.log.warn({ err }, 'staff invitation mail failed'));
+    }
+    return ok((await staffView(db, id)) as StaffView);
+  });
+
+  app.patch('/api/console/staff/:staffId', MANAGE, async (request) => {
+    const me = staffOf(request);
+    const staffId = parseOr400(
+      z.object({
+        staffId: z.coerce
+          .number()
+          .int()
+          .positive()
+          .max(2 ** 31 - 1),
+      }),
+      request.params,
+    ).staffId;
+    const body = parseOr400(patchBody, request.body);
+    const target = await staffView(db, staffId);
+    // A member the manager may not manage is as unknown as a missing one.
+    if (!target || !mayManage(me, target.role, target.storeIds))
+      throw new ApiError(404, MANAGE_MESSAGES.notFound, { errorCode: 'not_found' });
+    if (target.id === me.id && (body.disabled === true || (body.role !== undefined && body.role !== target.role)))
+      throw new ApiError(400, MANAGE_MESSAGES.self, { errorCode: 'self_change' });
+    const role = body.role ?? target.role;
+    const changesAccess = body.role !== undefined || body.storeIds !== undefined;
+    const storeIds = body.storeIds ?? (target.role === 'owner' ? [] : target.storeIds);
+    if (changesAccess) await checkAssignment(me, role, storeIds);
+    const at = now();
+    const iso = at.toISOString();
+    await db.transaction().execute(async (trx) => {
+      const set: Partial<{ name: string; role: StaffRole; disabled_at: string | null; updated_at: string }> = { updated_at: iso };
+      if (body.name !== undefined) set.name = body.name;
+      if (body.role !== undefined) set.role = body.role;
+      if (body.disabled !== undefined) set.disabled_at = body.disabled ? (target.disabled ? undefined : iso) : null;
+      if (set.disabled_at === undefined) delete set.disabled_at;
+      await trx.updateTable('staff').set(set).where('id', '=', staffId).execute();
+      if (changesAccess) await setStores(trx, staffId, role, storeIds);
+      if (body.disabled === true) await revokeAllSessions(trx, staffId, at);
+    });
+    return ok((await staffView(db, staffId)) as StaffView);
+  });
+}
