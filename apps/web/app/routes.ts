@@ -16,7 +16,11 @@ const storeTree: RouteConfigEntry[] = [
     index('routes/home.tsx', { id: 'home' }),
     route('pwa.html', 'routes/home.tsx', { id: 'home-pwa' }),
     route('checkout', 'routes/checkout.tsx', { id: 'checkout' }),
-    ...STATIC_PAGE_IDENTIFIERS.map((page) => route(page, 'routes/static-page.tsx', { id: `static-${page}` })),
+    // /order-tracking is a form with an action (issue 12), not a CMS page.
+    ...STATIC_PAGE_IDENTIFIERS.filter((page) => page !== 'order-tracking').map((page) =>
+      route(page, 'routes/static-page.tsx', { id: `static-${page}` }),
+    ),
+    route('order-tracking', 'routes/order-tracking.tsx', { id: 'order-tracking' }),
     route('contact', 'routes/contact.tsx', { id: 'contact' }),
     route('my-account', 'routes/account.tsx', { id: 'my-account' }),
     ...ACCOUNT_BLOCKS.map((block) =>

@@ -6,7 +6,7 @@
  * Bearer header (spec §6: token in header). Callers go through the auth store's `authorized()`
  * (../state/auth-store.ts), which adds the token and runs the 401 refresh of spec §4.
  */
-import type { LicenseType } from '@verdant/domain';
+import type { DocumentStatus, LicenseType, TimelineStep } from '@verdant/domain';
 import { ApiError, NetworkError, apiUrl, callApi, callApiEnvelope } from './envelope.ts';
 
 export type OrderType = 'pickup' | 'delivery';
@@ -60,6 +60,11 @@ export interface CurrentUser {
   medcard_number: string | null;
   medcard_expiry: string | null;
   id_verified: boolean;
+  /** Staff's review of the uploads (issue 12); absent from answers of servers before it. */
+  id_status?: DocumentStatus;
+  id_review_reason?: string | null;
+  medcard_status?: DocumentStatus;
+  medcard_review_reason?: string | null;
   created_from: string | null;
   credits: number;
   addresses: Address[];
@@ -97,6 +102,14 @@ export interface AccountOrder {
   total: number;
   credits_used: number;
   items: OrderLine[];
+  /** Issue 12 lifecycle (GET /api/user/order/:id; the history list carries `status_label` only). */
+  status_label?: string;
+  ready_by?: string | null;
+  status_changed_at?: string | null;
+  timeline?: TimelineStep[];
+  cancel_reason?: string | null;
+  cancel_message?: string | null;
+  hold?: ('id' | 'medcard')[];
 }
 
 export interface OrderHistoryPage {

@@ -15,6 +15,7 @@ import type {
   ProductSearchParams,
   Store,
 } from '@verdant/domain';
+import type { TrackedOrder, TrackingQuery } from '../api/order-tracking.ts';
 
 export interface CmsPage {
   id: number;
@@ -102,6 +103,12 @@ export type AppContext = {
   demoMode: boolean;
   /** This answer's Content-Security-Policy nonce, for the inline scripts of the document. */
   cspNonce?: string;
+  /**
+   * Issue 12 order tracking for the /order-tracking action (no JavaScript needed): the same module
+   * as `POST /api/order-tracking`, bound to this request's store and client address (its rate
+   * limit). Throws the API's errors (`statusCode` 404/429 with the shopper's text).
+   */
+  trackOrder?(query: TrackingQuery): Promise<TrackedOrder>;
 };
 
 declare module 'react-router' {

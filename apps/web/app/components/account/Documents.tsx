@@ -6,6 +6,7 @@ import { formatDate } from '@verdant/domain';
 import { useRootData } from '../../lib/root-data.ts';
 import { notify } from '../../state/notifications.ts';
 import { useAuth, useAuthApi } from '../../state/use-auth.ts';
+import { documentStatusText } from '../../lib/document-status.ts';
 import { FileField, FormError, errorMessage, secondaryButton } from './ui.tsx';
 
 const KIND_LABELS = { id: 'Photo ID', medcard: 'Medical card' } as const;
@@ -18,6 +19,7 @@ export function Documents({ idPrefix }: { idPrefix: string }) {
   const { store } = useRootData();
   const auth = useAuthApi();
   const licenseType = useAuth((s) => s.user?.license_type);
+  const user = useAuth((s) => s.user);
   const [docs, setDocs] = useState<UploadedDocument[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const kinds = licenseType === 'medical' ? (['id', 'medcard'] as const) : (['id'] as const);
@@ -31,6 +33,14 @@ export function Documents({ idPrefix }: { idPrefix: string }) {
         setLoadError(null);
       })
       .catch((e: unknown) => setLoadError(errorMessage(e)));
+  // A new upload goes back to review: read the customer again for its status (quietly; the list says it is on file).
+  const afterUpload = () => {
+    void reload();
+    void auth
+      .getState()
+      .refreshUser()
+      .catch(() => null);
+  };
 
   useEffect(() => {
     void reload();
@@ -53,15 +63,29 @@ export function Documents({ idPrefix }: { idPrefix: string }) {
                     ? `On file: ${latest.original_name ?? 'document'} (uploaded ${formatDate(latest.created_at, store.placeInfo.timezone)})`
                     : 'Not uploaded yet'}
               </span>
+              {docs != null ? (
+                <span
+                  data-testid={`document-status-${kind}`}
+                  className={`w-full text-sm font-medium ${statusTone(user?.[`${kind}_status`])}`}
+                >
+                  {documentStatusText(kind, user?.[`${kind}_status`], user?.[`${kind}_review_reason`], latest != null)}
+                </span>
+              ) : null}
             </li>
           );
         })}
       </ul>
       {kinds.map((kind) => (
-        <UploadForm key={kind} id={`${idPrefix}-upload-${kind}`} kind={kind} onUploaded={reload} />
+        <UploadForm key={kind} id={`${idPrefix}-upload-${kind}`} kind={kind} onUploaded={afterUpload} />
       ))}
     </div>
   );
+}
+
+function statusTone(status: string | undefined): string {
+  if (status === 'verified') return 'text-brand-ink';
+  if (status === 'rejected') return 'text-red-800';
+  return 'text-stone-800';
 }
 
 function UploadForm({ id, kind, onUploaded }: { id: string; kind: 'id' | 'medcard'; onUploaded(): void }) {

@@ -3,13 +3,14 @@ import { formatMoney, isSizeId, sizeLongLabel } from '@verdant/domain';
 import type { PickupPlace, PlacedOrder } from '../../api/order.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import { StoreLink } from '../store/StoreLink.tsx';
+import { ThankYouStatus } from './ThankYouStatus.tsx';
 
 /**
  * The thank-you page (spec §2 checkout thank-you flag, §8 "order placed confirmation with the
  * order number"). It shows only the order the server confirmed — its number, lines, totals
  * (reward points included) and where it goes (the pickup place and hours, or the delivery
  * address), all from the server's answer, never from the browser's cart or a guess — and what
- * happens next.
+ * happens next, with its live status (issue 12).
  */
 export function ThankYou({ order }: { order: PlacedOrder }) {
   const { store } = useRootData();
@@ -28,6 +29,15 @@ export function ThankYou({ order }: { order: PlacedOrder }) {
         <p className="text-lg">
           Your order number is <strong data-testid="order-number" className="font-mono text-xl">{order.increment_id}</strong>.
         </p>
+
+        <section aria-labelledby="status-title" data-testid="thank-you-status">
+          <h2 id="status-title" className="text-lg font-semibold text-stone-900">
+            Order status
+          </h2>
+          <div className="mt-2">
+            <ThankYouStatus order={order} />
+          </div>
+        </section>
 
         <section aria-labelledby="next-title">
           <h2 id="next-title" className="text-lg font-semibold text-stone-900">

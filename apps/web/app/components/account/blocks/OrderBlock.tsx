@@ -1,14 +1,20 @@
 import { LICENSE_LABELS, formatDateTime, formatMoney, sizeLabel } from '@verdant/domain';
 import { accountApi } from '../../../api/account.ts';
-import { orderStatusLabel } from '../../../lib/account-view.ts';
+import { LIVE_POLL_MS } from '../../../lib/order-status.ts';
 import { useRootData } from '../../../lib/root-data.ts';
+import { useAuthApi } from '../../../state/use-auth.ts';
+import { LiveOrderStatus } from '../../order/LiveOrderStatus.tsx';
 import { StoreLink } from '../../store/StoreLink.tsx';
 import { useAccountQuery } from '../use-account-query.ts';
 import { Block, FormError } from '../ui.tsx';
 
-/** /my-account/orders/{orderId}: one of the customer's orders with its lines and totals (cents). */
+/**
+ * /my-account/orders/{orderId}: one of the customer's orders — its live status as a timeline
+ * (issue 12), lines and totals (cents).
+ */
 export function OrderBlock({ orderId }: { orderId: string }) {
   const { store } = useRootData();
+  const auth = useAuthApi();
   const order = useAccountQuery(`order:${orderId}`, (t) => accountApi.order(t, orderId));
   const money = (cents: number) => formatMoney(cents, store.money);
   const o = order.data;
@@ -26,9 +32,21 @@ export function OrderBlock({ orderId }: { orderId: string }) {
       {order.status === 'loading' ? <p className="text-stone-600">Loading the order…</p> : null}
       {o ? (
         <div className="space-y-5">
+          <section aria-labelledby="order-status-title" className="rounded-xl bg-stone-50 p-4">
+            <h3 id="order-status-title" className="mb-3 text-lg font-semibold text-stone-900">
+              Order status
+            </h3>
+            <LiveOrderStatus
+              key={o.increment_id}
+              initial={o}
+              fetchStatus={() => auth.getState().authorized((t) => accountApi.order(t, orderId))}
+              intervalMs={LIVE_POLL_MS.account}
+              timeZone={store.placeInfo.timezone}
+              documentsHref="/my-account#documents-title"
+            />
+          </section>
           <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-3">
             <Fact label="Placed" value={formatDateTime(o.created_at, store.placeInfo.timezone)} />
-            <Fact label="Status" value={orderStatusLabel(o.status)} />
             <Fact label="Order type" value={o.order_type === 'delivery' ? 'Delivery' : 'Pickup'} />
             <Fact label="Licence type" value={LICENSE_LABELS[o.license_type]} />
             <Fact label="Payment" value={o.payment_method === 'cashondelivery' ? 'Pay on delivery' : o.payment_method} />

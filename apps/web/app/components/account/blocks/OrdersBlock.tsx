@@ -51,7 +51,7 @@ export function OrdersBlock() {
                       </StoreLink>
                     </th>
                     <td className="py-2 pr-3">{formatDateTime(o.created_at, store.placeInfo.timezone)}</td>
-                    <td className="py-2 pr-3">{orderStatusLabel(o.status)}</td>
+                    <td className="py-2 pr-3">{o.status_label ?? orderStatusLabel(o.status)}</td>
                     <td className="py-2 pr-3">{orderItemCount(o)}</td>
                     <td className="py-2 text-right font-medium">{formatMoney(o.total, store.money)}</td>
                   </tr>

@@ -1,0 +1,33 @@
+import { OrderTimeline } from './OrderTimeline.tsx';
+import { useLiveOrder } from './use-live-order.ts';
+import type { OrderStatusView } from '../../lib/order-status.ts';
+
+interface Props<T extends OrderStatusView> {
+  initial: T;
+  fetchStatus(): Promise<T>;
+  intervalMs: number;
+  timeZone: string;
+  documentsHref?: string | null;
+}
+
+/**
+ * The timeline of an order that is open on screen, kept fresh (use-live-order.ts); a change is
+ * said in a polite live region that is on the page from its first render (a region added later
+ * is not read).
+ */
+export function LiveOrderStatus<T extends OrderStatusView>({ initial, fetchStatus, intervalMs, timeZone, documentsHref }: Props<T>) {
+  const live = useLiveOrder(initial, fetchStatus, intervalMs, timeZone);
+  return (
+    <div className="space-y-3">
+      <OrderTimeline order={live.order} timeZone={timeZone} documentsHref={documentsHref} />
+      <p role="status" aria-live="polite" aria-atomic="true" data-testid="order-status-live" className="text-sm font-medium text-brand-ink">
+        {live.announcement}
+      </p>
+      {live.staleNote ? (
+        <p data-testid="order-status-stale" className="text-sm text-amber-900">
+          {live.staleNote}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import {
+  holdText,
+  isSettled,
+  readyByText,
+  showsReadyBy,
+  statusAnnouncement,
+  statusLabel,
+  stepTime,
+  timelineOf,
+  type OrderStatusView,
+} from './order-status.ts';
+
+const LA = 'America/Los_Angeles';
+const base: OrderStatusView = { status: 'submitted', order_type: 'pickup', created_at: '2026-11-25T20:00:00.000Z' };
+
+describe('order status view', () => {
+  it('shows times on the store clock, en-US', () => {
+    expect(stepTime('2026-11-25T20:05:00.000Z', LA)).toBe('Nov 25, 12:05 PM');
+    expect(stepTime('2026-11-25T20:05:00.000Z', 'America/New_York')).toBe('Nov 25, 3:05 PM');
+    expect(stepTime('not a date', LA)).toBe('');
+  });
+
+  it('says the ready-by time alone on the same store day, with the day otherwise', () => {
+    const now = new Date('2026-11-25T20:00:00.000Z');
+    expect(readyByText('2026-11-26T01:40:00.000Z', LA, now)).toBe('Ready by 5:40 PM');
+    expect(readyByText('2026-11-26T17:00:00.000Z', LA, now)).toBe('Ready by Thu, Nov 26, 9:00 AM');
+  });
+
+  it('shows the ready-by time from confirmed until it is handed over', () => {
+    const readyBy = '2026-11-26T01:40:00.000Z';
+    expect(showsReadyBy({ ...base, status: 'confirmed', ready_by: readyBy })).toBe(true);
+    expect(showsReadyBy({ ...base, status: 'ready_for_pickup', ready_by: readyBy })).toBe(true);
+    expect(showsReadyBy({ ...base, status: 'completed', ready_by: readyBy })).toBe(false);
+    expect(showsReadyBy({ ...base, status: 'confirmed', ready_by: null })).toBe(false);
+  });
+
+  it('uses the server label, else the domain label', () => {
+    expect(statusLabel({ status: 'ready_for_pickup' })).toBe('Ready for pickup');
+    expect(statusLabel({ status: 'confirmed', status_label: 'Confirmed!' })).toBe('Confirmed!');
+    expect(statusLabel({ status: 'legacy_state' })).toBe('legacy_state');
+  });
+
+  it('builds the timeline of an answer that has none from the order type', () => {
+    expect(timelineOf(base).map((s) => [s.status, s.state])).toEqual([
+      ['submitted', 'current'],
+      ['confirmed', 'upcoming'],
+      ['ready_for_pickup', 'upcoming'],
+      ['completed', 'upcoming'],
+    ]);
+    expect(timelineOf({ ...base, order_type: 'delivery' }).map((s) => s.status)).toContain('out_for_delivery');
+    const served = [{ status: 'confirmed' as const, label: 'Confirmed', at: base.created_at, state: 'current' as const }];
+    expect(timelineOf({ ...base, timeline: served })).toBe(served);
+  });
+
+  it('stops asking at a final status', () => {
+    expect(isSettled({ status: 'completed' })).toBe(true);
+    expect(isSettled({ status: 'cancelled' })).toBe(true);
+    expect(isSettled({ status: 'no_show' })).toBe(true);
+    expect(isSettled({ status: 'ready_for_pickup' })).toBe(false);
+  });
+
+  it('names the documents an order is held for', () => {
+    expect(holdText([])).toBeNull();
+    expect(holdText(undefined)).toBeNull();
+    expect(holdText(['id'])).toBe('We need to verify your ID before the store can confirm your order.');
+    expect(holdText(['id', 'medcard'])).toBe('We need to verify your ID and medical card before the store can confirm your order.');
+  });
+
+  it('announces a change of status only, with the ready-by time when confirmed', () => {
+    const now = new Date('2026-11-25T20:00:00.000Z');
+    const confirmed = { ...base, status: 'confirmed', ready_by: '2026-11-26T01:40:00.000Z' };
+    expect(statusAnnouncement(null, base, LA, now)).toBeNull();
+    expect(statusAnnouncement(base, { ...base }, LA, now)).toBeNull();
+    expect(statusAnnouncement(base, confirmed, LA, now)).toBe('Your order is now Confirmed. Ready by 5:40 PM.');
+    expect(statusAnnouncement(confirmed, { ...confirmed, status: 'ready_for_pickup' }, LA, now)).toBe(
+      'Your order is now Ready for pickup.',
+    );
+  });
+});
