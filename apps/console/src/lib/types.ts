@@ -1,0 +1,163 @@
+/** The console API's shapes (the contract in the issue-12 brief). */
+import type { CancelReason, OrderAction, OrderStatus } from '@verdant/domain';
+
+export type Role = 'owner' | 'manager' | 'budtender';
+
+export interface StaffView {
+  id: number;
+  email: string;
+  name: string;
+  role: Role;
+  storeIds: number[];
+  totpEnabled: boolean;
+  disabled?: boolean;
+}
+
+export interface SessionAnswer {
+  staff: StaffView;
+  csrfToken: string;
+}
+
+export interface ConsoleStore {
+  id: number;
+  code: string;
+  name: string;
+  timezone: string;
+}
+
+export type Hold = 'id' | 'medcard';
+
+export interface OrderSummary {
+  id: number;
+  increment_id: string;
+  status: OrderStatus;
+  order_type: 'pickup' | 'delivery';
+  license_type: 'recreational' | 'medical';
+  created_at: string;
+  ready_by: string | null;
+  customer_name: string;
+  phone: string;
+  total_cents: number;
+  item_count: number;
+  hold: Hold[];
+  version: number;
+}
+
+export interface OrderList {
+  items: OrderSummary[];
+  nextCursor: string | null;
+  counts: Partial<Record<OrderStatus, number>>;
+}
+
+export interface OrderLine {
+  sku: string;
+  name: string;
+  qty: number;
+  size: string | null;
+  uom: string | null;
+  price_cents: number;
+  row_total_cents: number;
+  discount_cents: number;
+  excise_tax_cents: number;
+  sales_tax_cents: number;
+  thc_equivalent_grams: number | null;
+}
+
+export type DocumentState = 'none' | 'pending' | 'verified' | 'rejected';
+
+export interface OrderCustomer {
+  id: number | null;
+  name: string;
+  phone: string;
+  email: string | null;
+  license_type: 'recreational' | 'medical';
+  birthday: string | null;
+  age_on_order_date: number | null;
+  medcard_number: string | null;
+  medcard_expiry: string | null;
+  id_status: DocumentState;
+  medcard_status: DocumentState;
+  id_review_reason: string | null;
+  medcard_review_reason: string | null;
+}
+
+export interface OrderHistoryEntry {
+  at: string;
+  actor_type: 'staff' | 'customer' | 'system';
+  actor_name: string | null;
+  kind: string;
+  from_status: OrderStatus | null;
+  to_status: OrderStatus | null;
+  data: Record<string, unknown> | null;
+}
+
+export interface OrderDetail extends OrderSummary {
+  items: OrderLine[];
+  totals: {
+    subtotal: number;
+    discount: number;
+    excise_taxes: number;
+    sales_taxes: number;
+    shipping: number;
+    total: number;
+    credits_used: number;
+  };
+  coupon_code: string | null;
+  points: { used: number; earned: number };
+  thc_equivalent_grams: number | null;
+  customer: OrderCustomer;
+  uploads: { id: number; kind: string; mime: string; created_at: string; url: string }[];
+  shipping_address: unknown;
+  notes: string | null;
+  cancel_reason: CancelReason | null;
+  cancel_message: string | null;
+  history: OrderHistoryEntry[];
+  actions: { action: OrderAction; to: OrderStatus; blockedBy: string | null }[];
+}
+
+export interface OrderSettings {
+  auto_confirm: boolean;
+  auto_confirm_minutes: number;
+  pickup_window_hours: number;
+  notifications: Record<string, { sms: boolean; email: boolean }>;
+  order_email: string | null;
+}
+
+export interface ReportRow {
+  date: string;
+  orders: number;
+  gross_cents: number;
+  discount_cents: number;
+  excise_tax_cents: number;
+  sales_tax_cents: number;
+  total_cents: number;
+}
+
+export interface WebhookEndpoint {
+  id: number;
+  url: string;
+  events: string[];
+  description: string | null;
+  disabled: boolean;
+  secret?: string;
+  created_at?: string;
+}
+
+export interface WebhookAttempt {
+  at?: string;
+  attempted_at?: string;
+  status_code?: number | null;
+  response_status?: number | null;
+  error?: string | null;
+  duration_ms?: number | null;
+}
+
+export interface WebhookDelivery {
+  id: number;
+  event_id?: string;
+  event_type?: string;
+  type?: string;
+  status: string;
+  created_at?: string;
+  attempts?: WebhookAttempt[];
+}

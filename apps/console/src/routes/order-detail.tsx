@@ -1,0 +1,327 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { CANCEL_REASON_LABELS, ORDER_STATUS_LABELS, type CancelReason } from '@verdant/domain';
+import { Badge, ErrorNote, Loading } from '../components/ui.tsx';
+import { api } from '../lib/api.ts';
+import { dateTime, money, titleCase } from '../lib/format.ts';
+import { useResource } from '../lib/use-resource.ts';
+import type { OrderDetail, OrderHistoryEntry } from '../lib/types.ts';
+import { useStore, useTitle } from './layout.tsx';
+import { OrderActions } from './order-actions.tsx';
+import { HOLD_LABELS, statusTone } from './queue.tsx';
+import { VerificationPanel } from './verification.tsx';
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = `section-${title.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <section aria-labelledby={id} className="card">
+      <h2 id={id} className="mb-3 text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function Facts({ rows }: { rows: [string, ReactNode][] }) {
+  return (
+    <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
+      {rows.map(([term, value]) => (
+        <div key={term} className="contents">
+          <dt className="font-medium text-stone-700">{term}</dt>
+          <dd>{value ?? '—'}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function grams(value: number | null | undefined): string {
+  return value === null || value === undefined ? '—' : `${Number(value.toFixed(3))} g`;
+}
+
+function addressText(address: unknown): string | null {
+  if (!address) return null;
+  if (typeof address === 'string') return address;
+  if (typeof address !== 'object') return null;
+  const a = address as Record<string, unknown>;
+  const street = Array.isArray(a.street) ? a.street.join(', ') : a.street;
+  return (
+    [a.name, street, a.city, [a.region, a.postcode].filter(Boolean).join(' ')]
+      .filter((p) => typeof p === 'string' && p.trim())
+      .join(', ') || null
+  );
+}
+
+function historyText(entry: OrderHistoryEntry): string {
+  if (entry.to_status && entry.from_status) return `${ORDER_STATUS_LABELS[entry.from_status]} → ${ORDER_STATUS_LABELS[entry.to_status]}`;
+  if (entry.to_status) return ORDER_STATUS_LABELS[entry.to_status];
+  return titleCase(entry.kind);
+}
+
+function historyDetails(entry: OrderHistoryEntry, timeZone: string): string | null {
+  const data = entry.data ?? {};
+  const parts: string[] = [];
+  if (typeof data.readyBy === 'string' || typeof data.ready_by === 'string')
+    parts.push(`ready by ${dateTime(String(data.readyBy ?? data.ready_by), timeZone)}`);
+  if (typeof data.reason === 'string') parts.push(`reason: ${CANCEL_REASON_LABELS[data.reason as CancelReason] ?? data.reason}`);
+  if (typeof data.message === 'string' && data.message) parts.push(`message: “${data.message}”`);
+  if (data.idChecked === true || data.id_checked === true) parts.push('ID checked');
+  if (data.medcardChecked === true || data.medcard_checked === true) parts.push('medical card checked');
+  if (typeof data.document === 'string' && typeof data.decision === 'string')
+    parts.push(`${data.document === 'medcard' ? 'medical card' : 'ID'} ${data.decision}`);
+  return parts.length ? parts.join('; ') : null;
+}
+
+export function OrderPage() {
+  const { orderId } = useParams();
+  const { store, lastEvent, liveTick, markSeen } = useStore();
+  const order = useResource(`${store.id}/${orderId}`, () => api<OrderDetail>('GET', `/stores/${store.id}/orders/${orderId}`));
+  const [notice, setNotice] = useState<{ text: string; tone: 'ok' | 'warn' } | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useTitle(order.data ? `Order #${order.data.increment_id}` : 'Order');
+
+  useEffect(() => {
+    markSeen(Number(orderId));
+  }, [orderId, markSeen]);
+
+  // Someone else moved this order (another till, auto-confirm): read it again.
+  useEffect(() => {
+    if (lastEvent && String(lastEvent.order_id) === orderId && (!order.data || lastEvent.version > order.data.version)) void order.reload();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [liveTick]);
+
+  if (!order.data) {
+    return order.error ? (
+      <>
+        <ErrorNote>{order.error}</ErrorNote>
+        <Link to={`/stores/${store.id}/orders`} className="link">
+          Back to the orders
+        </Link>
+      </>
+    ) : (
+      <Loading label="Loading the order…" />
+    );
+  }
+  const o = order.data;
+  const c = o.customer;
+  const address = addressText(o.shipping_address);
+
+  return (
+    <article aria-labelledby="order-title" className="grid gap-4">
+      <p>
+        <Link to={`/stores/${store.id}/orders`} className="link">
+          ← All orders
+        </Link>
+      </p>
+      <header className="flex flex-wrap items-center gap-3">
+        <h1 id="order-title" ref={headingRef} tabIndex={-1} className="text-2xl font-semibold">
+          Order #{o.increment_id}
+        </h1>
+        <Badge tone={statusTone(o.status)}>{ORDER_STATUS_LABELS[o.status]}</Badge>
+        <Badge>{o.order_type === 'pickup' ? 'Pickup' : 'Delivery'}</Badge>
+        <Badge>{o.license_type === 'medical' ? 'Medical' : 'Recreational'}</Badge>
+        {o.hold.map((h) => (
+          <Badge key={h} tone="red">
+            Held: {HOLD_LABELS[h]}
+          </Badge>
+        ))}
+      </header>
+      <div role="status" aria-live="polite">
+        {notice && (
+          <p
+            className={`rounded border px-3 py-2 ${notice.tone === 'ok' ? 'border-green-300 bg-green-50' : 'border-amber-400 bg-amber-50'}`}
+          >
+            {notice.text}
+          </p>
+        )}
+      </div>
+      <Facts
+        rows={[
+          ['Placed', dateTime(o.created_at, store.timezone)],
+          ['Ready by', o.ready_by ? dateTime(o.ready_by, store.timezone) : '—'],
+          ...(o.cancel_reason
+            ? ([['Cancel reason', CANCEL_REASON_LABELS[o.cancel_reason] ?? o.cancel_reason]] as [string, ReactNode][])
+            : []),
+          ...(o.cancel_message ? ([['Told the shopper', o.cancel_message]] as [string, ReactNode][]) : []),
+        ]}
+      />
+
+      <Section title="Actions">
+        <OrderActions
+          order={o}
+          store={store}
+          onMoved={(detail, text) => {
+            order.setData(detail);
+            setNotice({ text, tone: 'ok' });
+            headingRef.current?.focus();
+          }}
+          onStale={(text) => {
+            setNotice({ text, tone: 'warn' });
+            void order.reload();
+          }}
+        />
+      </Section>
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Section title="Customer">
+          <Facts
+            rows={[
+              ['Name', c.name],
+              [
+                'Phone',
+                c.phone ? (
+                  <a href={`tel:${c.phone}`} className="link">
+                    {c.phone}
+                  </a>
+                ) : (
+                  '—'
+                ),
+              ],
+              ['E-mail', c.email || '—'],
+              ['Licence', c.license_type === 'medical' ? 'Medical' : 'Recreational'],
+              ['Birthday', c.birthday || '—'],
+              ['Age on order date', c.age_on_order_date ?? '—'],
+              ...(c.license_type === 'medical' || c.medcard_number
+                ? ([
+                    ['Medical card no.', c.medcard_number || '—'],
+                    ['Medical card expiry', c.medcard_expiry || '—'],
+                  ] as [string, ReactNode][])
+                : []),
+            ]}
+          />
+        </Section>
+        <Section title="Verification">
+          <VerificationPanel
+            order={o}
+            store={store}
+            onChanged={(text) => {
+              setNotice({ text, tone: 'ok' });
+              void order.reload();
+            }}
+          />
+          {o.uploads.length > 0 && (
+            <>
+              <h3 className="mt-4 mb-2 font-semibold">Uploaded documents</h3>
+              <ul className="grid gap-3 sm:grid-cols-2">
+                {o.uploads.map((u) => {
+                  const label = `${u.kind === 'medcard' ? 'Medical card' : u.kind === 'id' ? 'ID' : titleCase(u.kind)} uploaded ${dateTime(u.created_at, store.timezone)}`;
+                  return (
+                    <li key={u.id}>
+                      {u.mime.startsWith('image/') && (
+                        <img src={u.url} alt={label} className="mb-1 max-h-48 rounded border border-stone-300" />
+                      )}
+                      <a href={u.url} target="_blank" rel="noopener noreferrer" className="link">
+                        Open {label} (new tab)
+                      </a>
+                    </li>
+                  );
+                })}
+              </ul>
+            </>
+          )}
+        </Section>
+      </div>
+
+      <Section title="Items">
+        <div className="overflow-x-auto">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Product</th>
+                <th scope="col">Size</th>
+                <th scope="col" className="text-right">
+                  Qty
+                </th>
+                <th scope="col" className="text-right">
+                  Price
+                </th>
+                <th scope="col" className="text-right">
+                  Discount
+                </th>
+                <th scope="col" className="text-right">
+                  THC equiv.
+                </th>
+                <th scope="col" className="text-right">
+                  Total
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {o.items.map((line, i) => (
+                <tr key={`${line.sku}-${i}`}>
+                  <td>
+                    {line.name}
+                    <div className="text-sm text-stone-700">SKU {line.sku}</div>
+                  </td>
+                  <td>{[line.size, line.uom].filter(Boolean).join(' ') || '—'}</td>
+                  <td className="text-right">{line.qty}</td>
+                  <td className="text-right">{money(line.price_cents)}</td>
+                  <td className="text-right">{line.discount_cents ? `−${money(line.discount_cents)}` : '—'}</td>
+                  <td className="text-right">{grams(line.thc_equivalent_grams)}</td>
+                  <td className="text-right">{money(line.row_total_cents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <div className="mt-4 grid gap-4 sm:grid-cols-2">
+          <Facts
+            rows={[
+              ['Coupon', o.coupon_code || '—'],
+              ['Points used', o.points.used],
+              ['Points earned', o.points.earned],
+              ['THC equivalent', grams(o.thc_equivalent_grams)],
+            ]}
+          />
+          <Facts
+            rows={[
+              ['Subtotal', money(o.totals.subtotal)],
+              ['Discount', o.totals.discount ? `−${money(Math.abs(o.totals.discount))}` : money(0)],
+              ['Excise taxes', money(o.totals.excise_taxes)],
+              ['Sales taxes', money(o.totals.sales_taxes)],
+              ['Delivery', money(o.totals.shipping)],
+              ...(o.totals.credits_used
+                ? ([['Points credit', `−${money(Math.abs(o.totals.credits_used))}`]] as [string, ReactNode][])
+                : []),
+              ['Total', <strong key="t">{money(o.totals.total)}</strong>],
+            ]}
+          />
+        </div>
+      </Section>
+
+      {(address || o.notes) && (
+        <Section title="Delivery and notes">
+          <Facts
+            rows={[
+              ...(address ? ([['Delivery address', address]] as [string, ReactNode][]) : []),
+              ...(o.notes ? ([['Notes', o.notes]] as [string, ReactNode][]) : []),
+            ]}
+          />
+        </Section>
+      )}
+
+      <Section title="History">
+        {o.history.length === 0 ? (
+          <p>No history yet.</p>
+        ) : (
+          <ol className="grid gap-2" aria-label="Order history">
+            {o.history.map((entry, i) => {
+              const details = historyDetails(entry, store.timezone);
+              return (
+                <li key={i} className="border-l-4 border-green-800 pl-3">
+                  <p className="font-medium">{historyText(entry)}</p>
+                  <p className="text-sm text-stone-700">
+                    <time dateTime={entry.at}>{dateTime(entry.at, store.timezone)}</time> ·{' '}
+                    {entry.actor_name || (entry.actor_type === 'system' ? 'System' : titleCase(entry.actor_type))}
+                    {details ? ` · ${details}` : ''}
+                  </p>
+                </li>
+              );
+            })}
+          </ol>
+        )}
+      </Section>
+    </article>
+  );
+}

@@ -1,0 +1,241 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { ORDER_STATUS_LABELS, ORDER_STATUSES, type OrderStatus } from '@verdant/domain';
+import { Badge, ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
+import { api, query } from '../lib/api.ts';
+import { dateTime, money } from '../lib/format.ts';
+import { useResource } from '../lib/use-resource.ts';
+import type { OrderList, OrderSummary } from '../lib/types.ts';
+import { useStore, useTitle } from './layout.tsx';
+
+/** The tabs: work still to do first, then the finished ones. `active` = every status not final. */
+const ACTIVE: OrderStatus[] = ['submitted', 'confirmed', 'ready_for_pickup', 'out_for_delivery'];
+type Tab = 'active' | OrderStatus | 'all';
+const TABS: Tab[] = ['active', ...ORDER_STATUSES, 'all'];
+const tabLabel = (tab: Tab) => (tab === 'active' ? 'Open' : tab === 'all' ? 'All' : ORDER_STATUS_LABELS[tab]);
+
+export const HOLD_LABELS = { id: 'ID to verify', medcard: 'Medical card to verify' } as const;
+
+export function statusTone(status: OrderStatus): 'amber' | 'blue' | 'green' | 'red' | 'stone' {
+  if (status === 'submitted') return 'amber';
+  if (status === 'confirmed' || status === 'ready_for_pickup' || status === 'out_for_delivery') return 'blue';
+  if (status === 'completed') return 'green';
+  return 'red';
+}
+
+export function QueuePage() {
+  useTitle('Orders');
+  const { store, liveTick, unseen, markAllSeen, muted, setMuted, liveState } = useStore();
+  const [params, setParams] = useSearchParams();
+  const tab = (params.get('tab') as Tab | null) ?? 'active';
+  const type = params.get('type') ?? '';
+  const from = params.get('from') ?? '';
+  const to = params.get('to') ?? '';
+  const q = params.get('q') ?? '';
+  const [search, setSearch] = useState(q);
+  const [more, setMore] = useState<OrderSummary[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [moreError, setMoreError] = useState<string | null>(null);
+
+  const statusParam = tab === 'active' ? ACTIVE.join(',') : tab === 'all' ? undefined : tab;
+  const filterQuery = query({ status: statusParam, type, from, to, q, limit: 50 });
+  const list = useResource(`${store.id}${filterQuery}`, () => api<OrderList>('GET', `/stores/${store.id}/orders${filterQuery}`));
+
+  // Live: a pushed order event (or a reconnect) reads the first page and the counts again.
+  useEffect(() => {
+    if (liveTick > 0) void list.reload();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [liveTick]);
+  useEffect(() => {
+    setMore([]);
+    setCursor(list.data?.nextCursor ?? null);
+  }, [list.data]);
+
+  function setParam(name: string, value: string) {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  }
+
+  function submitSearch(event: FormEvent) {
+    event.preventDefault();
+    setParam('q', search.trim());
+  }
+
+  async function loadMore() {
+    if (!cursor) return;
+    try {
+      const page = await api<OrderList>(
+        'GET',
+        `/stores/${store.id}/orders${query({ status: statusParam, type, from, to, q, limit: 50, cursor })}`,
+      );
+      setMore((rows) => [...rows, ...page.items]);
+      setCursor(page.nextCursor);
+      setMoreError(null);
+    } catch (err) {
+      setMoreError((err as Error).message);
+    }
+  }
+
+  const counts = list.data?.counts ?? {};
+  const countOf = (t: Tab) =>
+    t === 'all'
+      ? ORDER_STATUSES.reduce((n, s) => n + (counts[s] ?? 0), 0)
+      : t === 'active'
+        ? ACTIVE.reduce((n, s) => n + (counts[s] ?? 0), 0)
+        : (counts[t] ?? 0);
+  const rows = [...(list.data?.items ?? []), ...more];
+
+  return (
+    <>
+      <PageTitle
+        actions={
+          <>
+            <span className="self-center text-sm text-stone-700" role="status">
+              {liveState === 'live'
+                ? 'Live: new orders appear by themselves'
+                : liveState === 'connecting'
+                  ? 'Connecting to live updates…'
+                  : 'Live updates paused: reconnecting…'}
+            </span>
+            <button type="button" className="btn-secondary" aria-pressed={muted} onClick={() => setMuted(!muted)}>
+              Mute sound
+            </button>
+            {unseen.size > 0 && (
+              <button type="button" className="btn-secondary" onClick={markAllSeen}>
+                Mark {unseen.size} new as seen
+              </button>
+            )}
+          </>
+        }
+      >
+        Orders
+      </PageTitle>
+
+      <nav aria-label="Order status" className="mb-4">
+        <ul className="flex flex-wrap gap-2">
+          {TABS.map((t) => (
+            <li key={t}>
+              <button
+                type="button"
+                aria-pressed={tab === t}
+                onClick={() => setParam('tab', t === 'active' ? '' : t)}
+                className={`rounded-full border px-3 py-1.5 ${tab === t ? 'border-green-800 bg-green-800 text-white' : 'border-stone-400 bg-white text-stone-900 hover:bg-stone-100'}`}
+              >
+                {tabLabel(t)} <span className="font-semibold">({countOf(t)})</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <div className="card mb-4 flex flex-wrap items-end gap-4">
+        <form onSubmit={submitSearch} className="flex items-end gap-2" role="search" aria-label="Orders">
+          <div>
+            <label htmlFor="order-search">Number, name or phone</label>
+            <input id="order-search" className="field" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+          </div>
+          <button type="submit" className="btn">
+            Search
+          </button>
+        </form>
+        <div>
+          <label htmlFor="order-type">Type</label>
+          <select id="order-type" className="field" value={type} onChange={(e) => setParam('type', e.target.value)}>
+            <option value="">Pickup and delivery</option>
+            <option value="pickup">Pickup</option>
+            <option value="delivery">Delivery</option>
+          </select>
+        </div>
+        <div>
+          <label htmlFor="order-from">From</label>
+          <input id="order-from" className="field" type="date" value={from} onChange={(e) => setParam('from', e.target.value)} />
+        </div>
+        <div>
+          <label htmlFor="order-to">To</label>
+          <input id="order-to" className="field" type="date" value={to} onChange={(e) => setParam('to', e.target.value)} />
+        </div>
+        {(q || type || from || to) && (
+          <button
+            type="button"
+            className="btn-ghost"
+            onClick={() => {
+              setSearch('');
+              setParams(tab === 'active' ? {} : { tab }, { replace: true });
+            }}
+          >
+            Clear filters
+          </button>
+        )}
+      </div>
+
+      <ErrorNote>{list.error}</ErrorNote>
+      {!list.data && list.loading ? (
+        <Loading label="Loading orders…" />
+      ) : rows.length === 0 && !list.error ? (
+        <p role="status">No orders match.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="data-table" aria-label={`${tabLabel(tab)} orders`}>
+            <thead>
+              <tr>
+                <th scope="col">Order</th>
+                <th scope="col">Placed</th>
+                <th scope="col">Customer</th>
+                <th scope="col">Type</th>
+                <th scope="col">Status</th>
+                <th scope="col">Ready by</th>
+                <th scope="col" className="text-right">
+                  Total
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((order) => (
+                <tr key={order.id} data-order={order.increment_id}>
+                  <td>
+                    <Link to={`/stores/${store.id}/orders/${order.id}`} className="link font-semibold">
+                      #{order.increment_id}
+                    </Link>
+                    {unseen.has(order.id) && (
+                      <>
+                        {' '}
+                        <Badge tone="amber">New</Badge>
+                      </>
+                    )}
+                    <div className="text-sm text-stone-700">
+                      {order.item_count} {order.item_count === 1 ? 'item' : 'items'}
+                    </div>
+                  </td>
+                  <td>{dateTime(order.created_at, store.timezone)}</td>
+                  <td>
+                    {order.customer_name}
+                    <div className="text-sm text-stone-700">{order.phone}</div>
+                  </td>
+                  <td>{order.order_type === 'pickup' ? 'Pickup' : 'Delivery'}</td>
+                  <td>
+                    <Badge tone={statusTone(order.status)}>{ORDER_STATUS_LABELS[order.status]}</Badge>
+                    {order.hold.map((h) => (
+                      <div key={h} className="mt-1">
+                        <Badge tone="red">Held: {HOLD_LABELS[h]}</Badge>
+                      </div>
+                    ))}
+                  </td>
+                  <td>{order.ready_by ? dateTime(order.ready_by, store.timezone) : '—'}</td>
+                  <td className="text-right">{money(order.total_cents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ErrorNote>{moreError}</ErrorNote>
+      {cursor && (
+        <button type="button" className="btn-secondary mt-4" onClick={() => void loadMore()}>
+          Show more orders
+        </button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,119 @@
+import { useState, type FormEvent } from 'react';
+import { ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
+import { api, query } from '../lib/api.ts';
+import { dayIn, money } from '../lib/format.ts';
+import { useResource } from '../lib/use-resource.ts';
+import type { ReportRow } from '../lib/types.ts';
+import { useStore, useTitle } from './layout.tsx';
+
+export function ReportsPage() {
+  useTitle('Daily report');
+  const { store } = useStore();
+  const today = dayIn(new Date(), store.timezone);
+  const weekAgo = dayIn(new Date(Date.now() - 6 * 24 * 3600 * 1000), store.timezone);
+  const [from, setFrom] = useState(weekAgo);
+  const [to, setTo] = useState(today);
+  const [range, setRange] = useState({ from: weekAgo, to: today });
+  const q = query(range);
+  const report = useResource(`${store.id}${q}`, () => api<{ rows: ReportRow[] }>('GET', `/stores/${store.id}/reports/daily${q}`));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setRange({ from, to });
+  };
+  const rows = report.data?.rows ?? [];
+  const sum = (key: keyof Omit<ReportRow, 'date'>) => rows.reduce((n, r) => n + r[key], 0);
+
+  return (
+    <>
+      <PageTitle
+        actions={
+          <a className="btn-secondary" href={`/api/console/stores/${store.id}/reports/daily.csv${q}`} download>
+            Download CSV
+          </a>
+        }
+      >
+        Daily report
+      </PageTitle>
+      <form onSubmit={submit} className="card mb-4 flex flex-wrap items-end gap-4" aria-label="Report dates">
+        <div>
+          <label htmlFor="report-from">From</label>
+          <input id="report-from" className="field" type="date" required value={from} max={to} onChange={(e) => setFrom(e.target.value)} />
+        </div>
+        <div>
+          <label htmlFor="report-to">To</label>
+          <input id="report-to" className="field" type="date" required value={to} min={from} onChange={(e) => setTo(e.target.value)} />
+        </div>
+        <button type="submit" className="btn">
+          Show
+        </button>
+      </form>
+      <ErrorNote>{report.error}</ErrorNote>
+      {report.loading && !report.data ? (
+        <Loading />
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="data-table" aria-label={`Orders per day, ${range.from} to ${range.to}`}>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col" className="text-right">
+                  Orders
+                </th>
+                <th scope="col" className="text-right">
+                  Gross
+                </th>
+                <th scope="col" className="text-right">
+                  Discounts
+                </th>
+                <th scope="col" className="text-right">
+                  Excise tax
+                </th>
+                <th scope="col" className="text-right">
+                  Sales tax
+                </th>
+                <th scope="col" className="text-right">
+                  Total
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={7}>No orders in these dates.</td>
+                </tr>
+              ) : (
+                rows.map((r) => (
+                  <tr key={r.date}>
+                    <th scope="row" className="font-normal">
+                      {r.date}
+                    </th>
+                    <td className="text-right">{r.orders}</td>
+                    <td className="text-right">{money(r.gross_cents)}</td>
+                    <td className="text-right">{money(r.discount_cents)}</td>
+                    <td className="text-right">{money(r.excise_tax_cents)}</td>
+                    <td className="text-right">{money(r.sales_tax_cents)}</td>
+                    <td className="text-right">{money(r.total_cents)}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+            {rows.length > 1 && (
+              <tfoot>
+                <tr className="font-semibold">
+                  <th scope="row">Total</th>
+                  <td className="text-right">{sum('orders')}</td>
+                  <td className="text-right">{money(sum('gross_cents'))}</td>
+                  <td className="text-right">{money(sum('discount_cents'))}</td>
+                  <td className="text-right">{money(sum('excise_tax_cents'))}</td>
+                  <td className="text-right">{money(sum('sales_tax_cents'))}</td>
+                  <td className="text-right">{money(sum('total_cents'))}</td>
+                </tr>
+              </tfoot>
+            )}
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,123 @@
+import { useState, type FormEvent } from 'react';
+import { Dialog } from '../components/Dialog.tsx';
+import { Badge, ErrorNote } from '../components/ui.tsx';
+import { api, errorText } from '../lib/api.ts';
+import type { ConsoleStore, DocumentState, OrderDetail } from '../lib/types.ts';
+
+const DOC_LABELS = { id: 'ID', medcard: 'Medical card' } as const;
+const STATE_LABELS: Record<DocumentState, string> = {
+  none: 'Not provided',
+  pending: 'Waiting for review',
+  verified: 'Verified',
+  rejected: 'Rejected',
+};
+const tone = (s: DocumentState) => (s === 'verified' ? 'green' : s === 'rejected' ? 'red' : s === 'pending' ? 'amber' : 'stone');
+
+type Document = 'id' | 'medcard';
+
+/** The customer's ID and medical card: their review state and Verify / Reject (with a reason). */
+export function VerificationPanel({
+  order,
+  store,
+  onChanged,
+}: {
+  order: OrderDetail;
+  store: ConsoleStore;
+  onChanged: (text: string) => void;
+}) {
+  const customer = order.customer;
+  const [rejecting, setRejecting] = useState<Document | null>(null);
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (customer.id === null) return <p className="text-stone-700">A guest order: documents are checked at the counter.</p>;
+  const docs: Document[] = order.license_type === 'medical' ? ['id', 'medcard'] : ['id'];
+
+  async function decide(document: Document, decision: 'verified' | 'rejected', why?: string) {
+    setBusy(true);
+    setError(null);
+    try {
+      await api('POST', `/stores/${store.id}/customers/${customer.id}/verification`, {
+        document,
+        decision,
+        ...(why ? { reason: why } : {}),
+        ...(document === 'medcard' && decision === 'verified' && customer.medcard_expiry ? { medcardExpiry: customer.medcard_expiry } : {}),
+      });
+      setRejecting(null);
+      setReason('');
+      onChanged(`${DOC_LABELS[document]} ${decision === 'verified' ? 'verified' : 'rejected'}.`);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const submitReject = (event: FormEvent) => {
+    event.preventDefault();
+    if (rejecting && reason.trim()) void decide(rejecting, 'rejected', reason.trim());
+  };
+
+  return (
+    <>
+      {!rejecting && <ErrorNote>{error}</ErrorNote>}
+      <ul className="grid gap-3">
+        {docs.map((doc) => {
+          const state = doc === 'id' ? customer.id_status : customer.medcard_status;
+          const why = doc === 'id' ? customer.id_review_reason : customer.medcard_review_reason;
+          return (
+            <li key={doc} className="flex flex-wrap items-center gap-3">
+              <span className="min-w-28 font-semibold">{DOC_LABELS[doc]}</span>
+              <Badge tone={tone(state)}>{STATE_LABELS[state]}</Badge>
+              {why && <span className="text-sm text-stone-700">Reason: {why}</span>}
+              <span className="flex gap-2">
+                <button
+                  type="button"
+                  className="btn-secondary"
+                  disabled={busy || state === 'verified'}
+                  aria-label={`Verify ${DOC_LABELS[doc]}`}
+                  onClick={() => void decide(doc, 'verified')}
+                >
+                  Verify
+                </button>
+                <button
+                  type="button"
+                  className="btn-secondary"
+                  disabled={busy}
+                  aria-label={`Reject ${DOC_LABELS[doc]}`}
+                  onClick={() => setRejecting(doc)}
+                >
+                  Reject
+                </button>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      <Dialog
+        title={`Reject the ${rejecting ? DOC_LABELS[rejecting].toLowerCase() : 'document'}`}
+        open={rejecting !== null}
+        onClose={() => setRejecting(null)}
+      >
+        <form onSubmit={submitReject} className="grid gap-4">
+          <ErrorNote>{error}</ErrorNote>
+          <div>
+            <label htmlFor="reject-reason">Reason (the customer is told)</label>
+            <textarea
+              id="reject-reason"
+              className="field"
+              rows={3}
+              required
+              maxLength={300}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+            />
+          </div>
+          <button type="submit" className="btn-danger" disabled={busy || !reason.trim()}>
+            Reject
+          </button>
+        </form>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * The console is served at /console: its index.html for every page path (never cached), hashed
+ * assets immutable, the page security headers, noindex; a clear 503 before it is built.
+ * Real Fastify with the real security-headers hook; the build is a temp directory.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerSecurityHeaders } from '../http/security-headers.ts';
+import { registerConsole } from './serve.ts';
+
+const INDEX =
+  '<!doctype html><html><head><script type="module" src="/console/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>';
+
+async function server(dir: string): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  await registerSecurityHeaders(app);
+  registerConsole(app, { dir });
+  // What the storefront's page handler would answer for anything else.
+  app.get('/*', async () => 'storefront');
+  return app;
+}
+
+describe('console serving', () => {
+  let dir: string;
+  let built: FastifyInstance;
+  let missing: FastifyInstance;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-console-dist-'));
+    fs.mkdirSync(path.join(dir, 'assets'));
+    fs.writeFileSync(path.join(dir, 'index.html'), INDEX);
+    fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log("console")');
+    fs.writeFileSync(path.join(dir, 'secret.txt'), 'not an asset');
+    built = await server(dir);
+    missing = await server(path.join(dir, 'nowhere'));
+  });
+  afterAll(async () => {
+    await built?.close();
+    await missing?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(['/console', '/console/', '/console/login', '/console/stores/1/orders/42?tab=all'])(
+    'answers index.html for %s, no-store, noindex, page CSP',
+    async (url) => {
+      const res = await built.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(INDEX);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['x-robots-tag']).toBe('noindex, nofollow');
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toMatch(/script-src 'self' 'nonce-[^']+'/);
+      expect(csp).toContain("connect-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    },
+  );
+
+  it('serves hashed assets immutable with their type', async () => {
+    const res = await built.inject({ method: 'GET', url: '/console/assets/index-abc123.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('console.log("console")');
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['x-robots-tag']).toBe('noindex, nofollow');
+  });
+
+  it('answers 404 (not the app) for a missing asset, and never serves files outside assets', async () => {
+    for (const url of [
+      '/console/assets/nope.js',
+      '/console/assets/..%2Fsecret.txt',
+      '/console/assets/.hidden',
+      '/console/assets/%2e%2e%2fsecret.txt',
+    ]) {
+      const res = await built.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body, url).not.toContain('not an asset');
+      expect(res.body, url).not.toContain('<div id="root">');
+    }
+  });
+
+  it('leaves other paths to the storefront', async () => {
+    const res = await built.inject({ method: 'GET', url: '/consoles' });
+    expect(res.body).toBe('storefront');
+  });
+
+  it('answers 503 with a clear message before the console is built', async () => {
+    const res = await missing.inject({ method: 'GET', url: '/console/stores/1/orders' });
+    expect(res.statusCode).toBe(503);
+    expect(res.body).toContain('The store console is not built');
+    expect(res.body).toContain('npm run build');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+});
