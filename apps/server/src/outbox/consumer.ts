@@ -162,14 +162,9 @@ export function createOutboxConsumer(options: OutboxConsumerOptions): OutboxCons
     timer.unref();
   }
 
-  function run(): void {
-    timer = null;
-    if (stopped) return;
-    if (inFlight) {
-      again = true;
-      return;
-    }
-    inFlight = pass()
+  /** One loop turn; afterwards the next turn is scheduled (at once when kicked meanwhile). */
+  function launch(): Promise<number> {
+    const p = pass()
       .catch((err: unknown) => {
         // The database was unreachable or the mark failed: the next poll tries again.
         report(err);
@@ -180,6 +175,18 @@ export function createOutboxConsumer(options: OutboxConsumerOptions): OutboxCons
         if (again && !stopped) run();
         else schedule(pollMs);
       });
+    inFlight = p;
+    return p;
+  }
+
+  function run(): void {
+    timer = null;
+    if (stopped) return;
+    if (inFlight) {
+      again = true;
+      return;
+    }
+    void launch();
   }
 
   return {
@@ -195,13 +202,9 @@ export function createOutboxConsumer(options: OutboxConsumerOptions): OutboxCons
     async drain() {
       let total = 0;
       while (inFlight) total += await inFlight;
-      inFlight = pass();
-      try {
-        total += await inFlight;
-      } finally {
-        inFlight = null;
-      }
-      return total;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      return total + (await launch());
     },
     async stop() {
       stopped = true;
