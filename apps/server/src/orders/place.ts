@@ -11,7 +11,7 @@
  * committed value; SQLite runs one write transaction at a time. Rows are decremented in product
  * id order so that two orders never wait on each other in a cycle.
  */
-import { groupHours, type Store } from '@verdant/domain';
+import { groupHours, verificationNeeds, type OrderStatus, type Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
 import { cartCacheFor } from '../cart/cart-cache.ts';
@@ -22,6 +22,7 @@ import { findKey, isUniqueViolation, ORDER_SCOPE, replay, type StoredAnswer } fr
 import { orderNumber } from './number.ts';
 import { prepareOrder, type PreparedOrder } from './prepare.ts';
 import type { OrderInput } from './schema.ts';
+import { recordPlaced } from './lifecycle/placed.ts';
 
 export interface PlaceOrderResult extends StoredAnswer {
   /** True when this answer is the stored answer of an earlier request with the same key. */
@@ -30,7 +31,15 @@ export interface PlaceOrderResult extends StoredAnswer {
   stockChanged: number[];
 }
 
-export async function placeOrder(db: Db, store: Store, input: OrderInput, key: string, hash: string, viewer: CartViewer, now: Date): Promise<PlaceOrderResult> {
+export async function placeOrder(
+  db: Db,
+  store: Store,
+  input: OrderInput,
+  key: string,
+  hash: string,
+  viewer: CartViewer,
+  now: Date,
+): Promise<PlaceOrderResult> {
   const earlier = await findKey(db, key);
   if (earlier) return { ...replay(earlier, store.storeId, hash), replayed: true, stockChanged: [] };
   try {
@@ -41,15 +50,28 @@ export async function placeOrder(db: Db, store: Store, input: OrderInput, key: s
       const iso = now.toISOString();
       await trx
         .insertInto('idempotency_keys')
-        .values({ scope: ORDER_SCOPE, key, store_id: store.storeId, request_hash: hash, status: 'in_progress', http_status: null, response: null, created_at: iso, updated_at: iso })
+        .values({
+          scope: ORDER_SCOPE,
+          key,
+          store_id: store.storeId,
+          request_hash: hash,
+          status: 'in_progress',
+          http_status: null,
+          response: null,
+          created_at: iso,
+          updated_at: iso,
+        })
         .execute();
       const order = await prepareOrder(trx, store, input, viewer, now);
       const ordered = order.cart?.token;
       // The order empties and marks the cart: the server's kept copy goes (../cart/cart-cache.ts).
       if (cache && ordered) cache.writing(ordered, tx);
-      stockChanged = await takeStock(trx, order, iso);
+      const taken = await takeStock(trx, order, iso);
+      stockChanged = [...taken.keys()];
       if (order.coupon) await countCouponUse(trx, order.coupon.id, iso);
       const answer = await recordOrder(trx, store, input, key, order, iso);
+      // History, outbox event and (store setting) auto-confirm, in this same transaction.
+      answer.result.status = await recordPlaced(trx, store, answer.result.order_id, taken, now);
       await trx
         .updateTable('idempotency_keys')
         .set({ status: 'completed', http_status: 200, response: JSON.stringify(answer), updated_at: iso })
@@ -69,10 +91,11 @@ export async function placeOrder(db: Db, store: Store, input: OrderInput, key: s
   }
 }
 
-async function takeStock(trx: Db, order: PreparedOrder, iso: string): Promise<number[]> {
+/** Takes the stock; returns what it took per product (units, or grams for gram products). */
+async function takeStock(trx: Db, order: PreparedOrder, iso: string): Promise<Map<number, number>> {
   const stockOf = new Map(order.lines.flatMap((l) => l.components.map((c) => [c.productId, c.stock] as const)));
   const needs = [...stockNeeds(order.lines).entries()].sort(([a], [b]) => a - b);
-  const taken: number[] = [];
+  const taken = new Map<number, number>();
   for (const [productId, need] of needs) {
     const stock = stockOf.get(productId);
     if (!stock || !stock.is_in_stock) throw new ApiError(409, M.productsNotAvailable);
@@ -83,7 +106,12 @@ async function takeStock(trx: Db, order: PreparedOrder, iso: string): Promise<nu
         qty: eb('qty', '-', need),
         version: eb('version', '+', 1),
         // Sold out: say so, so that listings and stock checks stop offering it.
-        is_in_stock: eb.case().when(eb(eb('qty', '-', need), '>', 0)).then(eb.ref('is_in_stock')).else(eb.val<0 | 1>(0)).end(),
+        is_in_stock: eb
+          .case()
+          .when(eb(eb('qty', '-', need), '>', 0))
+          .then(eb.ref('is_in_stock'))
+          .else(eb.val<0 | 1>(0))
+          .end(),
         updated_at: iso,
       }))
       .where('product_id', '=', productId)
@@ -92,7 +120,7 @@ async function takeStock(trx: Db, order: PreparedOrder, iso: string): Promise<nu
       .where('qty', '>=', need)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) throw new ApiError(409, M.productsNotAvailable);
-    taken.push(productId);
+    taken.set(productId, need);
   }
   return taken;
 }
@@ -126,6 +154,8 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
       status: 'submitted',
       order_type: input.order_type,
       license_type: order.licenseType,
+      // What staff must verify before confirming (domain rule), fixed when placed.
+      verification_needs: JSON.stringify(verificationNeeds({ license_type: order.licenseType, order_type: input.order_type })),
       payment_method: input.payment_method,
       shipping_method: input.order_type,
       coupon_code: order.coupon?.code ?? null,
@@ -140,6 +170,7 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
       personal_details: JSON.stringify(input.personal_details),
       shipping_address: input.shipping_address ? JSON.stringify(storedAddress(input.shipping_address, order)) : null,
       billing_address: null,
+      status_changed_at: iso,
       created_at: iso,
       updated_at: iso,
     })
@@ -167,9 +198,13 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
       sales_tax_cents: a.sales,
       thc_equivalent_grams: a.thcGrams,
       // Bundles keep what they were made of, as sold.
-      product_option: l.productOption || l.components.length > 1
-        ? JSON.stringify({ ...(l.productOption ?? {}), components: l.components.map((c) => ({ sku: c.sku, qty: c.qtyPerUnit, price: c.unitPrice })) })
-        : null,
+      product_option:
+        l.productOption || l.components.length > 1
+          ? JSON.stringify({
+              ...(l.productOption ?? {}),
+              components: l.components.map((c) => ({ sku: c.sku, qty: c.qtyPerUnit, price: c.unitPrice })),
+            })
+          : null,
     };
   });
   await trx.insertInto('order_items').values(items).execute();
@@ -177,7 +212,14 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
   if (order.priced.totals.creditsUsed > 0 && order.customerId != null) {
     await trx
       .insertInto('reward_points')
-      .values({ customer_id: order.customerId, store_id: store.storeId, delta: -order.priced.totals.creditsUsed, reason: 'order', order_id: id, created_at: iso })
+      .values({
+        customer_id: order.customerId,
+        store_id: store.storeId,
+        delta: -order.priced.totals.creditsUsed,
+        reason: 'order',
+        order_id: id,
+        created_at: iso,
+      })
       .execute();
   }
   // Reward points (documented rule): 1 point per whole dollar of the pre-tax amount after
@@ -186,14 +228,25 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
   if (earned > 0 && order.customerId != null) {
     await trx
       .insertInto('reward_points')
-      .values({ customer_id: order.customerId, store_id: store.storeId, delta: earned, reason: 'order_earned', order_id: id, created_at: iso })
+      .values({
+        customer_id: order.customerId,
+        store_id: store.storeId,
+        delta: earned,
+        reason: 'order_earned',
+        order_id: id,
+        created_at: iso,
+      })
       .execute();
   }
   if (order.cart) {
     // The browser clears its own cart without a sync (spec §4 Place order); the server's goes too.
     await trx.deleteFrom('cart_items').where('cart_id', '=', order.cart.id).execute();
     // Marked as ordered: cart/create never hands it to the customer's other devices again.
-    await trx.updateTable('carts').set({ coupon_code: null, credits: 0, ordered_at: iso, updated_at: iso }).where('id', '=', order.cart.id).execute();
+    await trx
+      .updateTable('carts')
+      .set({ coupon_code: null, credits: 0, ordered_at: iso, updated_at: iso })
+      .where('id', '=', order.cart.id)
+      .execute();
   }
 
   return {
@@ -201,7 +254,7 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
     result: {
       order_id: id,
       increment_id: incrementId,
-      status: 'submitted',
+      status: 'submitted' as OrderStatus,
       created_at: iso,
       order_type: input.order_type,
       license_type: order.licenseType,

@@ -38,10 +38,14 @@ export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): v
     const hash = requestHash(request.store.storeId, { ...meaning, customer: viewer.customer?.id ?? null });
     const answer = await placeOrder(c.db, request.store, input, key, hash, viewer, c.now());
     if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    // The order's events were committed with it: the console hears at once (outbox/signal.ts).
+    else if (app.hasDecorator('outbox')) app.outbox.kick();
     // Stock went down: listings and searches must stop offering what sold out. The index update
     // (milliseconds) runs after the answer; a failure only delays it until the next change.
     if (answer.stockChanged.length && app.hasDecorator('catalog')) {
-      app.catalog.catalogChanged(request.store.storeId, answer.stockChanged).catch((err) => request.log.warn({ err }, 'catalogue update after order failed'));
+      app.catalog
+        .catalogChanged(request.store.storeId, answer.stockChanged)
+        .catch((err) => request.log.warn({ err }, 'catalogue update after order failed'));
     }
     return reply.code(answer.status).send(answer.body);
   });

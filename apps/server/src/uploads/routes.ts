@@ -102,6 +102,12 @@ export function registerUploadRoutes(app: FastifyInstance): void {
         .returning('stored_path')
         .execute();
       for (const old of replaced) await unlink(path.join(dataDir, old.stored_path)).catch(() => undefined);
+      // A new document waits for staff review (issue 12): the earlier decision was about another file.
+      await db
+        .updateTable('customers')
+        .set(kind === 'id' ? { id_status: 'pending', id_review_reason: null } : { medcard_status: 'pending', medcard_review_reason: null })
+        .where('id', '=', claims.customerId)
+        .execute();
       return reply.send(ok(row));
     });
 

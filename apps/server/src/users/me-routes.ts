@@ -29,7 +29,7 @@ import { parseOr400 } from '../cart/routes.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { isUniqueViolation, requestHash } from '../orders/idempotency.ts';
 import { USER_MESSAGES, customerView, emailSchema, emailTaken, findById, firstnameSchema, lastnameSchema, ruled, type CustomerRow } from './customers.ts';
-import { orderPage, orderView } from './orders.ts';
+import { orderPage, orderStatusView } from './orders.ts';
 
 export const ME_MESSAGES = {
   onlyEmailAndAddresses: 'Only the e-mail address and addresses can be changed here; contact the store for other details.',
@@ -218,6 +218,6 @@ export function registerMeRoutes(app: FastifyInstance): void {
       .executeTakeFirst();
     // 404, not 403: another customer's order number reveals nothing.
     if (!order) throw new ApiError(404, ME_MESSAGES.orderNotFound);
-    return ok((await orderView(db, [order]))[0]);
+    return ok(await orderStatusView(db, order));
   });
 }

@@ -1,6 +1,9 @@
 /** A customer's orders as the account pages show them (amounts in cents, like /api/order/save). */
+import { FINAL_STATUSES, ORDER_STATUS_LABELS, orderTimeline } from '@verdant/domain';
 import type { Kysely } from 'kysely';
 import type { Database, Row } from '../db/schema.ts';
+import { holdOf, storeFacts } from '../orders/lifecycle/store-facts.ts';
+import { reachedStatuses } from '../orders/tracking.ts';
 
 type Db = Kysely<Database>;
 
@@ -9,12 +12,17 @@ export async function orderView(db: Db, orders: Row<'orders'>[]) {
   const items = await db
     .selectFrom('order_items')
     .selectAll()
-    .where('order_id', 'in', orders.map((o) => o.id))
+    .where(
+      'order_id',
+      'in',
+      orders.map((o) => o.id),
+    )
     .orderBy('id')
     .execute();
   return orders.map((o) => ({
     increment_id: o.increment_id,
     status: o.status,
+    status_label: ORDER_STATUS_LABELS[o.status],
     created_at: o.created_at,
     order_type: o.order_type,
     license_type: o.license_type,
@@ -31,7 +39,15 @@ export async function orderView(db: Db, orders: Row<'orders'>[]) {
     credits_used: o.credits_used_cents,
     items: items
       .filter((it) => it.order_id === o.id)
-      .map((it) => ({ sku: it.sku, name: it.name, qty: it.qty, size: it.size, price: it.price_cents, row_total: it.row_total_cents, discount: it.discount_cents })),
+      .map((it) => ({
+        sku: it.sku,
+        name: it.name,
+        qty: it.qty,
+        size: it.size,
+        price: it.price_cents,
+        row_total: it.row_total_cents,
+        discount: it.discount_cents,
+      })),
   }));
 }
 
@@ -47,4 +63,31 @@ export async function orderPage(db: Db, storeId: number, customerId: number, pag
     .offset((currentPage - 1) * pageSize)
     .execute();
   return { items: await orderView(db, rows), total_count: Number(count?.n ?? 0), page_size: pageSize, current_page: currentPage };
+}
+
+/**
+ * One order of the customer's with where it stands (issue 12): the list view plus the ready-by
+ * time, when the status last changed, the timeline, why it was cancelled (and what the store said)
+ * and the documents it waits for.
+ */
+export async function orderStatusView(db: Db, order: Row<'orders'>) {
+  const [base] = await orderView(db, [order]);
+  const store = await storeFacts(db, order.store_id);
+  const docs =
+    order.customer_id != null
+      ? ((await db
+          .selectFrom('customers')
+          .select(['id_status', 'medcard_status', 'medcard_expiry'])
+          .where('id', '=', order.customer_id)
+          .executeTakeFirst()) ?? null)
+      : null;
+  return {
+    ...base,
+    ready_by: order.ready_by,
+    status_changed_at: order.status_changed_at,
+    timeline: orderTimeline(order, await reachedStatuses(db, order.id)),
+    cancel_reason: order.cancel_reason,
+    cancel_message: order.cancel_message,
+    hold: FINAL_STATUSES.includes(order.status) ? [] : holdOf(order, docs, store?.timezone ?? 'UTC'),
+  };
 }

@@ -1,0 +1,145 @@
+/**
+ * One order as staff see it (the console's detail view): lines with their tax and THC-equivalent,
+ * totals, coupon and points, the customer with their age ON THE ORDER DATE (store-local) and their
+ * reviewed documents, the uploads (links to the staff-only file route), the history and the moves
+ * the lifecycle offers now.
+ */
+import { ageOn, FINAL_STATUSES, offeredActions, type OrderAction, type OrderStatus } from '@verdant/domain';
+import type { Row } from '../../db/schema.ts';
+import { orderOfStore } from '../lifecycle/transitions.ts';
+import { holdOf, localDate, orderSettings, type Db, type StoreFacts } from '../lifecycle/store-facts.ts';
+import { customerNameOf, type OrderSummary } from './list.ts';
+
+export function uploadUrl(storeId: number, customerId: number, uploadId: number): string {
+  return `/api/console/stores/${storeId}/customers/${customerId}/uploads/${uploadId}`;
+}
+
+function json(text: string | null): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+export async function orderDetail(db: Db, store: StoreFacts, orderId: number, now: Date) {
+  const order = await orderOfStore(db, store.id, orderId);
+  return detailOf(db, store, order, now);
+}
+
+export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, now: Date) {
+  const [items, customer, events, points, uploads, settings] = await Promise.all([
+    db.selectFrom('order_items').selectAll().where('order_id', '=', order.id).orderBy('id').execute(),
+    order.customer_id != null
+      ? db.selectFrom('customers').selectAll().where('id', '=', order.customer_id).executeTakeFirst()
+      : Promise.resolve(undefined),
+    db.selectFrom('order_events').selectAll().where('order_id', '=', order.id).orderBy('at').orderBy('id').execute(),
+    db.selectFrom('reward_points').select(['reason', 'delta']).where('order_id', '=', order.id).execute(),
+    order.customer_id != null
+      ? db
+          .selectFrom('uploads')
+          .select(['id', 'kind', 'mime', 'created_at'])
+          .where('customer_id', '=', order.customer_id)
+          .where('store_id', '=', store.id)
+          .orderBy('id', 'desc')
+          .execute()
+      : Promise.resolve([]),
+    orderSettings(db, store.id),
+  ]);
+  const who = customerNameOf(order.personal_details);
+  const orderDate = localDate(order.created_at, store.timezone);
+  const docs = customer
+    ? { id_status: customer.id_status, medcard_status: customer.medcard_status, medcard_expiry: customer.medcard_expiry }
+    : null;
+  const hold = FINAL_STATUSES.includes(order.status) ? [] : holdOf(order, docs, store.timezone);
+  const birthday = customer?.birthday ?? null;
+  const summary: OrderSummary = {
+    id: order.id,
+    increment_id: order.increment_id,
+    status: order.status,
+    order_type: order.order_type,
+    license_type: order.license_type,
+    created_at: order.created_at,
+    ready_by: order.ready_by,
+    customer_name: who.name,
+    phone: who.phone,
+    total_cents: order.total_cents,
+    item_count: items.reduce((n, i) => n + i.qty, 0),
+    hold,
+    version: order.version,
+  };
+  const actions: { action: OrderAction; to: OrderStatus; blockedBy: string | null }[] = offeredActions(
+    { status: order.status, order_type: order.order_type, license_type: order.license_type, hold, ready_by: order.ready_by },
+    { now: now.toISOString(), pickupWindowHours: settings.pickup_window_hours },
+  );
+  return {
+    ...summary,
+    items: items.map((i) => ({
+      sku: i.sku,
+      name: i.name,
+      qty: i.qty,
+      size: i.size,
+      uom: i.uom,
+      price_cents: i.price_cents,
+      row_total_cents: i.row_total_cents,
+      discount_cents: i.discount_cents,
+      excise_tax_cents: i.excise_tax_cents,
+      sales_tax_cents: i.sales_tax_cents,
+      thc_equivalent_grams: i.thc_equivalent_grams,
+    })),
+    totals: {
+      subtotal: order.subtotal_cents,
+      discount: order.discount_cents,
+      excise_taxes: order.excise_tax_cents,
+      sales_taxes: order.sales_tax_cents,
+      shipping: order.shipping_cents,
+      total: order.total_cents,
+      credits_used: order.credits_used_cents,
+    },
+    coupon_code: order.coupon_code,
+    points: {
+      used: order.credits_used_cents,
+      earned: points.filter((p) => p.reason === 'order_earned').reduce((s, p) => s + Number(p.delta), 0),
+    },
+    thc_equivalent_grams: order.thc_equivalent_grams,
+    customer: {
+      id: customer?.id ?? null,
+      name: who.name,
+      phone: who.phone || customer?.phone || '',
+      email: who.email ?? customer?.email ?? null,
+      license_type: order.license_type,
+      birthday,
+      age_on_order_date: birthday ? ageOn(birthday, new Date(`${orderDate}T00:00:00Z`)) : null,
+      medcard_number: customer?.medcard_number ?? null,
+      medcard_expiry: customer?.medcard_expiry ?? null,
+      id_status: customer?.id_status ?? 'none',
+      medcard_status: customer?.medcard_status ?? 'none',
+      id_review_reason: customer?.id_review_reason ?? null,
+      medcard_review_reason: customer?.medcard_review_reason ?? null,
+    },
+    uploads: uploads.map((u) => ({
+      id: u.id,
+      kind: u.kind,
+      mime: u.mime,
+      created_at: u.created_at,
+      url: uploadUrl(store.id, order.customer_id as number, u.id),
+    })),
+    shipping_address: json(order.shipping_address),
+    notes: null as string | null,
+    cancel_reason: order.cancel_reason,
+    cancel_message: order.cancel_message,
+    history: events.map((e) => ({
+      at: e.at,
+      actor_type: e.actor_type,
+      actor_name: e.actor_name,
+      kind: e.kind,
+      from_status: e.from_status,
+      to_status: e.to_status,
+      data: json(e.data),
+    })),
+    actions,
+  };
+}
+
+export type OrderDetail = Awaited<ReturnType<typeof detailOf>>;

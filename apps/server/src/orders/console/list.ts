@@ -1,0 +1,175 @@
+/**
+ * The console's order queue: newest first, filtered by status, type, store-local dates and a
+ * search (order number, customer name, phone), paged by a keyset cursor over (created_at, id) —
+ * the `orders (store_id, status, created_at)` index serves it, and a page costs the same at
+ * order 10 000 as at order 50. Counts per status follow the same filters except the status one
+ * (the queue's tabs).
+ */
+import { FINAL_STATUSES, ORDER_STATUSES, type OrderStatus, type Verification } from '@verdant/domain';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { ApiError } from '../../http/envelope.ts';
+import { dayStartUtc, holdOf, nextDay, type Db, type StoreFacts } from '../lifecycle/store-facts.ts';
+
+export interface OrderQuery {
+  status?: OrderStatus[];
+  type?: 'pickup' | 'delivery';
+  /** YYYY-MM-DD, store-local, inclusive. */
+  from?: string;
+  to?: string;
+  q?: string;
+  cursor?: string;
+  limit: number;
+}
+
+export interface OrderSummary {
+  id: number;
+  increment_id: string;
+  status: OrderStatus;
+  order_type: 'pickup' | 'delivery';
+  license_type: 'recreational' | 'medical';
+  created_at: string;
+  ready_by: string | null;
+  customer_name: string;
+  phone: string;
+  total_cents: number;
+  item_count: number;
+  hold: Verification[];
+  version: number;
+}
+
+export const LIST_MESSAGES = { badCursor: 'The page link is no longer valid; start from the first page.' } as const;
+
+type Q = SelectQueryBuilder<Database, 'orders', object>;
+
+export function encodeCursor(createdAt: string, id: number): string {
+  return Buffer.from(`${createdAt}|${id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: number } {
+  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  if (!createdAt || !Number.isFinite(Date.parse(createdAt)) || !/^\d+$/.test(id ?? ''))
+    throw new ApiError(400, LIST_MESSAGES.badCursor, { errorCode: 'invalid_request' });
+  return { createdAt, id: Number(id) };
+}
+
+/** `lower(personal_details)` without the punctuation people type in phone numbers. */
+const digitsText = sql<string>`replace(replace(replace(replace(replace(orders.personal_details, '(', ''), ')', ''), '-', ''), ' ', ''), '.', '')`;
+
+function searched(q: Q, search: string): Q {
+  const text = search.trim().toLowerCase();
+  if (!text) return q;
+  const digits = text.replace(/[\s().+-]/g, '');
+  return q.where((eb: ExpressionBuilder<Database, 'orders'>) => {
+    const ors = [eb(eb.fn('lower', ['orders.increment_id']), 'like', `%${escapeLike(text)}%`)];
+    // A phone number as typed anywhere in it: the order's contact phone, punctuation ignored.
+    if (/^\d{3,}$/.test(digits)) {
+      const local = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+      ors.push(eb(digitsText, 'like', `%${escapeLike(local)}%`));
+    }
+    // Every word of a name appears in the order's contact details (first and last name, e-mail).
+    const words = text.split(/\s+/).filter(Boolean);
+    ors.push(eb.and(words.map((w) => eb(eb.fn('lower', ['orders.personal_details']), 'like', `%${escapeLike(w)}%`))));
+    return eb.or(ors);
+  });
+}
+
+function escapeLike(s: string): string {
+  // Neither dialect treats a backslash as LIKE's escape by default in the same way: drop the wildcards instead.
+  return s.replace(/[%_\\]/g, '');
+}
+
+function filtered(db: Db, store: StoreFacts, query: OrderQuery, withStatus: boolean): Q {
+  let q: Q = db.selectFrom('orders').where('orders.store_id', '=', store.id);
+  if (withStatus && query.status?.length) q = q.where('orders.status', 'in', query.status);
+  if (query.type) q = q.where('orders.order_type', '=', query.type);
+  if (query.from) q = q.where('orders.created_at', '>=', dayStartUtc(query.from, store.timezone));
+  if (query.to) q = q.where('orders.created_at', '<', dayStartUtc(nextDay(query.to), store.timezone));
+  if (query.q) q = searched(q, query.q);
+  return q;
+}
+
+export function customerNameOf(personalDetails: string): { name: string; phone: string; email: string | null } {
+  try {
+    const p = JSON.parse(personalDetails) as { firstName?: string; lastName?: string; phone?: string; emailAddress?: string };
+    return { name: [p.firstName, p.lastName].filter(Boolean).join(' '), phone: p.phone ?? '', email: p.emailAddress ?? null };
+  } catch {
+    return { name: '', phone: '', email: null };
+  }
+}
+
+export async function listOrders(
+  db: Db,
+  store: StoreFacts,
+  query: OrderQuery,
+): Promise<{ items: OrderSummary[]; nextCursor: string | null; counts: Record<OrderStatus, number> }> {
+  let page = filtered(db, store, query, true);
+  if (query.cursor) {
+    const c = decodeCursor(query.cursor);
+    page = page.where((eb) =>
+      eb.or([eb('orders.created_at', '<', c.createdAt), eb.and([eb('orders.created_at', '=', c.createdAt), eb('orders.id', '<', c.id)])]),
+    );
+  }
+  const rows = await page
+    .leftJoin('customers', 'customers.id', 'orders.customer_id')
+    .select([
+      'orders.id',
+      'orders.increment_id',
+      'orders.status',
+      'orders.order_type',
+      'orders.license_type',
+      'orders.created_at',
+      'orders.ready_by',
+      'orders.personal_details',
+      'orders.total_cents',
+      'orders.verification_needs',
+      'orders.version',
+      'orders.customer_id',
+      'customers.id_status',
+      'customers.medcard_status',
+      'customers.medcard_expiry',
+    ])
+    .select((eb) =>
+      eb
+        .selectFrom('order_items')
+        .select((e) => e.fn.coalesce(e.fn.sum<number>('order_items.qty'), e.lit(0)).as('n'))
+        .whereRef('order_items.order_id', '=', 'orders.id')
+        .as('item_count'),
+    )
+    .orderBy('orders.created_at', 'desc')
+    .orderBy('orders.id', 'desc')
+    .limit(query.limit + 1)
+    .execute();
+  const more = rows.length > query.limit;
+  const pageRows = more ? rows.slice(0, query.limit) : rows;
+  const items = pageRows.map((r): OrderSummary => {
+    const who = customerNameOf(r.personal_details);
+    const docs =
+      r.customer_id != null && r.id_status && r.medcard_status
+        ? { id_status: r.id_status, medcard_status: r.medcard_status, medcard_expiry: r.medcard_expiry }
+        : null;
+    return {
+      id: r.id,
+      increment_id: r.increment_id,
+      status: r.status,
+      order_type: r.order_type,
+      license_type: r.license_type,
+      created_at: r.created_at,
+      ready_by: r.ready_by,
+      customer_name: who.name,
+      phone: who.phone,
+      total_cents: r.total_cents,
+      item_count: Number(r.item_count ?? 0),
+      hold: FINAL_STATUSES.includes(r.status) ? [] : holdOf(r, docs, store.timezone),
+      version: r.version,
+    };
+  });
+  const last = pageRows.at(-1);
+  const grouped = await filtered(db, store, query, false)
+    .select(['orders.status', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('orders.status')
+    .execute();
+  const counts = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
+  for (const g of grouped) if (g.status in counts) counts[g.status] = Number(g.n);
+  return { items, nextCursor: more && last ? encodeCursor(last.created_at, last.id) : null, counts };
+}

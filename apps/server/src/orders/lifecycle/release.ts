@@ -1,0 +1,157 @@
+/**
+ * Putting a cancelled or no-show order's goods back, inside the transaction of its status move,
+ * exactly once: the `released_at IS NULL` guarded update is the "once" (a second caller changes no
+ * row and returns nothing). What goes back:
+ *  - stock: what placing took (recorded in the order's 'placed' history row; for orders placed
+ *    before that record existed, recomputed from the lines the way placing counts them: weight ×
+ *    qty for gram products, bundle components as recorded in `order_items.product_option`);
+ *  - reward points: compensating ledger rows (+ the credits the order burnt, − the points it earned);
+ *  - the coupon's use: `times_used − 1`.
+ */
+import { sizeWeightGrams, isSizeId } from '@verdant/domain';
+import type { Kysely } from 'kysely';
+import type { Database, Row } from '../../db/schema.ts';
+
+type Db = Kysely<Database>;
+
+/** Reasons of the compensating reward-point rows. */
+export const RELEASE_POINT_REASONS = { credits: 'order_released_credits', earned: 'order_released_earned' } as const;
+
+/** What `placed` history rows record of the stock an order took: product id → amount (units or grams). */
+export type StockTaken = Record<string, number>;
+
+/** Release the order's goods once; returns the product ids whose stock went back ([] when released before). */
+export async function releaseGoods(trx: Db, order: Row<'orders'>, iso: string): Promise<number[]> {
+  const claimed = await trx
+    .updateTable('orders')
+    .set({ released_at: iso })
+    .where('id', '=', order.id)
+    .where('released_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) return [];
+
+  const taken = await stockTakenBy(trx, order);
+  const products = Object.keys(taken)
+    .map(Number)
+    .sort((a, b) => a - b);
+  for (const productId of products) {
+    const amount = taken[productId];
+    if (!(amount > 0)) continue;
+    await trx
+      .updateTable('stock')
+      .set((eb) => ({
+        qty: eb('qty', '+', amount),
+        version: eb('version', '+', 1),
+        // Sold out because of this order: on sale again.
+        is_in_stock: eb
+          .case()
+          .when(eb(eb('qty', '+', amount), '>', 0))
+          .then(eb.val<0 | 1>(1))
+          .else(eb.ref('is_in_stock'))
+          .end(),
+        updated_at: iso,
+      }))
+      .where('product_id', '=', productId)
+      .where('manage_stock', '=', 1)
+      .execute();
+  }
+
+  if (order.customer_id != null) {
+    const rows = await trx
+      .selectFrom('reward_points')
+      .select(['reason', 'delta'])
+      .where('order_id', '=', order.id)
+      .where('customer_id', '=', order.customer_id)
+      .execute();
+    const sum = (reason: string) => rows.filter((r) => r.reason === reason).reduce((s, r) => s + Number(r.delta), 0);
+    const burnt = sum('order');
+    const earned = sum('order_earned');
+    const back = [
+      { reason: RELEASE_POINT_REASONS.credits, delta: -burnt },
+      { reason: RELEASE_POINT_REASONS.earned, delta: -earned },
+    ].filter((r) => r.delta !== 0);
+    if (back.length) {
+      await trx
+        .insertInto('reward_points')
+        .values(
+          back.map((r) => ({
+            customer_id: order.customer_id as number,
+            store_id: order.store_id,
+            delta: r.delta,
+            reason: r.reason,
+            order_id: order.id,
+            created_at: iso,
+          })),
+        )
+        .execute();
+    }
+  }
+
+  if (order.coupon_code) {
+    await trx
+      .updateTable('coupons')
+      .set((eb) => ({ times_used: eb('times_used', '-', 1), updated_at: iso }))
+      .where('code', '=', order.coupon_code)
+      .where('times_used', '>', 0)
+      .execute();
+  }
+  return products;
+}
+
+/** The stock the order took: its 'placed' record, else recomputed from its lines. */
+async function stockTakenBy(trx: Db, order: Row<'orders'>): Promise<StockTaken> {
+  const placed = await trx
+    .selectFrom('order_events')
+    .select('data')
+    .where('order_id', '=', order.id)
+    .where('kind', '=', 'placed')
+    .executeTakeFirst();
+  if (placed?.data) {
+    try {
+      const data = JSON.parse(placed.data) as { stock?: StockTaken };
+      if (data.stock) return data.stock;
+    } catch {
+      // Fall through to the lines.
+    }
+  }
+  return stockFromLines(trx, order);
+}
+
+async function stockFromLines(trx: Db, order: Row<'orders'>): Promise<StockTaken> {
+  const items = await trx.selectFrom('order_items').selectAll().where('order_id', '=', order.id).execute();
+  const parts: { sku: string; productId: number | null; qty: number; size: number | null; uom: string | null }[] = [];
+  for (const item of items) {
+    const components = componentsOf(item.product_option);
+    if (components) for (const c of components) parts.push({ sku: c.sku, productId: null, qty: item.qty * c.qty, size: null, uom: null });
+    else parts.push({ sku: item.sku, productId: item.product_id, qty: item.qty, size: item.size, uom: item.uom });
+  }
+  const skus = parts.filter((p) => p.productId == null).map((p) => p.sku);
+  const bySku = new Map<string, { id: number; uom: string | null; size: number | null }>();
+  if (skus.length) {
+    const rows = await trx
+      .selectFrom('products')
+      .select(['id', 'sku', 'uom', 'size'])
+      .where('store_id', '=', order.store_id)
+      .where('sku', 'in', skus)
+      .execute();
+    for (const r of rows) bySku.set(r.sku, { id: r.id, uom: r.uom, size: r.size });
+  }
+  const taken: StockTaken = {};
+  for (const p of parts) {
+    const product = p.productId != null ? { id: p.productId, uom: p.uom, size: p.size } : bySku.get(p.sku);
+    if (!product) continue;
+    const perUnit = product.uom === 'g' ? sizeWeightGrams(isSizeId(product.size) ? product.size : null) : 1;
+    taken[product.id] = (taken[product.id] ?? 0) + p.qty * perUnit;
+  }
+  return taken;
+}
+
+function componentsOf(option: string | null): { sku: string; qty: number }[] | null {
+  if (!option) return null;
+  try {
+    const parsed = JSON.parse(option) as { components?: { sku: string; qty: number }[] };
+    return Array.isArray(parsed.components) && parsed.components.length > 1 ? parsed.components : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Order tracking without an account (issue 12 "The shopper is told"):
+ *   POST /api/order-tracking {number, phone}
+ * answers the order's status and timeline when the number is one of this store's orders AND the
+ * phone is the order's contact phone (compared in E.164, however it was typed) — and nothing else
+ * of the customer's. Every mismatch (unknown number, wrong phone, other store, unparsable phone)
+ * answers the same 404 text, and an IP may try TRACKING_PER_IP_PER_MINUTE times a minute
+ * (the accounts' limiter: Redis-shared when REDIS_URL is set), so numbers cannot be walked.
+ */
+import { ORDER_STATUS_LABELS, orderTimeline, type OrderStatus } from '@verdant/domain';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { accountsOf } from '../auth/context.ts';
+import { ApiError, ok } from '../http/envelope.ts';
+import { parseOr400 } from '../http/parse.ts';
+import { toE164 } from '../users/phone.ts';
+import type { Db } from './lifecycle/store-facts.ts';
+
+export const TRACKING_PER_IP_PER_MINUTE = 10;
+export const TRACKING_MESSAGES = {
+  notFound: 'We could not find an order with that number and phone number.',
+  tooMany: 'Too many look-ups. Please wait a minute and try again.',
+} as const;
+
+const trackingSchema = z.object({
+  number: z.string().trim().min(1, 'Please enter your order number.').max(40),
+  phone: z.string().trim().min(1, 'Please enter your phone number.').max(40),
+});
+
+/** The statuses an order reached, from its history (the timeline's times). */
+export async function reachedStatuses(db: Db, orderId: number): Promise<{ status: OrderStatus; at: string }[]> {
+  const rows = await db
+    .selectFrom('order_events')
+    .select(['to_status', 'at'])
+    .where('order_id', '=', orderId)
+    .where('kind', '=', 'status')
+    .orderBy('at')
+    .orderBy('id')
+    .execute();
+  return rows.filter((r) => r.to_status != null).map((r) => ({ status: r.to_status as OrderStatus, at: r.at }));
+}
+
+export async function trackOrder(db: Db, storeId: number, number: string, phone: string) {
+  const wanted = toE164(phone);
+  const order = wanted
+    ? await db
+        .selectFrom('orders')
+        .select(['id', 'increment_id', 'status', 'order_type', 'created_at', 'ready_by', 'cancel_message', 'personal_details'])
+        .where('store_id', '=', storeId)
+        .where('increment_id', '=', number.toUpperCase())
+        .executeTakeFirst()
+    : undefined;
+  let contact: string | null = null;
+  try {
+    contact = order ? toE164(String((JSON.parse(order.personal_details) as { phone?: string }).phone ?? '')) : null;
+  } catch {
+    contact = null;
+  }
+  if (!order || !contact || contact !== wanted) throw new ApiError(404, TRACKING_MESSAGES.notFound, { errorCode: 'order_not_found' });
+  return {
+    increment_id: order.increment_id,
+    status: order.status,
+    status_label: ORDER_STATUS_LABELS[order.status],
+    order_type: order.order_type,
+    created_at: order.created_at,
+    ready_by: order.ready_by,
+    timeline: orderTimeline(order, await reachedStatuses(db, order.id)),
+    cancel_message: order.cancel_message,
+  };
+}
+
+export function registerOrderTracking(app: FastifyInstance, db: Db): void {
+  app.post('/api/order-tracking', async (request) => {
+    const body = parseOr400(trackingSchema, request.body);
+    const allowed = await accountsOf(app).limiter.hit(`track-ip:${request.ip}`, TRACKING_PER_IP_PER_MINUTE, 60_000);
+    if (!allowed) throw new ApiError(429, TRACKING_MESSAGES.tooMany, { errorCode: 'rate_limited' });
+    return ok(await trackOrder(db, request.store.storeId, body.number, body.phone));
+  });
+}
