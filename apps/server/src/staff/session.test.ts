@@ -80,7 +80,11 @@ describeEachDatabase('staff sessions', (getDb) => {
   });
 
   it('answers 401 login_required without a cookie or with an unknown token', async () => {
-    for (const headers of [{}, { cookie: 'verdant_staff=' + 'A'.repeat(43) }, { cookie: 'verdant_staff=short' }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { cookie: 'verdant_staff=' + 'A'.repeat(43) },
+      { cookie: 'verdant_staff=short' },
+    ]) {
       const res = await call('GET', '/api/console/session', headers);
       expect(res.status).toBe(401);
       expect(res.body.errorCode).toBe('login_required');

@@ -1,0 +1,113 @@
+/**
+ * `npm run staff` as a real child process against a temp SQLite DATA_DIR: add an owner without a
+ * password (a one-time link is printed and works through the real app), add a budtender with a
+ * password and a store, list, reset-password, and the refusals (bad role, unknown store, taken
+ * e-mail, unknown member).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { parseStaffArgs } from '../cli/staff.ts';
+import { registry } from '../cart/testing.ts';
+import { createDatabase } from '../db/index.ts';
+import { loginStaff } from './testing.ts';
+
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const tsxLoader = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+
+describe('parseStaffArgs', () => {
+  it('reads add, list and reset-password', () => {
+    expect(parseStaffArgs(['add', '--email', 'A@B.test', '--role', 'manager', '--stores', 'downtown, Eastside'])).toEqual({
+      command: 'add',
+      email: 'a@b.test',
+      role: 'manager',
+      name: 'a',
+      password: undefined,
+      stores: ['downtown', 'eastside'],
+    });
+    expect(parseStaffArgs(['list'])).toEqual({ command: 'list' });
+    expect(parseStaffArgs(['reset-password', '--email', 'a@b.test'])).toEqual({ command: 'reset-password', email: 'a@b.test' });
+  });
+
+  it('refuses bad input with the usage text', () => {
+    expect(() => parseStaffArgs([])).toThrow(/Usage:/);
+    expect(() => parseStaffArgs(['add', '--email', 'a@b.test', '--role', 'cashier'])).toThrow(/--role/);
+    expect(() => parseStaffArgs(['add', '--email', 'a@b.test', '--role', 'budtender'])).toThrow(/needs at least one store/);
+    expect(() => parseStaffArgs(['add', '--email', 'a@b.test', '--role', 'owner', '--password', 'short'])).toThrow(/at least 10/);
+    expect(() => parseStaffArgs(['add', '--email', 'nope', '--role', 'owner'])).toThrow(/--email/);
+    expect(() => parseStaffArgs(['list', '--colour', 'green'])).toThrow();
+  });
+});
+
+describe('npm run staff (SQLite, child process)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'verdant-staff-cli-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, ['--import', tsxLoader, join(repoRoot, 'apps/server/src/cli/staff.ts'), ...args], {
+      cwd: tmpdir(),
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', STORES_FILE: '' },
+      encoding: 'utf8',
+    });
+
+  let ownerLink = '';
+  it('adds an owner without a password and prints a one-time link', () => {
+    const res = run(['add', '--email', 'Boss@Example.test', '--role', 'owner', '--name', 'The Boss']);
+    expect(res.stderr).toBe('');
+    expect(res.status).toBe(0);
+    expect(res.stdout).toContain('Added owner boss@example.test (staff 1), every store.');
+    ownerLink = /http:\/\/downtown\.localhost:3000\/console\/reset-password\?token=[A-Za-z0-9_-]{43}/.exec(res.stdout)?.[0] ?? '';
+    expect(ownerLink).not.toBe('');
+  });
+
+  it('adds a budtender of a store with a password, and lists both', () => {
+    const add = run(['add', '--email', 'bud@example.test', '--role', 'budtender', '--stores', 'eastside', '--password', 'bud-password-1']);
+    expect(add.status).toBe(0);
+    expect(add.stdout).toContain('Added budtender bud@example.test (staff 2), stores eastside.');
+    expect(add.stdout).not.toContain('reset-password');
+    const list = run(['list']);
+    expect(list.status).toBe(0);
+    expect(list.stdout).toMatch(/^\s+1\s+boss@example\.test\s+owner\s+The Boss\s+every store$/m);
+    expect(list.stdout).toMatch(/^\s+2\s+bud@example\.test\s+budtender\s+bud\s+eastside$/m);
+  });
+
+  it('refuses a taken e-mail, an unknown store and an unknown member, with a message and exit 1', () => {
+    const taken = run(['add', '--email', 'bud@example.test', '--role', 'manager', '--stores', 'downtown']);
+    expect(taken.status).toBe(1);
+    expect(taken.stderr).toContain('already exists');
+    const store = run(['add', '--email', 'x@example.test', '--role', 'manager', '--stores', 'uptown']);
+    expect(store.status).toBe(1);
+    expect(store.stderr).toContain('Unknown store code(s): uptown');
+    const nobody = run(['reset-password', '--email', 'nobody@example.test']);
+    expect(nobody.status).toBe(1);
+    expect(nobody.stderr).toContain('No staff member');
+  });
+
+  it('made members the server logs in: the owner through the printed link, the budtender with the password', async () => {
+    const reset = run(['reset-password', '--email', 'bud@example.test']);
+    expect(reset.status).toBe(0);
+    expect(reset.stdout).toMatch(/valid 1 hour/);
+    const { db, destroy } = await createDatabase({ dataDir });
+    const app = await buildApp({ config: { dataDir, demoMode: true, production: true, logLevel: 'silent' }, registry, db, logger: false });
+    try {
+      const token = new URL(ownerLink).searchParams.get('token');
+      const set = await app.inject({
+        method: 'POST',
+        url: '/api/console/password-reset/confirm',
+        headers: { host: 'downtown.localhost' },
+        payload: { token, password: 'boss-password-1' },
+      });
+      expect(set.statusCode).toBe(200);
+      const owner = await loginStaff(app, 'boss@example.test', { password: 'boss-password-1' });
+      expect(owner.staff).toMatchObject({ role: 'owner', name: 'The Boss', storeIds: [1, 2, 3, 4] });
+      const bud = await loginStaff(app, 'bud@example.test', { password: 'bud-password-1', ip: '10.240.0.2' });
+      expect(bud.staff).toMatchObject({ role: 'budtender', storeIds: [2] });
+    } finally {
+      await app.close();
+      await destroy();
+    }
+  });
+});
