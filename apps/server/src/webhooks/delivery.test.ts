@@ -10,7 +10,7 @@ import { describeEachDatabase } from '../test/databases.ts';
 import { createEndpoint, listDeliveries, replayDelivery, rotateSecret, updateEndpoint } from './endpoints.ts';
 import { createWebhookEngine, type WebhookEngine } from './engine.ts';
 import { fanOutWebhookEvents } from './fanout.ts';
-import { claimDelivery } from './sender.ts';
+import { claimDelivery, nextDueAt } from './sender.ts';
 import { newWebhookSecret } from './signing.ts';
 import { appendEvent, attemptsOf, deliveriesOf, eventually, Receiver, resetWebhooks, syncDemoStores } from './testing.ts';
 
@@ -162,6 +162,47 @@ describeEachDatabase('webhook delivery', (getDb) => {
       [1, 200],
       [2, 200],
     ]);
+  });
+
+  it('sends at once when kicked, not at the next poll', async () => {
+    const { db } = getDb();
+    const r = await receiver();
+    const ep = await createEndpoint(db, 1, { url: r.url, events: ['order.created'] }, new Date());
+    r.secrets = [ep.secret];
+    const e = engine('node-a', { pollMs: 60_000 });
+    e.start();
+    // The first pass (at start) found nothing; the loop now sleeps for a minute.
+    await e.runOnce();
+    const id = await appendEvent(db, 1);
+    const kicked = Date.now();
+    e.kick();
+    await eventually('delivered after the kick', 2000, async () => (await deliveriesOf(db, ep.id))[0]?.status === 'succeeded');
+    expect(Date.now() - kicked).toBeLessThan(2000);
+    expect(r.accepted(id)).toHaveLength(1);
+  });
+
+  it('sends nothing to an endpoint disabled after its deliveries were written, and leaves deliveries others hold to them', async () => {
+    const { db } = getDb();
+    const r = await receiver();
+    const ep = await createEndpoint(db, 1, { url: r.url, events: ['order.created'] }, new Date());
+    r.secrets = [ep.secret];
+    await appendEvent(db, 1);
+    await fanOutWebhookEvents(db, new Date());
+    const [d] = await deliveriesOf(db, ep.id);
+    // Due, but held by another node: not this node's next wake-up.
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ lease_until: new Date(Date.now() + 60_000).toISOString(), leased_by: 'other' })
+      .where('id', '=', d.id)
+      .execute();
+    expect(await nextDueAt(db, new Date())).toBeNull();
+    await db.updateTable('webhook_deliveries').set({ lease_until: null }).where('id', '=', d.id).execute();
+    expect(await nextDueAt(db, new Date())).toBe(d.next_attempt_at);
+
+    await updateEndpoint(db, 1, ep.id, { disabled: true }, new Date());
+    await engine('node-a').runOnce();
+    expect(r.received).toHaveLength(0);
+    expect((await deliveriesOf(db, ep.id))[0]).toMatchObject({ status: 'disabled', attempts: 0 });
   });
 
   it('lets one node only claim a delivery, and two engines send each delivery once', async () => {

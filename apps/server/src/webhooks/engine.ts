@@ -90,7 +90,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   /** Sleep until the next retry is due, but no longer than pollMs. */
   async function scheduleNext(): Promise<void> {
     let delay = pollMs;
-    const next = await nextDueAt(options.db);
+    const next = await nextDueAt(options.db, now());
     if (next) delay = Math.min(delay, Math.max(5, Date.parse(next) - now().getTime()));
     if (closed || !started) return;
     if (timer) clearTimeout(timer);

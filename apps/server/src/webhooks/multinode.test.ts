@@ -10,11 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { createDatabase } from '../db/index.ts';
+import { DEMO_STORES_FILE } from '../config.ts';
+import { createDatabase, migrateToLatest } from '../db/index.ts';
+import { readStoresFile, seedDemo } from '../seed/index.ts';
 import type { Database } from '../db/schema.ts';
-import { freePort, freshSchema, PG_URL, REDIS_URL, startNode, type ServerNode } from '../multinode/harness.ts';
+import { freePort, freshSchema, order, PG_URL, REDIS_URL, startNode, type ServerNode } from '../multinode/harness.ts';
 import { createEndpoint } from './endpoints.ts';
 import { appendEvent, eventually, Receiver, type Behaviour } from './testing.ts';
+
+const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 
 const needed = !PG_URL ? 'TEST_DATABASE_URL is not set' : null;
 if (needed && process.env.CI !== 'true') console.warn(`[verdant tests] skipping multi-node webhook tests: ${needed}`);
@@ -65,7 +69,10 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('webhooks from two
     const handle = await createDatabase({ databaseUrl: schema.url, dataDir });
     db = handle.db;
     destroy = handle.destroy;
-    // Both nodes migrate and seed together on the empty schema (the startup lock orders them).
+    await migrateToLatest(db);
+    await seedDemo(db, readStoresFile(DEMO_STORES_FILE), { dataDir, referenceDate: new Date('2026-06-15T12:00:00Z') });
+    const jar = await db.selectFrom('products').select('id').where('store_id', '=', 1).where('sku', '=', JAR).executeTakeFirstOrThrow();
+    await db.updateTable('stock').set({ qty: 100, is_in_stock: 1, manage_stock: 1 }).where('product_id', '=', jar.id).execute();
     const [a, b] = [await start(), await start()];
     await Promise.all([a.ready(60_000), b.ready(60_000)]);
   }, 90_000);
@@ -95,6 +102,26 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('webhooks from two
     expect(new Set(log.map((a) => a.delivery_id)).size).toBe(40);
     const pids = new Set(nodes.slice(0, 2).map((n) => n.process.pid));
     for (const a of log) expect(pids.has(pidOf(a.node)), a.node ?? 'no node').toBe(true);
+  });
+
+  it('tells the receiver of real orders placed through either node, once each', async () => {
+    const r = await (await receiver()).start(0);
+    const ep = await createEndpoint(db, 1, { url: r.url, events: ['order.created'] }, new Date());
+    r.secrets = [ep.secret];
+    for (const node of [nodes[0], nodes[1], nodes[0], nodes[1]]) {
+      const placed = await order(node, JAR);
+      expect(placed.status, JSON.stringify(placed.result)).toBe(200);
+      const number = placed.result.increment_id as string;
+      const arrived = () => r.received.filter((x) => x.status === 200 && JSON.parse(x.body).data.increment_id === number);
+      await eventually(`order ${number} at the receiver`, 5000, () => arrived().length === 1);
+      expect(JSON.parse(arrived()[0].body)).toMatchObject({
+        type: 'order.created',
+        data: { increment_id: number, status: 'submitted', store_code: 'downtown' },
+      });
+    }
+    await eventually('4 succeeded', 5000, async () => (await deliveries(ep.id)).filter((d) => d.status === 'succeeded').length === 4);
+    expect(r.received).toHaveLength(4);
+    expect(new Set(r.received.map((x) => x.id)).size).toBe(4);
   });
 
   it('passes retries between nodes without ever sending one delivery twice at once', async () => {

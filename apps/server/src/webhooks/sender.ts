@@ -61,12 +61,18 @@ export async function dueDeliveries(o: SenderOptions, limit: number): Promise<nu
   return rows.map((r) => r.id);
 }
 
-/** When the next pending delivery is due (ISO) or null; lets the loop sleep exactly that long. */
-export async function nextDueAt(db: Kysely<Database>): Promise<string | null> {
+/**
+ * When the next pending delivery nobody holds is due (ISO) or null; lets the loop sleep exactly
+ * that long. Deliveries another node holds are left to the poll: counting them (already due) would
+ * wake this node every few ms for as long as that node's attempt takes.
+ */
+export async function nextDueAt(db: Kysely<Database>, now: Date): Promise<string | null> {
+  const at = now.toISOString();
   const row = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.min('next_attempt_at').as('at'))
     .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)]))
     .executeTakeFirst();
   return (row?.at as string | null | undefined) ?? null;
 }
