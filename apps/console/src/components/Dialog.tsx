@@ -28,7 +28,10 @@ export function Dialog({ title, open, onClose, children }: { title: string; open
     // Escape (the 'cancel' event) and close() both end here: tell the owner, give focus back.
     const closed = () => {
       onClose();
-      if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus();
+      // Back to the opener, unless the page already put focus somewhere on purpose (e.g. a heading after a move).
+      const active = document.activeElement;
+      const unplaced = !active || active === document.body || dialog.contains(active);
+      if (unplaced && opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus();
     };
     dialog.addEventListener('close', closed);
     return () => dialog.removeEventListener('close', closed);

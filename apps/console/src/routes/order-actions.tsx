@@ -162,6 +162,7 @@ function ConfirmDialog({
   const [time, setTime] = useState('');
   // The default ready-by: twenty minutes from opening the dialog, in the store's time.
   const [openedFor, setOpenedFor] = useState(false);
+  // Set while rendering (not in an effect) so the dialog opens with the time already in the field.
   if (open && !openedFor) {
     setOpenedFor(true);
     setTime(timeIn(new Date(Date.now() + 20 * 60_000), store.timezone));

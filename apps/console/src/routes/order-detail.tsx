@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { CANCEL_REASON_LABELS, ORDER_STATUS_LABELS, type CancelReason } from '@verdant/domain';
+import { CANCEL_REASON_LABELS, isSizeId, ORDER_STATUS_LABELS, sizeLongLabel, type CancelReason } from '@verdant/domain';
 import { Badge, ErrorNote, Loading } from '../components/ui.tsx';
 import { api } from '../lib/api.ts';
 import { dateTime, money, titleCase } from '../lib/format.ts';
@@ -79,6 +79,11 @@ export function OrderPage() {
   const order = useResource(`${store.id}/${orderId}`, () => api<OrderDetail>('GET', `/stores/${store.id}/orders/${orderId}`));
   const [notice, setNotice] = useState<{ text: string; tone: 'ok' | 'warn' } | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  // After a move the heading takes focus (the button that opened it is gone); in an effect, so it runs after the dialog closed.
+  const [focusHeading, setFocusHeading] = useState(0);
+  useEffect(() => {
+    if (focusHeading) headingRef.current?.focus();
+  }, [focusHeading]);
   useTitle(order.data ? `Order #${order.data.increment_id}` : 'Order');
 
   useEffect(() => {
@@ -154,7 +159,7 @@ export function OrderPage() {
           onMoved={(detail, text) => {
             order.setData(detail);
             setNotice({ text, tone: 'ok' });
-            headingRef.current?.focus();
+            setFocusHeading((n) => n + 1);
           }}
           onStale={(text) => {
             setNotice({ text, tone: 'warn' });
@@ -229,7 +234,7 @@ export function OrderPage() {
             <thead>
               <tr>
                 <th scope="col">Product</th>
-                <th scope="col">Size</th>
+                <th scope="col">Size / weight</th>
                 <th scope="col" className="text-right">
                   Qty
                 </th>
@@ -254,7 +259,7 @@ export function OrderPage() {
                     {line.name}
                     <div className="text-sm text-stone-700">SKU {line.sku}</div>
                   </td>
-                  <td>{[line.size, line.uom].filter(Boolean).join(' ') || '—'}</td>
+                  <td>{line.size !== null && isSizeId(line.size) ? sizeLongLabel(line.size) : line.uom || '—'}</td>
                   <td className="text-right">{line.qty}</td>
                   <td className="text-right">{money(line.price_cents)}</td>
                   <td className="text-right">{line.discount_cents ? `−${money(line.discount_cents)}` : '—'}</td>

@@ -87,6 +87,21 @@ describe('console serving', () => {
     expect(res.body).toBe('storefront');
   });
 
+  it('serves a rebuilt index.html without a restart', async () => {
+    const rebuilt = INDEX.replace('index-abc123.js', 'index-def456.js');
+    const file = path.join(dir, 'index.html');
+    fs.writeFileSync(file, rebuilt);
+    // A different mtime, even on file systems with coarse timestamps.
+    fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    try {
+      expect((await built.inject({ method: 'GET', url: '/console/login' })).body).toBe(rebuilt);
+    } finally {
+      fs.writeFileSync(file, INDEX);
+      fs.utimesSync(file, new Date(), new Date(Date.now() + 10_000));
+    }
+    expect((await built.inject({ method: 'GET', url: '/console/login' })).body).toBe(INDEX);
+  });
+
   it('answers 503 with a clear message before the console is built', async () => {
     const res = await missing.inject({ method: 'GET', url: '/console/stores/1/orders' });
     expect(res.statusCode).toBe(503);

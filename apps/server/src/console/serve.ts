@@ -34,22 +34,20 @@ export function registerConsole(app: FastifyInstance, opts: ConsoleOptions = {})
   const dir = opts.dir ?? CONSOLE_DIST_DIR;
   const assetsDir = path.join(dir, 'assets');
   const indexFile = path.join(dir, 'index.html');
-  // Read once found: a deployment replaces the build and restarts. Until then, every request looks again
-  // (a build finishing while the server runs is served without a restart).
-  let indexHtml: Buffer | null = null;
+  // Kept in memory and read again when the file changes (one stat per page load): a rebuild while
+  // the server runs is served at once, never an index naming assets that no longer exist.
+  let cached: { mtimeMs: number; html: Buffer } | null = null;
 
   const shell = async (_request: unknown, reply: FastifyReply) => {
     reply.header('x-robots-tag', 'noindex, nofollow');
-    if (!indexHtml) {
-      try {
-        indexHtml = await fs.promises.readFile(indexFile);
-      } catch {
-        reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8');
-        return `The store console is not built (${path.relative(REPO_ROOT, indexFile)} is missing). Run "npm run build" and restart the server.`;
-      }
+    const stat = await fs.promises.stat(indexFile).catch(() => null);
+    if (!stat?.isFile()) {
+      reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8');
+      return `The store console is not built (${path.relative(REPO_ROOT, indexFile)} is missing). Run "npm run build".`;
     }
+    if (cached?.mtimeMs !== stat.mtimeMs) cached = { mtimeMs: stat.mtimeMs, html: await fs.promises.readFile(indexFile) };
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
-    return indexHtml;
+    return cached.html;
   };
 
   app.get('/console', shell);
