@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: type-check, unit + integration tests (Vitest, SQLite and PostgreSQL), then the browser
-// journeys (Playwright in Debian Chromium). Every stage runs even if an earlier one failed, so one
+// `npm test`: type-check, build (storefront and console), unit + integration tests (Vitest, SQLite and
+// PostgreSQL; some read the builds, e.g. the shopper/console bundle separation), then the browser
+// journeys (Playwright in Debian Chromium) on the same build. Every stage runs even if an earlier one failed, so one
 // run shows everything that is broken; the last line sums up all stages.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -36,6 +37,13 @@ let skipped = 0;
 
 if (!only) stages.push(['typecheck', run('typecheck', 'npm', ['run', 'typecheck'])]);
 
+// Built once, before the tests that read the bundles and the journeys that serve them.
+let built = null;
+if (!only || only === 'e2e') {
+  built = run('build', 'npm', ['run', 'build']);
+  stages.push(['build', built]);
+}
+
 if (!only || only === 'unit') {
   const ok = run('unit + integration', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
   const r = readJson(vitestJson);
@@ -48,7 +56,6 @@ if (!only || only === 'unit') {
 }
 
 if (!only || only === 'e2e') {
-  const built = run('build', 'npm', ['run', 'build']);
   const ok =
     built &&
     run('browser', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
