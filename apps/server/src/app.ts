@@ -31,6 +31,7 @@ import { createOutboxSignal, type OutboxSignal } from './outbox/signal.ts';
 import { registerWebhooks } from './webhooks/index.ts';
 import { registerConsole } from './console/serve.ts';
 import { registerStaff } from './staff/index.ts';
+import { registerOutboxDispatcher } from './outbox/dispatcher.ts';
 import { registerOrderLifecycle } from './orders/lifecycle/index.ts';
 
 declare module 'fastify' {
@@ -173,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAccountRoutes(app, { db: deps.db, config: deps.config, now: deps.clock });
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
   registerWebhooks(app, { db: deps.db, production: deps.config.production });
+  await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });
   app.get('/api/health', async () => ({ code: 200, result: 'ok' }));
   app.all('/api/*', async (request, reply) => sendError(reply, 404, `No API endpoint ${request.method} ${request.url.split('?')[0]}`));
 

@@ -6,6 +6,8 @@
 import { maskPhone, toE164 } from '../users/phone.ts';
 export interface SmsProvider {
   send(to: string, text: string, code: string): Promise<void>;
+  /** A plain message (order updates, notifications/sender.ts); no code in it. */
+  sendText?(to: string, text: string): Promise<void>;
   /** The last code sent to a phone, for the outbox only (demo mode shows it; tests read it). */
   lastCode?(to: string): string | undefined;
 }
@@ -17,6 +19,7 @@ export interface SmsProvider {
  */
 export class OutboxSms implements SmsProvider {
   private readonly last = new Map<string, string>();
+  private readonly texts: { to: string; text: string }[] = [];
   constructor(
     private readonly log?: (msg: string) => void,
     private readonly demoMode = false,
@@ -24,6 +27,20 @@ export class OutboxSms implements SmsProvider {
   async send(to: string, _text: string, code: string): Promise<void> {
     this.last.set(to, code);
     this.log?.(this.demoMode ? `SMS outbox: login code for ${to} is ${code}` : `SMS outbox: a code for ${maskPhone(to)} was not delivered (SMS_PROVIDER=outbox)`);
+  }
+  /** Order messages are no secret: logged whole in demo mode; elsewhere only that one was not delivered. */
+  async sendText(to: string, text: string): Promise<void> {
+    this.texts.push({ to, text });
+    if (this.texts.length > 50) this.texts.shift();
+    this.log?.(
+      this.demoMode
+        ? `SMS outbox: to ${to}: ${text}`
+        : `SMS outbox: a message for ${maskPhone(to)} was not delivered (SMS_PROVIDER=outbox)`,
+    );
+  }
+  /** The last plain messages (at most 50), oldest first. */
+  get sentTexts(): readonly { to: string; text: string }[] {
+    return [...this.texts];
   }
   /** Numbers are kept in E.164; any spelling of one finds its code. */
   lastCode(to: string): string | undefined {
@@ -33,6 +50,9 @@ export class OutboxSms implements SmsProvider {
 
 export class HttpSms implements SmsProvider {
   constructor(private readonly url: string) {}
+  async sendText(to: string, text: string): Promise<void> {
+    return this.send(to, text);
+  }
   async send(to: string, text: string): Promise<void> {
     const res = await fetch(this.url, {
       method: 'POST',

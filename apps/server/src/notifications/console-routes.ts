@@ -1,0 +1,73 @@
+/**
+ * `GET /api/console/stores/:storeId/messages?orderId=&limit=`: the store's SMS and e-mail log
+ * (`message_deliveries`), newest first: what was sent to whom, when, or why not yet. In the demo
+ * this is the "SMS outbox" staff look at.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../db/schema.ts';
+import { ok } from '../http/envelope.ts';
+import { parseOr400 } from '../http/parse.ts';
+import { staffOf } from '../staff/guard.ts';
+
+const params = z.object({ storeId: z.coerce.number().int().positive() });
+const query = z.object({
+  orderId: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+});
+
+export interface MessageDeliveryView {
+  id: number;
+  event_id: string;
+  order_id: number | null;
+  channel: 'sms' | 'email';
+  recipient: string;
+  template: string;
+  subject: string | null;
+  body: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  sent_at: string | null;
+  created_at: string;
+}
+
+export async function listMessages(
+  db: Kysely<Database>,
+  storeId: number,
+  filter: { orderId?: number; limit: number },
+): Promise<MessageDeliveryView[]> {
+  let q = db
+    .selectFrom('message_deliveries')
+    .select([
+      'id',
+      'event_id',
+      'order_id',
+      'channel',
+      'recipient',
+      'template',
+      'subject',
+      'body',
+      'status',
+      'attempts',
+      'next_attempt_at',
+      'last_error',
+      'sent_at',
+      'created_at',
+    ])
+    .where('store_id', '=', storeId);
+  if (filter.orderId !== undefined) q = q.where('order_id', '=', filter.orderId);
+  return q.orderBy('id', 'desc').limit(filter.limit).execute();
+}
+
+export function registerMessageRoutes(app: FastifyInstance, deps: { db: Kysely<Database> }): void {
+  app.get('/api/console/stores/:storeId/messages', { config: { console: { permission: 'orders:read' } } }, async (request, reply) => {
+    staffOf(request);
+    const { storeId } = parseOr400(params, request.params);
+    const filter = parseOr400(query, request.query);
+    reply.header('cache-control', 'no-store');
+    return ok({ items: await listMessages(deps.db, storeId, filter) });
+  });
+}

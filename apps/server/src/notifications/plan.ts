@@ -1,0 +1,161 @@
+/**
+ * The messages consumer's handler (outbox column `messages_at`): turns an order event into
+ * `message_deliveries` rows, one per channel and recipient, which the sender (./sender.ts) sends.
+ *  - `order.created` → the store's e-mail (store_order_settings.order_email, when set);
+ *  - `order.status_changed` to confirmed / ready_for_pickup / out_for_delivery / cancelled → an SMS
+ *    to the order's phone and an e-mail to its address (when it has one).
+ * Each shopper template × channel can be switched off per store (`notifications[template].sms|email`,
+ * absent = on). Rows are written behind the unique key (event_id, channel, recipient, template) with
+ * ON CONFLICT DO NOTHING: the consumer delivers at least once, so a second run writes nothing.
+ * Texts are rendered now, from the event's own state (its ready-by time, its reason), so a message
+ * says what happened at that step even when it is sent later.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { OutboxEvent } from '../outbox/consumer.ts';
+import { toE164 } from '../users/phone.ts';
+import {
+  shopperEmail,
+  shopperSms,
+  storeNewOrderEmail,
+  STORE_NEW_ORDER,
+  TEMPLATE_OF_STATUS,
+  type OrderMessageContext,
+  type ShopperTemplate,
+} from './templates.ts';
+
+export interface StoreInfo {
+  name: string;
+  timezone: string;
+}
+
+export interface PlanDeps {
+  db: Kysely<Database>;
+  /** The store's name and time zone (from the stores file); undefined for an unknown store. */
+  storeInfo: (storeId: number) => StoreInfo | undefined;
+  now?: () => Date;
+}
+
+export type NotificationSwitches = Partial<Record<string, { sms?: boolean; email?: boolean }>>;
+
+interface PlannedMessage {
+  channel: 'sms' | 'email';
+  recipient: string;
+  template: string;
+  subject: string | null;
+  body: string;
+}
+
+/** Whether a template goes out on a channel under a store's switches (absent = on). */
+export function messageEnabled(switches: NotificationSwitches, template: string, channel: 'sms' | 'email'): boolean {
+  return switches[template]?.[channel] !== false;
+}
+
+function parseSwitches(json: string | undefined): NotificationSwitches {
+  if (!json) return {};
+  try {
+    const value = JSON.parse(json) as unknown;
+    return value && typeof value === 'object' ? (value as NotificationSwitches) : {};
+  } catch {
+    return {};
+  }
+}
+
+interface PersonalDetails {
+  firstName?: string;
+  lastName?: string;
+  emailAddress?: string;
+  phone?: string;
+}
+
+/** The rows an event asks for (nothing for events that send no message). */
+export async function planMessages(deps: PlanDeps, event: OutboxEvent): Promise<PlannedMessage[]> {
+  const template =
+    event.type === 'order.created'
+      ? STORE_NEW_ORDER
+      : event.type === 'order.status_changed'
+        ? TEMPLATE_OF_STATUS[event.payload.status]
+        : undefined;
+  if (!template || event.order_id === null) return [];
+  const store = deps.storeInfo(event.store_id);
+  if (!store) return [];
+  const order = await deps.db
+    .selectFrom('orders')
+    .select(['id', 'increment_id', 'order_type', 'personal_details', 'cancel_message', 'total_cents', 'created_at'])
+    .where('id', '=', event.order_id)
+    .executeTakeFirst();
+  if (!order) return [];
+  const settings = await deps.db
+    .selectFrom('store_order_settings')
+    .select(['notifications', 'order_email'])
+    .where('store_id', '=', event.store_id)
+    .executeTakeFirst();
+  const switches = parseSwitches(settings?.notifications);
+  const details = JSON.parse(order.personal_details) as PersonalDetails;
+  const ctx: OrderMessageContext = {
+    storeName: store.name,
+    timezone: store.timezone,
+    incrementId: order.increment_id,
+    orderType: order.order_type,
+    customerName: [details.firstName, details.lastName].filter(Boolean).join(' '),
+    readyBy: event.payload.ready_by ?? null,
+    cancelReason: event.payload.cancel_reason ?? null,
+    cancelMessage: order.cancel_message,
+  };
+
+  if (template === STORE_NEW_ORDER) {
+    const to = settings?.order_email?.trim();
+    if (!to || !messageEnabled(switches, STORE_NEW_ORDER, 'email')) return [];
+    const items = await deps.db
+      .selectFrom('order_items')
+      .select(({ fn }) => fn.sum<number>('qty').as('n'))
+      .where('order_id', '=', order.id)
+      .executeTakeFirst();
+    const mail = storeNewOrderEmail({
+      ...ctx,
+      phone: details.phone ?? '',
+      email: details.emailAddress ?? null,
+      totalCents: order.total_cents,
+      itemCount: Number(items?.n ?? 0),
+      createdAt: order.created_at,
+    });
+    return [{ channel: 'email', recipient: to, template, subject: mail.subject, body: mail.text }];
+  }
+
+  const planned: PlannedMessage[] = [];
+  const shopper = template as ShopperTemplate;
+  const phone = details.phone ? toE164(details.phone) : null;
+  if (phone && messageEnabled(switches, shopper, 'sms'))
+    planned.push({ channel: 'sms', recipient: phone, template, subject: null, body: shopperSms(shopper, ctx) });
+  const email = details.emailAddress?.trim();
+  if (email && messageEnabled(switches, shopper, 'email')) {
+    const mail = shopperEmail(shopper, ctx);
+    planned.push({ channel: 'email', recipient: email, template, subject: mail.subject, body: mail.text });
+  }
+  return planned;
+}
+
+/** Write the event's rows (idempotent); returns how many were new. */
+export async function recordMessages(deps: PlanDeps, event: OutboxEvent): Promise<number> {
+  const planned = await planMessages(deps, event);
+  if (!planned.length) return 0;
+  const at = (deps.now ?? (() => new Date()))().toISOString();
+  const result = await deps.db
+    .insertInto('message_deliveries')
+    .values(
+      planned.map((m) => ({
+        event_id: event.event_id,
+        store_id: event.store_id,
+        order_id: event.order_id,
+        ...m,
+        status: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: at,
+        created_at: at,
+        updated_at: at,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['event_id', 'channel', 'recipient', 'template']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}

@@ -1,0 +1,148 @@
+/**
+ * The words of every message the store sends about an order (issue 12 "The shopper is told"):
+ * a short SMS (store name and order number first, so a phone's preview says whose it is) and an
+ * e-mail per shopper template, and the store's own e-mail for each new order. Times are the
+ * store's local time in en-US ("Mon, Jun 15, 3:30 PM"). SMS text keeps to plain characters
+ * (GSM-7): Intl's narrow no-break space before AM/PM becomes a space.
+ */
+import { CANCEL_REASON_LABELS, CANCEL_REASON_MESSAGES, type CancelReason } from '@verdant/domain';
+
+/** The shopper messages a store can switch off one by one (store_order_settings.notifications). */
+export const SHOPPER_TEMPLATES = ['order_confirmed', 'order_ready_for_pickup', 'order_out_for_delivery', 'order_cancelled'] as const;
+export type ShopperTemplate = (typeof SHOPPER_TEMPLATES)[number];
+/** The store's own e-mail for a new order (sent when the store set an order e-mail). */
+export const STORE_NEW_ORDER = 'store_new_order';
+export type MessageTemplate = ShopperTemplate | typeof STORE_NEW_ORDER;
+
+/** The order status whose arrival sends each shopper template. */
+export const TEMPLATE_OF_STATUS: Readonly<Partial<Record<string, ShopperTemplate>>> = {
+  confirmed: 'order_confirmed',
+  ready_for_pickup: 'order_ready_for_pickup',
+  out_for_delivery: 'order_out_for_delivery',
+  cancelled: 'order_cancelled',
+};
+
+export interface OrderMessageContext {
+  storeName: string;
+  /** The store's IANA time zone. */
+  timezone: string;
+  incrementId: string;
+  orderType: 'pickup' | 'delivery';
+  customerName: string;
+  /** ISO */
+  readyBy?: string | null;
+  cancelReason?: string | null;
+  /** What staff wrote to the shopper when cancelling (may be empty). */
+  cancelMessage?: string | null;
+}
+
+export interface NewOrderContext extends OrderMessageContext {
+  phone: string;
+  email: string | null;
+  totalCents: number;
+  itemCount: number;
+  createdAt: string;
+}
+
+export interface EmailText {
+  subject: string;
+  text: string;
+}
+
+/** "Mon, Jun 15, 3:30 PM" in the store's zone. */
+export function formatStoreTime(iso: string, timezone: string): string {
+  const text = new Intl.DateTimeFormat('en-US', {
+    timeZone: timezone,
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  }).format(new Date(iso));
+  return text.replace(/[\u202f\u00a0]/g, ' ');
+}
+
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+function reasonLabel(reason: string | null | undefined): string | null {
+  return reason && reason in CANCEL_REASON_LABELS ? CANCEL_REASON_LABELS[reason as CancelReason] : null;
+}
+
+/** What the shopper reads about a cancellation: the staff's words, else the reason's default. */
+export function cancelText(ctx: OrderMessageContext): string {
+  const message = ctx.cancelMessage?.trim();
+  if (message) return message;
+  return ctx.cancelReason && ctx.cancelReason in CANCEL_REASON_MESSAGES
+    ? CANCEL_REASON_MESSAGES[ctx.cancelReason as CancelReason]
+    : 'The store cancelled the order.';
+}
+
+const SMS_MESSAGE_MAX = 160;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+
+export function shopperSms(template: ShopperTemplate, ctx: OrderMessageContext): string {
+  const head = `${ctx.storeName}: order #${ctx.incrementId}`;
+  switch (template) {
+    case 'order_confirmed': {
+      const when = ctx.readyBy ? formatStoreTime(ctx.readyBy, ctx.timezone) : null;
+      if (ctx.orderType === 'delivery') return `${head} is confirmed.${when ? ` We expect to deliver by ${when}.` : ''}`;
+      return `${head} is confirmed.${when ? ` Ready for pickup by ${when}.` : ''} Bring a valid photo ID.`;
+    }
+    case 'order_ready_for_pickup':
+      return `${head} is ready for pickup. Bring a valid photo ID.`;
+    case 'order_out_for_delivery':
+      return `${head} is out for delivery. Have your ID ready.`;
+    case 'order_cancelled':
+      return `${head} was cancelled. ${clip(cancelText(ctx), SMS_MESSAGE_MAX)}`.replace(/[\u202f\u00a0]/g, ' ');
+  }
+}
+
+export function shopperEmail(template: ShopperTemplate, ctx: OrderMessageContext): EmailText {
+  const hello = `Hello ${ctx.customerName || 'there'},`;
+  const sign = `\n\n${ctx.storeName}`;
+  const when = ctx.readyBy ? formatStoreTime(ctx.readyBy, ctx.timezone) : null;
+  switch (template) {
+    case 'order_confirmed':
+      return {
+        subject: `Order #${ctx.incrementId} is confirmed`,
+        text:
+          `${hello}\n\nWe confirmed your order #${ctx.incrementId}.` +
+          (when
+            ? ctx.orderType === 'delivery'
+              ? ` We expect to deliver it by ${when}.`
+              : ` It will be ready for pickup by ${when}.`
+            : '') +
+          `\n\nPlease bring a valid photo ID${ctx.orderType === 'delivery' ? ' to the door' : ''}.${sign}`,
+      };
+    case 'order_ready_for_pickup':
+      return {
+        subject: `Order #${ctx.incrementId} is ready for pickup`,
+        text: `${hello}\n\nYour order #${ctx.incrementId} is ready for pickup. Please bring a valid photo ID.${sign}`,
+      };
+    case 'order_out_for_delivery':
+      return {
+        subject: `Order #${ctx.incrementId} is out for delivery`,
+        text: `${hello}\n\nYour order #${ctx.incrementId} is on its way. Please have a valid photo ID ready at the door.${sign}`,
+      };
+    case 'order_cancelled': {
+      const label = reasonLabel(ctx.cancelReason);
+      return {
+        subject: `Order #${ctx.incrementId} was cancelled`,
+        text: `${hello}\n\nYour order #${ctx.incrementId} was cancelled${label ? ` (${label})` : ''}.\n\n${cancelText(ctx)}${sign}`,
+      };
+    }
+  }
+}
+
+export function storeNewOrderEmail(ctx: NewOrderContext): EmailText {
+  return {
+    subject: `New ${ctx.orderType} order #${ctx.incrementId}`,
+    text:
+      `New ${ctx.orderType} order #${ctx.incrementId} at ${ctx.storeName}, placed ${formatStoreTime(ctx.createdAt, ctx.timezone)}.\n\n` +
+      `Customer: ${ctx.customerName}\nPhone: ${ctx.phone}\n${ctx.email ? `E-mail: ${ctx.email}\n` : ''}` +
+      `Items: ${ctx.itemCount}\nTotal: ${dollars(ctx.totalCents)}\n\nOpen the store console to confirm it.`,
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * `GET /api/console/stores/:storeId/events`: the live order queue's Server-Sent Events stream.
+ * `event: ready` at connect, `event: order` per outbox event of the store (`data: {event_id, type,
+ * ...payload}`, `id:` the event id), a `: ping` comment every 15 s so proxies keep the connection.
+ *
+ * The staff guard checked the session and the store before the handler runs; since a stream lives
+ * for hours, each ping checks again and ends the stream once the session was revoked, expired or
+ * the store taken away (the browser's EventSource then reconnects and gets the guard's 401/403).
+ * Answers go through Fastify's reply (security headers and hooks apply); nothing compresses or
+ * caches /api answers, and `x-accel-buffering: no` tells nginx not to buffer either.
+ */
+import type { ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../db/schema.ts';
+import { parseOr400 } from '../http/parse.ts';
+import { sessionTokenOf, staffOf } from '../staff/guard.ts';
+import { storeIdsOf } from '../staff/members.ts';
+import { findLiveSession } from '../staff/sessions.ts';
+import type { ConsoleEvent, ConsoleHub } from './hub.ts';
+
+export const PING_MS = 15_000;
+/** A client that stopped reading is dropped once this much waits for it (it reconnects). */
+const MAX_BUFFERED_BYTES = 1 << 20;
+
+export interface RealtimeRouteDeps {
+  db: Kysely<Database>;
+  hub: ConsoleHub;
+  pingMs?: number;
+  now?: () => Date;
+}
+
+const params = z.object({ storeId: z.coerce.number().int().positive() });
+
+/** One SSE frame. */
+export function sseFrame(event: string, data: unknown, id?: string): string {
+  return `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+export function orderFrame(event: ConsoleEvent): string {
+  return sseFrame('order', { event_id: event.event_id, type: event.type, ...event.payload }, event.event_id);
+}
+
+export function registerRealtimeRoutes(app: FastifyInstance, deps: RealtimeRouteDeps): void {
+  const pingMs = deps.pingMs ?? PING_MS;
+  const now = deps.now ?? (() => new Date());
+  // Every stream's connection until it closed: on shutdown each stream ends and, once its last
+  // bytes are out, its socket is destroyed (a client that stopped reading would otherwise hold
+  // server.close() until its own timeout). Consoles reconnect to another node.
+  const open = new Map<PassThrough, ServerResponse>();
+  app.addHook('preClose', async () => {
+    for (const [stream, res] of open) {
+      res.once('finish', () => res.socket?.destroy());
+      stream.end();
+      if (res.writableFinished || stream.destroyed) res.socket?.destroy();
+    }
+  });
+
+  app.get('/api/console/stores/:storeId/events', { config: { console: { permission: 'orders:read' } } }, async (request, reply) => {
+    staffOf(request);
+    const { storeId } = parseOr400(params, request.params);
+    const token = sessionTokenOf(request);
+    const stream = new PassThrough();
+    open.set(stream, reply.raw);
+    reply.raw.once('close', () => open.delete(stream));
+    const send = (chunk: string) => {
+      if (stream.destroyed || stream.writableEnded) return;
+      if (stream.writableLength > MAX_BUFFERED_BYTES) return void stream.destroy();
+      stream.write(chunk);
+    };
+    const unsubscribe = deps.hub.subscribe(storeId, (event) => send(orderFrame(event)));
+    let checking = false;
+    const ping = setInterval(() => {
+      send(': ping\n\n');
+      if (checking || !token) return;
+      checking = true;
+      stillAllowed(deps.db, token, storeId, now())
+        .then((ok) => {
+          if (!ok) stream.end();
+        })
+        .catch((err: unknown) => request.log.warn({ err }, 'console stream: session check failed'))
+        .finally(() => (checking = false));
+    }, pingMs);
+    ping.unref();
+    const cleanup = () => {
+      clearInterval(ping);
+      unsubscribe();
+      // A stream that did not end (client gone, buffer overflow): drop its connection too, or a
+      // half-open socket would hold server.close() on shutdown.
+      if (!reply.raw.writableEnded) reply.raw.destroy();
+    };
+    stream.once('close', cleanup);
+    reply.raw.once('close', () => {
+      cleanup();
+      stream.destroy();
+    });
+
+    // Reconnect after 3 s when the connection drops (EventSource's default varies by browser).
+    stream.write(`retry: 3000\n${sseFrame('ready', { store_id: storeId })}`);
+    reply
+      .header('content-type', 'text/event-stream')
+      .header('cache-control', 'no-store')
+      .header('x-accel-buffering', 'no')
+      .header('x-content-type-options', 'nosniff')
+      // The connection ends with the stream: an ended stream's socket left idle for keep-alive
+      // would hold server.close() (on shutdown) until the keep-alive timeout.
+      .header('connection', 'close');
+    return reply.send(stream);
+  });
+}
+
+async function stillAllowed(db: Kysely<Database>, token: string, storeId: number, at: Date): Promise<boolean> {
+  const session = await findLiveSession(db, token, at);
+  if (!session) return false;
+  return (await storeIdsOf(db, session.staffId, session.role)).includes(storeId);
+}
