@@ -139,25 +139,28 @@ export interface WebhookEndpoint {
   events: string[];
   description: string | null;
   disabled: boolean;
+  disabled_reason?: string | null;
+  previous_secret_until?: string | null;
+  /** Only in the answer that created or rotated it. */
   secret?: string;
   created_at?: string;
 }
 
 export interface WebhookAttempt {
-  at?: string;
-  attempted_at?: string;
-  status_code?: number | null;
-  response_status?: number | null;
-  error?: string | null;
-  duration_ms?: number | null;
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
 }
 
 export interface WebhookDelivery {
   id: number;
-  event_id?: string;
-  event_type?: string;
-  type?: string;
-  status: string;
-  created_at?: string;
-  attempts?: WebhookAttempt[];
+  event_id: string;
+  event_type: string | null;
+  status: 'pending' | 'succeeded' | 'failed' | 'disabled';
+  attempts: number;
+  next_attempt_at: string | null;
+  created_at: string;
+  attempt_log: WebhookAttempt[];
 }

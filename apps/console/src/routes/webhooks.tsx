@@ -226,6 +226,7 @@ function DeliveriesDialog({
             <option value="pending">Pending</option>
             <option value="succeeded">Succeeded</option>
             <option value="failed">Failed</option>
+            <option value="disabled">Endpoint disabled</option>
           </select>
         </div>
         <div role="status">{note}</div>
@@ -237,15 +238,17 @@ function DeliveriesDialog({
             {rows.map((d) => (
               <li key={d.id} className="rounded border border-stone-300 p-2">
                 <p>
-                  <span className="font-mono">{d.event_type ?? d.type}</span> ·{' '}
-                  <Badge tone={d.status === 'succeeded' ? 'green' : d.status === 'failed' ? 'red' : 'amber'}>{d.status}</Badge>
-                  {d.created_at ? ` · ${dateTime(d.created_at, timeZone)}` : ''}
+                  <span className="font-mono">{d.event_type ?? d.event_id}</span> ·{' '}
+                  <Badge tone={d.status === 'succeeded' ? 'green' : d.status === 'pending' ? 'amber' : 'red'}>{d.status}</Badge> ·{' '}
+                  {dateTime(d.created_at, timeZone)}
+                  {d.status === 'pending' && d.next_attempt_at ? ` · next try ${dateTime(d.next_attempt_at, timeZone)}` : ''}
                 </p>
-                {d.attempts && d.attempts.length > 0 && (
-                  <ol className="ml-5 list-decimal text-sm">
-                    {d.attempts.map((a, i) => (
-                      <li key={i}>
-                        {dateTime(a.attempted_at ?? a.at ?? null, timeZone)}: {a.response_status ?? a.status_code ?? 'no answer'}
+                {d.attempt_log.length > 0 && (
+                  <ol className="ml-5 list-decimal text-sm" aria-label={`Attempts of delivery ${d.id}`}>
+                    {d.attempt_log.map((a) => (
+                      <li key={a.attempt}>
+                        {dateTime(a.started_at, timeZone)}: {a.status_code === null ? 'no answer' : `HTTP ${a.status_code}`},{' '}
+                        {a.duration_ms} ms
                         {a.error ? ` (${a.error})` : ''}
                       </li>
                     ))}
