@@ -26,6 +26,7 @@ import { registerCommerceRoutes } from './commerce.ts';
 import { registerAccountRoutes } from './users/index.ts';
 import { createStorefrontServices } from './ssr/services.ts';
 import { loadWebBuild, registerSsr } from './ssr/mount.ts';
+import { trackOrderFor } from './ssr/order-tracking.ts';
 import { OutputCache } from './ssr/output-cache.ts';
 import { createOutboxSignal, type OutboxSignal } from './outbox/signal.ts';
 import { registerWebhooks } from './webhooks/index.ts';
@@ -216,6 +217,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         stores,
         services,
         demoMode: deps.config.demoMode,
+        trackOrder: trackOrderFor(app, deps.db, request),
       }),
     });
   }

@@ -17,6 +17,8 @@ import type {
 } from '@verdant/domain';
 import type { TrackedOrder, TrackingQuery } from '../api/order-tracking.ts';
 
+export type { TrackedOrder, TrackingQuery };
+
 export interface CmsPage {
   id: number;
   identifier: string;

@@ -9,9 +9,9 @@ describe('documentStatusText', () => {
     expect(documentStatusText('medcard', 'rejected', '', true)).toBe('Medical card: rejected');
   });
 
-  it('calls an upload nobody reviewed yet pending, and no upload not uploaded', () => {
+  it('calls an upload nobody reviewed yet pending, and says nothing without an upload', () => {
     expect(documentStatusText('id', 'none', null, true)).toBe('ID: pending review');
     expect(documentStatusText('id', undefined, null, true)).toBe('ID: pending review');
-    expect(documentStatusText('medcard', 'none', null, false)).toBe('Medical card: not uploaded yet');
+    expect(documentStatusText('medcard', 'none', null, false)).toBeNull();
   });
 });

@@ -10,14 +10,15 @@ export const DOCUMENT_NAMES: Record<DocumentKind, string> = { id: 'ID', medcard:
 
 /**
  * `ID: verified`, `Medical card: rejected: The card is expired.`, `ID: pending review`. An upload
- * the server has not reviewed yet is pending even when the status predates it (`none`).
+ * the server has not reviewed yet is pending even when the status predates it (`none`); with
+ * nothing uploaded and nothing reviewed there is nothing to say (the list says "Not uploaded yet").
  */
 export function documentStatusText(
   kind: DocumentKind,
   status: DocumentStatus | undefined,
   reason: string | null | undefined,
   uploaded: boolean,
-): string {
+): string | null {
   const name = DOCUMENT_NAMES[kind];
   switch (status) {
     case 'verified':
@@ -27,6 +28,6 @@ export function documentStatusText(
     case 'pending':
       return `${name}: pending review`;
     default:
-      return uploaded ? `${name}: pending review` : `${name}: not uploaded yet`;
+      return uploaded ? `${name}: pending review` : null;
   }
 }

@@ -53,6 +53,8 @@ export function Documents({ idPrefix }: { idPrefix: string }) {
       <ul className="space-y-2">
         {kinds.map((kind) => {
           const latest = docs?.find((d) => d.kind === kind);
+          const review =
+            docs == null ? null : documentStatusText(kind, user?.[`${kind}_status`], user?.[`${kind}_review_reason`], latest != null);
           return (
             <li key={kind} className="flex flex-wrap items-baseline justify-between gap-2 rounded-xl bg-stone-50 px-4 py-3">
               <span className="font-medium text-stone-900">{KIND_LABELS[kind]}</span>
@@ -63,12 +65,12 @@ export function Documents({ idPrefix }: { idPrefix: string }) {
                     ? `On file: ${latest.original_name ?? 'document'} (uploaded ${formatDate(latest.created_at, store.placeInfo.timezone)})`
                     : 'Not uploaded yet'}
               </span>
-              {docs != null ? (
+              {review ? (
                 <span
                   data-testid={`document-status-${kind}`}
                   className={`w-full text-sm font-medium ${statusTone(user?.[`${kind}_status`])}`}
                 >
-                  {documentStatusText(kind, user?.[`${kind}_status`], user?.[`${kind}_review_reason`], latest != null)}
+                  {review}
                 </span>
               ) : null}
             </li>
