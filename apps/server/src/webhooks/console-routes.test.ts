@@ -95,7 +95,7 @@ describeEachDatabase('webhook console routes', (getDb) => {
     const id = await appendEvent(getDb().db, 1);
     app.outbox.kick();
     const deliveries = async () => (await call('GET', `${BASE}/webhooks/${ep.id}/deliveries`)).body.result;
-    await eventually('delivered', 5000, async () => (await deliveries()).items[0]?.status === 'succeeded');
+    await eventually('delivered', 15_000, async () => (await deliveries()).items[0]?.status === 'succeeded');
     const got = receiver.accepted(id);
     expect(got).toHaveLength(1);
     expect(new Webhook(ep.secret).verify(got[0].body, got[0].headers as Record<string, string>)).toMatchObject({ type: 'order.created' });
@@ -107,7 +107,7 @@ describeEachDatabase('webhook console routes', (getDb) => {
     const replayed = await call('POST', `${BASE}/webhook-deliveries/${item.id}/replay`);
     expect(replayed.status).toBe(200);
     expect(replayed.body.result).toMatchObject({ id: item.id, status: 'pending' });
-    await eventually('replayed', 5000, async () => (await deliveries()).items[0]?.attempt_log.length === 2);
+    await eventually('replayed', 15_000, async () => (await deliveries()).items[0]?.attempt_log.length === 2);
     expect(receiver.accepted(id)).toHaveLength(2);
     expect((await call('GET', `${BASE}/webhooks/${ep.id}/deliveries?status=failed`)).body.result.items).toEqual([]);
     expect((await call('GET', `${BASE}/webhooks/${ep.id}/deliveries?status=succeeded`)).body.result.items).toHaveLength(1);

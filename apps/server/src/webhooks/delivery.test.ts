@@ -176,8 +176,9 @@ describeEachDatabase('webhook delivery', (getDb) => {
     const id = await appendEvent(db, 1);
     const kicked = Date.now();
     e.kick();
-    await eventually('delivered after the kick', 2000, async () => (await deliveriesOf(db, ep.id))[0]?.status === 'succeeded');
-    expect(Date.now() - kicked).toBeLessThan(2000);
+    await eventually('delivered after the kick', 10_000, async () => (await deliveriesOf(db, ep.id))[0]?.status === 'succeeded');
+    // Far sooner than the minute-long poll (a margin for a busy machine).
+    expect(Date.now() - kicked).toBeLessThan(10_000);
     expect(r.accepted(id)).toHaveLength(1);
   });
 
@@ -234,7 +235,7 @@ describeEachDatabase('webhook delivery', (getDb) => {
     b.start();
     await eventually(
       'all 31 delivered',
-      10_000,
+      30_000,
       async () => (await deliveriesOf(db, ep.id)).filter((d) => d.status === 'succeeded').length === 31,
     );
     for (const id of ids) expect(r.received.filter((x) => x.id === id)).toHaveLength(1);

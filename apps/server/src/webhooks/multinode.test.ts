@@ -18,8 +18,6 @@ import { freePort, freshSchema, order, PG_URL, REDIS_URL, startNode, type Server
 import { createEndpoint } from './endpoints.ts';
 import { appendEvent, eventually, Receiver, type Behaviour } from './testing.ts';
 
-const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
-
 const needed = !PG_URL ? 'TEST_DATABASE_URL is not set' : null;
 if (needed && process.env.CI !== 'true') console.warn(`[verdant tests] skipping multi-node webhook tests: ${needed}`);
 
@@ -28,6 +26,8 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('webhooks from two
   let db: Kysely<Database>;
   let destroy: () => Promise<void>;
   let dataDir: string;
+  /** A product of store 1 with stock to order. */
+  let sku: string;
   const nodes: ServerNode[] = [];
   const receivers: Receiver[] = [];
 
@@ -70,12 +70,26 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('webhooks from two
     db = handle.db;
     destroy = handle.destroy;
     await migrateToLatest(db);
-    await seedDemo(db, readStoresFile(DEMO_STORES_FILE), { dataDir, referenceDate: new Date('2026-06-15T12:00:00Z') });
-    const jar = await db.selectFrom('products').select('id').where('store_id', '=', 1).where('sku', '=', JAR).executeTakeFirstOrThrow();
-    await db.updateTable('stock').set({ qty: 100, is_in_stock: 1, manage_stock: 1 }).where('product_id', '=', jar.id).execute();
+    // A small catalogue: the nodes start faster on a busy machine.
+    await seedDemo(db, readStoresFile(DEMO_STORES_FILE), {
+      dataDir,
+      referenceDate: new Date('2026-06-15T12:00:00Z'),
+      productsPerStore: 10,
+    });
+    const product = await db
+      .selectFrom('products')
+      .select(['id', 'sku'])
+      .where('store_id', '=', 1)
+      .where('type_id', '=', 'simple')
+      .where('visibility', '=', 4)
+      .where('status', '=', 1)
+      .orderBy('sku')
+      .executeTakeFirstOrThrow();
+    sku = product.sku;
+    await db.updateTable('stock').set({ qty: 100, is_in_stock: 1, manage_stock: 1 }).where('product_id', '=', product.id).execute();
     const [a, b] = [await start(), await start()];
-    await Promise.all([a.ready(60_000), b.ready(60_000)]);
-  }, 90_000);
+    await Promise.all([a.ready(150_000), b.ready(150_000)]);
+  }, 180_000);
   afterEach(async () => {
     for (const r of receivers.splice(0)) await r.stop();
   });
@@ -92,7 +106,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('webhooks from two
     r.secrets = [ep.secret];
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) ids.push(await appendEvent(db, 1, i % 2 ? 'order.status_changed' : 'order.created'));
-    await eventually('40 delivered', 20_000, async () => (await deliveries(ep.id)).filter((d) => d.status === 'succeeded').length === 40);
+    await eventually('40 delivered', 60_000, async () => (await deliveries(ep.id)).filter((d) => d.status === 'succeeded').length === 40);
 
     for (const id of ids) expect(r.accepted(id), id).toHaveLength(1);
     expect(r.received).toHaveLength(40);
@@ -109,17 +123,17 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('webhooks from two
     const ep = await createEndpoint(db, 1, { url: r.url, events: ['order.created'] }, new Date());
     r.secrets = [ep.secret];
     for (const node of [nodes[0], nodes[1], nodes[0], nodes[1]]) {
-      const placed = await order(node, JAR);
+      const placed = await order(node, sku);
       expect(placed.status, JSON.stringify(placed.result)).toBe(200);
       const number = placed.result.increment_id as string;
       const arrived = () => r.received.filter((x) => x.status === 200 && JSON.parse(x.body).data.increment_id === number);
-      await eventually(`order ${number} at the receiver`, 5000, () => arrived().length === 1);
+      await eventually(`order ${number} at the receiver`, 15_000, () => arrived().length === 1);
       expect(JSON.parse(arrived()[0].body)).toMatchObject({
         type: 'order.created',
         data: { increment_id: number, status: 'submitted', store_code: 'downtown' },
       });
     }
-    await eventually('4 succeeded', 5000, async () => (await deliveries(ep.id)).filter((d) => d.status === 'succeeded').length === 4);
+    await eventually('4 succeeded', 15_000, async () => (await deliveries(ep.id)).filter((d) => d.status === 'succeeded').length === 4);
     expect(r.received).toHaveLength(4);
     expect(new Set(r.received.map((x) => x.id)).size).toBe(4);
   });
@@ -131,7 +145,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('webhooks from two
     r.secrets = [ep.secret];
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) ids.push(await appendEvent(db, 1));
-    await eventually('20 delivered', 20_000, async () => (await deliveries(ep.id)).filter((d) => d.status === 'succeeded').length === 20);
+    await eventually('20 delivered', 60_000, async () => (await deliveries(ep.id)).filter((d) => d.status === 'succeeded').length === 20);
 
     const log = await attempts(ep.id);
     for (const id of ids) {
@@ -157,18 +171,18 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('webhooks from two
     r.secrets = [ep.secret];
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push(await appendEvent(db, 1));
-    await eventually('refused attempts logged', 10_000, async () => {
+    await eventually('refused attempts logged', 30_000, async () => {
       const ds = await deliveries(ep.id);
       return ds.length === 5 && ds.every((d) => d.attempts >= 1 && d.status === 'pending');
     });
     await Promise.all(nodes.map((n) => n.stop()));
     await r.start();
     const c = await start();
-    await c.ready(60_000);
-    await eventually('5 delivered by the new node', 20_000, async () => (await deliveries(ep.id)).every((d) => d.status === 'succeeded'));
+    await c.ready(150_000);
+    await eventually('5 delivered by the new node', 60_000, async () => (await deliveries(ep.id)).every((d) => d.status === 'succeeded'));
     for (const id of ids) expect(r.accepted(id), id).toHaveLength(1);
     const successes = (await attempts(ep.id)).filter((a) => a.status_code === 200);
     expect(successes).toHaveLength(5);
     for (const a of successes) expect(pidOf(a.node)).toBe(c.process.pid);
-  }, 90_000);
+  }, 180_000);
 });

@@ -51,13 +51,13 @@ describeEachDatabase('webhook retries', (getDb) => {
     // Room for however many refused attempts happen before the receiver is up.
     const e = engine({ retrySchedule: Array(30).fill(30) });
     e.start();
-    await eventually('two refused attempts each', 5000, async () => {
+    await eventually('two refused attempts each', 15_000, async () => {
       const ds = await deliveriesOf(db, ep.id);
       return ds.length === 3 && ds.every((d) => d.attempts >= 2);
     });
     expect(r.received).toHaveLength(0);
     await r.start();
-    await eventually('all delivered', 5000, async () => (await deliveriesOf(db, ep.id)).every((d) => d.status === 'succeeded'));
+    await eventually('all delivered', 15_000, async () => (await deliveriesOf(db, ep.id)).every((d) => d.status === 'succeeded'));
 
     for (const id of ids) {
       expect(r.accepted(id)).toHaveLength(1);
@@ -106,7 +106,7 @@ describeEachDatabase('webhook retries', (getDb) => {
     await r.start();
     const id = await appendEvent(db, 1);
     engine().start();
-    await eventually('delivered', 5000, async () => (await deliveriesOf(db, ep.id))[0]?.status === 'succeeded');
+    await eventually('delivered', 15_000, async () => (await deliveriesOf(db, ep.id))[0]?.status === 'succeeded');
     expect(r.accepted(id)).toHaveLength(1);
     const [d] = await deliveriesOf(db, ep.id);
     const [a1, a2] = await attemptsOf(db, d.id);
@@ -123,7 +123,7 @@ describeEachDatabase('webhook retries', (getDb) => {
     const id = await appendEvent(db, 1);
     const e = engine({ retrySchedule: [10, 10] });
     e.start();
-    await eventually('failed', 5000, async () => (await deliveriesOf(db, ep.id))[0]?.status === 'failed');
+    await eventually('failed', 15_000, async () => (await deliveriesOf(db, ep.id))[0]?.status === 'failed');
     await e.runOnce();
     expect(r.received.filter((x) => x.id === id)).toHaveLength(3);
     const [d] = await deliveriesOf(db, ep.id);
@@ -139,7 +139,7 @@ describeEachDatabase('webhook retries', (getDb) => {
     await r.start();
     const id = await appendEvent(db, 1);
     engine({ timeoutMs: 300 }).start();
-    await eventually('delivered', 5000, async () => (await deliveriesOf(db, ep.id))[0]?.status === 'succeeded');
+    await eventually('delivered', 15_000, async () => (await deliveriesOf(db, ep.id))[0]?.status === 'succeeded');
     // The receiver saw the first request too (it just never answered it).
     expect(r.received.filter((x) => x.id === id)).toHaveLength(2);
     const [d] = await deliveriesOf(db, ep.id);
