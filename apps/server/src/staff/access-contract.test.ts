@@ -9,13 +9,16 @@
  * rows where the test made one, else ids that do not exist: the guard refuses before any handler.
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { routesOf } from '../http/body-policy.ts';
 import { describeEachDatabase, type TestDatabase } from '../test/databases.ts';
 import { staffTestApp } from './app-for-tests.ts';
 import { consoleRoutesOf, type ConsoleRoute } from './guard.ts';
 import { roleCan } from './permissions.ts';
 import { addStaff, loginStaff, type StaffTestSession } from './testing.ts';
+
+// Each test sends a few requests per console route, a number that grows with every area added.
+vi.setConfig({ testTimeout: 120_000 });
 
 const HOST = 'downtown.localhost';
 const STORE_A = 1;

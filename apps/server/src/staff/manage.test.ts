@@ -4,13 +4,15 @@
  * undeclared console route. Also the demo staff.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, describeEachDatabase } from '../test/databases.ts';
 import { staffTestApp, type StaffTestApp } from './app-for-tests.ts';
 import { DEMO_STAFF, DEMO_STAFF_PASSWORD, ensureDemoStaff } from './demo.ts';
 import { registerStaffGuard } from './guard.ts';
 import { addStaff, loginStaff, type StaffTestSession } from './testing.ts';
 
+// Tests log in many times; each login is a deliberate scrypt (~50-500 ms on a loaded machine).
+vi.setConfig({ testTimeout: 90_000 });
 const HOST = 'downtown.localhost';
 
 describeEachDatabase('staff management', (getDb) => {

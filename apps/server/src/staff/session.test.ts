@@ -4,7 +4,7 @@
  * absolute expiry, TOTP with replay refusal, password reset by mail and password change.
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { describeEachDatabase } from '../test/databases.ts';
 import { staffTestApp, type StaffTestApp } from './app-for-tests.ts';
 import { LOGIN_MESSAGES } from './login.ts';
@@ -12,6 +12,8 @@ import { SESSION_IDLE_MS, SESSION_MAX_MS, tokenHash } from './sessions.ts';
 import { addStaff, loginStaff, TEST_STAFF_PASSWORD } from './testing.ts';
 import { totpCode } from './totp.ts';
 
+// Tests log in many times; each login is a deliberate scrypt (~50-500 ms on a loaded machine).
+vi.setConfig({ testTimeout: 90_000 });
 const HOST = 'downtown.localhost';
 const MINUTE = 60_000;
 
