@@ -8,6 +8,7 @@ import { useResource } from '../lib/use-resource.ts';
 import type { OrderDetail, OrderHistoryEntry } from '../lib/types.ts';
 import { useStore, useTitle } from './layout.tsx';
 import { OrderActions } from './order-actions.tsx';
+import { OrderMessages } from './order-messages.tsx';
 import { HOLD_LABELS, statusTone } from './queue.tsx';
 import { VerificationPanel } from './verification.tsx';
 
@@ -305,6 +306,10 @@ export function OrderPage() {
           />
         </Section>
       )}
+
+      <Section title="Messages to the shopper">
+        <OrderMessages store={store} orderId={o.id} version={o.version} />
+      </Section>
 
       <Section title="History">
         {o.history.length === 0 ? (
