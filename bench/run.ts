@@ -11,6 +11,7 @@ import { runSearchSuite } from './suites/search.ts';
 import { runSearchPrecisionSuite } from './suites/search-precision.ts';
 import { runCommerceSuite } from './suites/commerce.ts';
 import { runLighthouseSuite } from './suites/lighthouse.ts';
+import { runConsoleStreamSuite } from './console-stream.ts';
 
 const results = {
   startedAt: new Date().toISOString(),
@@ -27,6 +28,7 @@ if (wanted('search')) results.suites.search = await runSearchSuite();
 if (wanted('precision')) results.suites.searchPrecision = await runSearchPrecisionSuite();
 if (wanted('commerce')) results.suites.commerce = await runCommerceSuite();
 if (wanted('lighthouse')) results.suites.lighthouse = await runLighthouseSuite();
+if (wanted('console-stream')) results.suites.consoleStream = await runConsoleStreamSuite();
 
 const out = path.join(import.meta.dirname, 'results/latest.json');
 fs.mkdirSync(path.dirname(out), { recursive: true });
