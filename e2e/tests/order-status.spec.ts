@@ -6,7 +6,7 @@
  */
 import type { APIRequestContext } from '@playwright/test';
 import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
-import { createCustomer, loginByPhone, newCustomer, placeOrderAs } from '../fixtures/account.ts';
+import { createCustomer, loginByPhone, newCustomer, placeOrderAs, PNG_FILE } from '../fixtures/account.ts';
 import { readyByText } from '../../apps/web/app/lib/order-status.ts';
 
 const OWNER = { email: 'owner@demo.verdant.test', password: 'verdant-demo-staff' };
@@ -124,4 +124,59 @@ test('a cancelled order shows why, in the store’s words, and stops asking', as
   const seen = asked;
   await page.waitForTimeout(5_600);
   expect(asked).toBe(seen);
+});
+
+test('a medical order held for verification says which documents, links to them, and the documents say what staff decided', async ({
+  page,
+  request,
+}) => {
+  const customer = newCustomer({
+    firstname: 'Frances',
+    lastname: 'Allen',
+    license_type: 'medical',
+    medcard_number: 'MC-20261125',
+    medcard_expiry: '2030-12-31',
+  });
+  const { token } = await createCustomer(request, customer);
+  const upload = await request.post(`http://127.0.0.1:${PORT}/api/user/upload?kind=id`, {
+    headers: { host: `downtown.localhost:${PORT}`, authorization: `Bearer ${token}` },
+    multipart: { file: PNG_FILE },
+  });
+  expect(upload.status(), await upload.text()).toBe(200);
+  const number = await placeOrderAs(request, token, customer);
+
+  await passGateByCookie(page.context(), 'downtown', 'medical');
+  await page.goto(storeUrl('downtown', '/menu'));
+  await loginByPhone(page, customer.phone);
+  await page.goto(storeUrl('downtown', `/my-account/orders/${number}`));
+  const status = page.getByRole('region', { name: 'Order status' });
+  await expect(status.getByTestId('order-status-label')).toHaveText('Submitted');
+  await expect(status.getByTestId('order-hold')).toHaveText(
+    'Held for verification: We need to verify your ID and medical card before the store can confirm your order. Check or upload your documents',
+  );
+  await expectNoAxeViolations(page);
+
+  // Staff reject the ID with a reason the customer reads on their account.
+  const staff = await consoleAs(request);
+  const store = (await staff.get<{ id: number; code: string }[]>('/stores')).find((s) => s.code === 'downtown')!;
+  const listed = (
+    await staff.get<{ items: { id: number; increment_id: string }[] }>(`/stores/${store.id}/orders?q=${encodeURIComponent(number)}`)
+  ).items;
+  const detail = await staff.get<{ customer: { id: number } }>(
+    `/stores/${store.id}/orders/${listed.find((o) => o.increment_id === number)!.id}`,
+  );
+  const reason = 'The photo is blurry: please upload a sharper one.';
+  const reviewed = await staff.post(`/stores/${store.id}/customers/${detail.customer.id}/verification`, {
+    document: 'id',
+    decision: 'rejected',
+    reason,
+  });
+  expect(reviewed.status(), await reviewed.text()).toBe(200);
+
+  await status.getByRole('link', { name: 'Check or upload your documents' }).click();
+  await expect(page).toHaveURL(storeUrl('downtown', '/my-account#documents-title'));
+  const documents = page.getByRole('region', { name: 'Your documents' });
+  await expect(documents.getByTestId('document-status-id')).toHaveText(`ID: rejected: ${reason}`);
+  await expect(documents.getByText('Not uploaded yet')).toHaveCount(1);
+  await expectNoAxeViolations(page);
 });
