@@ -44,6 +44,8 @@ describeEachDatabase('webhook console routes', (getDb) => {
       });
     app = await build(false);
     production = await build(true);
+    // Only its routes are under test: its engine (which refuses loopback receivers) must not take this suite's deliveries.
+    await production.webhooks.close();
     await addStaff(t.db, { email: 'owner@hooks.test', role: 'owner' });
     await addStaff(t.db, { email: 'budtender@hooks.test', role: 'budtender', storeIds: [1] });
     owner = await loginStaff(app, 'owner@hooks.test', { ip: '10.230.0.1' });

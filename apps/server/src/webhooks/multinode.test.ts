@@ -98,7 +98,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('webhooks from two
     await destroy?.();
     await schema?.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it('delivers each event once though both nodes fan out and send, one node per attempt', async () => {
     const r = await (await receiver()).start(0);
@@ -116,7 +116,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('webhooks from two
     expect(new Set(log.map((a) => a.delivery_id)).size).toBe(40);
     const pids = new Set(nodes.slice(0, 2).map((n) => n.process.pid));
     for (const a of log) expect(pids.has(pidOf(a.node)), a.node ?? 'no node').toBe(true);
-  });
+  }, 120_000);
 
   it('tells the receiver of real orders placed through either node, once each', async () => {
     const r = await (await receiver()).start(0);
@@ -136,7 +136,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('webhooks from two
     await eventually('4 succeeded', 15_000, async () => (await deliveries(ep.id)).filter((d) => d.status === 'succeeded').length === 4);
     expect(r.received).toHaveLength(4);
     expect(new Set(r.received.map((x) => x.id)).size).toBe(4);
-  });
+  }, 120_000);
 
   it('passes retries between nodes without ever sending one delivery twice at once', async () => {
     // Each event is refused twice before it is accepted.
@@ -162,7 +162,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('webhooks from two
         expect(Date.parse(mine[i].started_at)).toBeGreaterThanOrEqual(Date.parse(mine[i - 1].started_at) + mine[i - 1].duration_ms);
       }
     }
-  });
+  }, 120_000);
 
   it('finishes what was pending when both nodes stopped on a node started afterwards', async () => {
     const r = await receiver();
