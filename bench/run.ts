@@ -12,6 +12,7 @@ import { runSearchPrecisionSuite } from './suites/search-precision.ts';
 import { runCommerceSuite } from './suites/commerce.ts';
 import { runLighthouseSuite } from './suites/lighthouse.ts';
 import { runConsoleStreamSuite } from './console-stream.ts';
+import { runConsoleOrdersSuite } from './console-orders.ts';
 
 const results = {
   startedAt: new Date().toISOString(),
@@ -29,6 +30,7 @@ if (wanted('precision')) results.suites.searchPrecision = await runSearchPrecisi
 if (wanted('commerce')) results.suites.commerce = await runCommerceSuite();
 if (wanted('lighthouse')) results.suites.lighthouse = await runLighthouseSuite();
 if (wanted('console-stream')) results.suites.consoleStream = await runConsoleStreamSuite();
+if (wanted('console-orders')) results.suites.consoleOrders = await runConsoleOrdersSuite();
 
 const out = path.join(import.meta.dirname, 'results/latest.json');
 fs.mkdirSync(path.dirname(out), { recursive: true });

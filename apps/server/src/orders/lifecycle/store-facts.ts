@@ -119,15 +119,19 @@ export function parseNeeds(text: string | null | undefined): Verification[] {
 /**
  * The verifications an order still waits for: what it needed when placed, against the customer's
  * documents as staff reviewed them, on the order's store-local date (a card that expired before
- * that day does not count). A guest order has no documents to review: its needs stay open.
+ * that day does not count).
+ *
+ * A guest order is never held (our decision): a guest has no account, so no upload staff could
+ * review and no way to lift a hold — a guest delivery would wait forever. Its ID (and card) are
+ * checked by hand when it is handed over: `complete` requires staff to confirm those checks.
  */
 export function holdOf(
-  order: Pick<Row<'orders'>, 'verification_needs' | 'created_at'>,
+  order: Pick<Row<'orders'>, 'verification_needs' | 'created_at' | 'customer_id'>,
   docs: CustomerDocs | null,
   timezone: string,
 ): Verification[] {
   const needs = parseNeeds(order.verification_needs);
-  if (needs.length === 0) return [];
+  if (needs.length === 0 || order.customer_id == null) return [];
   const d: CustomerDocuments | null = docs
     ? { id_status: docs.id_status, medcard_status: docs.medcard_status, medcard_expiry: docs.medcard_expiry }
     : null;

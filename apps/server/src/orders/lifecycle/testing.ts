@@ -34,6 +34,8 @@ export interface LifecycleHarness {
   /** A console GET as the owner. */
   get(url: string, session?: StaffTestSession): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
   console(method: 'POST' | 'PUT', url: string, payload: unknown, session?: StaffTestSession): Promise<{ status: number; body: any }>;
+  /** Move the clock (days, at times) and log the owner in again: a console session idles out after 12 h. */
+  at(iso: string): Promise<void>;
   /** Fixture: put an order straight into a status (the table tests start from every status). */
   setStatus(orderId: number, status: OrderStatus, readyBy?: string | null): Promise<void>;
 }
@@ -48,17 +50,22 @@ export async function lifecycleHarness(t: TestDatabase): Promise<LifecycleHarnes
   await pin(db, 1, EIGHTH, { price: 5200, special: null, tiers: [], stock: 100_000 });
   const email = `owner-${process.pid}-${++staffSeq}@lifecycle.test`;
   await addStaff(db, { email, role: 'owner', name: 'Olga Owner' });
-  const owner = await loginStaff(app, email, { ip: `10.77.${staffSeq}.1` });
+  let logins = 0;
+  const login = () => loginStaff(app, email, { ip: `10.77.${staffSeq % 250}.${++logins % 250}` });
   const shopper = new Shopper(app);
   let ip = 0;
   // Each order from its own address: the per-IP write limit counts shoppers, not this suite.
   const nextIp = () => `10.${50 + (Math.floor(++ip / 250) % 50)}.${ip % 250}.9`;
 
-  return {
+  const harness: LifecycleHarness = {
     app,
     db,
     clock,
-    owner,
+    owner: await login(),
+    async at(iso) {
+      clock.now = new Date(iso);
+      harness.owner = await login();
+    },
     async place(opts = {}) {
       const type = opts.type ?? 'pickup';
       const body = orderBody({
@@ -78,7 +85,7 @@ export async function lifecycleHarness(t: TestDatabase): Promise<LifecycleHarnes
       if (res.statusCode !== 200) throw new Error(`order answered ${res.statusCode}: ${res.body}`);
       return { id: json.result.order_id, increment_id: json.result.increment_id, result: json.result };
     },
-    async move(orderId, body, session = owner) {
+    async move(orderId, body, session = harness.owner) {
       const res = await app.inject({
         method: 'POST',
         url: `/api/console/stores/1/orders/${orderId}/transitions`,
@@ -87,12 +94,12 @@ export async function lifecycleHarness(t: TestDatabase): Promise<LifecycleHarnes
       });
       return { status: res.statusCode, body: res.json() };
     },
-    async get(url, session = owner) {
+    async get(url, session = harness.owner) {
       const res = await app.inject({ method: 'GET', url, headers: session.headers });
       const type = String(res.headers['content-type'] ?? '');
       return { status: res.statusCode, body: type.includes('json') ? res.json() : res.body, headers: res.headers };
     },
-    async console(method, url, payload, session = owner) {
+    async console(method, url, payload, session = harness.owner) {
       const res = await app.inject({ method, url, headers: session.headers, payload: payload as Record<string, unknown> });
       return { status: res.statusCode, body: res.json() };
     },
@@ -104,6 +111,7 @@ export async function lifecycleHarness(t: TestDatabase): Promise<LifecycleHarnes
         .execute();
     },
   };
+  return harness;
 }
 
 export const readyIn = (clock: { now: Date }, hours: number) => new Date(clock.now.getTime() + hours * HOUR).toISOString();
