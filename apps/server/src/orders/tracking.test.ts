@@ -113,6 +113,7 @@ describeEachDatabase('order tracking and the shopper’s order view', (getDb) =>
         clock: () => REFERENCE_DATE,
       });
     const [a, b] = [await node(), await node()];
+    await Promise.all([a.orderSweeper?.stop(), b.orderSweeper?.stop()]);
     redisApp = a;
     try {
       const o = await h.place({

@@ -20,7 +20,7 @@ export function registerOrderLifecycle(app: FastifyInstance, deps: OrderLifecycl
   const now = deps.now ?? (() => new Date());
   registerConsoleOrderRoutes(app, { db: deps.db, now });
   registerOrderTracking(app, deps.db);
-  if (deps.sweepIntervalMs !== 0) startOrderSweeper(app, deps.db, { intervalMs: deps.sweepIntervalMs, now });
+  if (deps.sweepIntervalMs !== 0) app.decorate('orderSweeper', startOrderSweeper(app, deps.db, { intervalMs: deps.sweepIntervalMs, now }));
 }
 
 export {
@@ -33,6 +33,6 @@ export {
   type TransitionResult,
 } from './transitions.ts';
 export { reviewDocument, VERIFICATION_MESSAGES, type VerificationRequest, type VerificationResult } from './verification.ts';
-export { sweepOrders, startOrderSweeper, type SweepResult } from './sweeper.ts';
+export { sweepOrders, startOrderSweeper, type OrderSweeper, type SweepResult } from './sweeper.ts';
 export { holdOf, orderSettings, storeFacts, type OrderSettings, type StoreFacts } from './store-facts.ts';
 export { releaseGoods, RELEASE_POINT_REASONS } from './release.ts';

@@ -93,8 +93,20 @@ export interface SweeperOptions {
   now?: () => Date;
 }
 
+export interface OrderSweeper {
+  /** Stop the timer (tests that move orders by hand stop it, then sweep with sweepOrders). */
+  stop(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The lifecycle's periodic sweep (no-show, auto-confirm); orders/lifecycle/sweeper.ts. */
+    orderSweeper?: OrderSweeper;
+  }
+}
+
 /** Sweep every `intervalMs` (default 30 s) until the app closes; the timer never keeps the process alive. */
-export function startOrderSweeper(app: FastifyInstance, db: Db, options: SweeperOptions = {}): void {
+export function startOrderSweeper(app: FastifyInstance, db: Db, options: SweeperOptions = {}): OrderSweeper {
   const intervalMs = options.intervalMs ?? 30_000;
   const now = options.now ?? (() => new Date());
   let running: Promise<void> | null = null;
@@ -113,9 +125,13 @@ export function startOrderSweeper(app: FastifyInstance, db: Db, options: Sweeper
       });
   }, intervalMs);
   timer.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    // A sweep in flight finishes before the database closes under it.
-    await running;
-  });
+  const sweeper: OrderSweeper = {
+    async stop() {
+      clearInterval(timer);
+      // A sweep in flight finishes before the database closes under it.
+      await running;
+    },
+  };
+  app.addHook('onClose', () => sweeper.stop());
+  return sweeper;
 }

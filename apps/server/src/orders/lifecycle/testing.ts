@@ -45,6 +45,8 @@ let staffSeq = 0;
 export async function lifecycleHarness(t: TestDatabase): Promise<LifecycleHarness> {
   const clock = { now: REFERENCE_DATE };
   const app = await commerceApp(t, () => clock.now);
+  // The suites move orders by hand and sweep when they mean to: a timed sweep must not move them meanwhile.
+  await app.orderSweeper?.stop();
   const db = t.db;
   await pin(db, 1, JAR, { price: 2699, special: null, tiers: [], stock: 100_000 });
   await pin(db, 1, EIGHTH, { price: 5200, special: null, tiers: [], stock: 100_000 });
