@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ORDER_STATUS_LABELS, ORDER_STATUSES, type OrderStatus } from '@verdant/domain';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
@@ -25,7 +25,7 @@ export function statusTone(status: OrderStatus): 'amber' | 'blue' | 'green' | 'r
 
 export function QueuePage() {
   useTitle('Orders');
-  const { store, liveTick, unseen, markAllSeen, muted, setMuted, liveState } = useStore();
+  const { store, liveTick, lastEvent, unseen, markAllSeen, muted, setMuted, liveState } = useStore();
   const [params, setParams] = useSearchParams();
   const tab = (params.get('tab') as Tab | null) ?? 'active';
   const type = params.get('type') ?? '';
@@ -41,14 +41,41 @@ export function QueuePage() {
   const filterQuery = query({ status: statusParam, type, from, to, q, limit: 50 });
   const list = useResource(`${store.id}${filterQuery}`, () => api<OrderList>('GET', `/stores/${store.id}/orders${filterQuery}`));
 
-  // Live: a pushed order event (or a reconnect) reads the first page and the counts again.
+  // Live: a pushed order event (or a reconnect) reads the first page and the counts again. A new
+  // order the list would show gets its row at once, from the event, until that read brings it in full.
+  const [provisional, setProvisional] = useState<{ summary: OrderSummary; at: number }[]>([]);
+  const lastFetch = useRef(0);
   useEffect(() => {
-    if (liveTick > 0) void list.reload();
+    if (liveTick === 0) return;
+    const event = lastEvent;
+    const shown = tab === 'active' || tab === 'submitted' || tab === 'all';
+    if (event?.type === 'order.created' && shown && (!type || type === event.order_type) && !q && !from && !to) {
+      const summary: OrderSummary = {
+        id: event.order_id,
+        increment_id: event.increment_id,
+        status: 'submitted',
+        order_type: event.order_type,
+        license_type: 'recreational',
+        created_at: new Date().toISOString(),
+        ready_by: null,
+        customer_name: '',
+        phone: '',
+        total_cents: 0,
+        item_count: 0,
+        hold: [],
+        version: event.version,
+      };
+      setProvisional((rows) => (rows.some((r) => r.summary.id === summary.id) ? rows : [{ summary, at: Date.now() }, ...rows]));
+    }
+    lastFetch.current = Date.now();
+    void list.reload();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [liveTick]);
   useEffect(() => {
     setMore([]);
     setCursor(list.data?.nextCursor ?? null);
+    // A read started after an event covers it: its provisional row has done its job.
+    setProvisional((rows) => rows.filter((r) => r.at > lastFetch.current));
   }, [list.data]);
 
   function setParam(name: string, value: string) {
@@ -85,7 +112,9 @@ export function QueuePage() {
       : t === 'active'
         ? ACTIVE.reduce((n, s) => n + (counts[s] ?? 0), 0)
         : (counts[t] ?? 0);
-  const rows = [...(list.data?.items ?? []), ...more];
+  const loaded = [...(list.data?.items ?? []), ...more];
+  const waiting = new Set(provisional.filter((p) => !loaded.some((o) => o.id === p.summary.id)).map((p) => p.summary.id));
+  const rows = [...provisional.filter((p) => waiting.has(p.summary.id)).map((p) => p.summary), ...loaded];
 
   return (
     <>
@@ -204,13 +233,15 @@ export function QueuePage() {
                         <Badge tone="amber">New</Badge>
                       </>
                     )}
-                    <div className="text-sm text-stone-700">
-                      {order.item_count} {order.item_count === 1 ? 'item' : 'items'}
-                    </div>
+                    {!waiting.has(order.id) && (
+                      <div className="text-sm text-stone-700">
+                        {order.item_count} {order.item_count === 1 ? 'item' : 'items'}
+                      </div>
+                    )}
                   </td>
                   <td>{dateTime(order.created_at, store.timezone)}</td>
                   <td>
-                    {order.customer_name}
+                    {waiting.has(order.id) ? <span className="text-stone-700">Loading…</span> : order.customer_name}
                     <div className="text-sm text-stone-700">{order.phone}</div>
                   </td>
                   <td>{order.order_type === 'pickup' ? 'Pickup' : 'Delivery'}</td>
@@ -223,7 +254,7 @@ export function QueuePage() {
                     ))}
                   </td>
                   <td>{order.ready_by ? dateTime(order.ready_by, store.timezone) : '—'}</td>
-                  <td className="text-right">{money(order.total_cents)}</td>
+                  <td className="text-right">{waiting.has(order.id) ? '—' : money(order.total_cents)}</td>
                 </tr>
               ))}
             </tbody>
