@@ -11,7 +11,7 @@ import { addToCart, notice } from '../fixtures/cart.ts';
 import { consoleUrl, dbAll, expectQueue, queueRow, staffLogin, storeClock } from '../fixtures/console.ts';
 import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
 
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 180_000 });
 
 /** A pickup order placed through the API as the customer; answers its number. */
 async function placePickup(
