@@ -54,10 +54,18 @@ self.addEventListener('install', (event) => {
 });
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 
+/**
+ * The store console (`/console`, `/api/console/…`) shares the host but is not the storefront: the
+ * worker leaves its requests to the network untouched, so no console page and no staff-only upload
+ * (ID and medical card images) ever lands in a storefront cache.
+ */
+const STAFF_PATH = /^\/(?:console(?:\/|$)|api\/console\/)/;
+const storefront = (url: URL) => !STAFF_PATH.test(url.pathname);
+
 const okOnly = { cacheWillUpdate: async ({ response }: { response: Response }) => (response.status === 200 ? response : null) };
 
 registerRoute(
-  ({ request }) => request.mode === 'navigate',
+  ({ url, request }) => request.mode === 'navigate' && storefront(url),
   new NetworkFirst({
     cacheName: CACHE_NAMES.pages,
     networkTimeoutSeconds: NETWORK_TIMEOUT_S,
@@ -77,7 +85,7 @@ registerRoute(
 );
 
 registerRoute(
-  ({ url, request }) => request.destination === 'image' || /\/(?:media|img|pwa-icons)\//.test(url.pathname),
+  ({ url, request }) => storefront(url) && (request.destination === 'image' || /\/(?:media|img|pwa-icons)\//.test(url.pathname)),
   new CacheFirst({ cacheName: CACHE_NAMES.images, plugins: [okOnly, new ExpirationPlugin({ maxEntries: 400, maxAgeSeconds: 30 * 24 * 3600 })] }),
 );
 
