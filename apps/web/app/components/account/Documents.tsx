@@ -44,6 +44,11 @@ export function Documents({ idPrefix }: { idPrefix: string }) {
 
   useEffect(() => {
     void reload();
+    // Staff may have reviewed a document since the customer was read (a client-side visit reads nothing): read it again, quietly.
+    void auth
+      .getState()
+      .refreshUser()
+      .catch(() => null);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [auth]);
 
