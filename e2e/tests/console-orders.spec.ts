@@ -10,6 +10,7 @@ import { createCustomer, loginByPhone, newCustomer, type NewCustomer } from '../
 import { addToCart, notice } from '../fixtures/cart.ts';
 import { consoleUrl, dbAll, expectQueue, queueRow, staffLogin, storeClock } from '../fixtures/console.ts';
 import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
+import { orderableEighth } from '../fixtures/stock.ts';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -182,7 +183,7 @@ test.describe('at 768×1024 (tablet)', () => {
   test('axe: the queue, an order and its confirm and cancel dialogs', async ({ page, request }) => {
     const customer = newCustomer({ firstname: 'Axel', lastname: 'Scan' });
     const { token } = await createCustomer(request, customer);
-    const incrementId = await placePickup(request, token, customer, { sku: 'FL-BLUE-DREAM-8TH', size: 92 });
+    const incrementId = await placePickup(request, token, customer, orderableEighth());
 
     await staffLogin(page);
     await expectQueue(page);
@@ -204,7 +205,7 @@ test.describe('at 768×1024 (tablet)', () => {
   }) => {
     const customer = newCustomer({ firstname: 'Kai', lastname: 'Keys' });
     const { token } = await createCustomer(request, customer);
-    const incrementId = await placePickup(request, token, customer, { sku: 'FL-BLUE-DREAM-8TH', size: 92 });
+    const incrementId = await placePickup(request, token, customer, orderableEighth());
 
     await staffLogin(page);
     await expectQueue(page);

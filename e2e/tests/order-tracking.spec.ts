@@ -9,6 +9,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
 import { addToCart, notice } from '../fixtures/cart.ts';
 import { uniqueEmail, uniquePhone } from '../fixtures/account.ts';
+import { orderableEighth } from '../fixtures/stock.ts';
 
 const NOT_FOUND = 'We could not find an order with that number and phone number.';
 const GELATO = '/p/FL-GELATO-RESERVE/gelato-reserve';
@@ -33,7 +34,7 @@ async function placeGuestOrder(
       license_type: 'recreational',
       personal_details: { firstName: who.first, lastName: who.last, emailAddress: who.email, phone: who.phone },
       payment_method: 'cashondelivery',
-      products: [{ sku: 'FL-BLUE-DREAM-8TH', qty: 1, size: 92 }],
+      products: [{ ...orderableEighth(), qty: 1 }],
     },
   });
   expect(res.status(), await res.text()).toBe(200);
