@@ -7,7 +7,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
 import { createCustomer, loginByPhone, newCustomer, placeOrderAs, PNG_FILE } from '../fixtures/account.ts';
-import { readyByText } from '../../apps/web/app/lib/order-status.ts';
+import { STORE_TIME_ZONE, storeClock } from '../fixtures/console.ts';
 
 const OWNER = { email: 'owner@demo.verdant.test', password: 'verdant-demo-staff' };
 
@@ -80,7 +80,8 @@ test('the open order page follows the order: Submitted, then Confirmed with its 
   expect(moved.status(), await moved.text()).toBe(200);
 
   // The page asks every 5 s while visible: Confirmed shows within ~6 s of the move.
-  const expectedReadyBy = readyByText(readyBy, store.timezone, new Date());
+  expect(store.timezone).toBe(STORE_TIME_ZONE);
+  const expectedReadyBy = `Ready by ${storeClock(new Date(readyBy)).shown}`;
   await expect(status.getByTestId('order-status-label')).toHaveText('Confirmed', { timeout: 6_500 });
   await expect(status.getByTestId('order-ready-by')).toHaveText(expectedReadyBy);
   await expect(live).toHaveText(`Your order is now Confirmed. ${expectedReadyBy}.`);

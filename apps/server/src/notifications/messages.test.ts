@@ -134,10 +134,10 @@ describeEachDatabase('order messages', (getDb) => {
       ['email', 'ana@example.com', 'order_confirmed', 'pending', event.event_id],
     ]);
     expect(rows[0].body).toBe(
-      `Verdant Downtown: order #${order.number} is confirmed. Ready for pickup by Mon, Jun 15, 3:30 PM. Bring a valid photo ID.`,
+      `Verdant Downtown: order #${order.number} is confirmed. Ready for pickup by 6/15/2026 15:30. Bring a valid photo ID.`,
     );
     expect(rows[1].subject).toBe(`Order #${order.number} is confirmed`);
-    expect(rows[1].body).toContain('It will be ready for pickup by Mon, Jun 15, 3:30 PM.');
+    expect(rows[1].body).toContain('It will be ready for pickup by 6/15/2026 15:30.');
   });
 
   it('ready, out for delivery and cancelled (staff message, else the reason’s words); submitted and completed send nothing', async () => {

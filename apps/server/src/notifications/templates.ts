@@ -2,10 +2,10 @@
  * The words of every message the store sends about an order (issue 12 "The shopper is told"):
  * a short SMS (store name and order number first, so a phone's preview says whose it is) and an
  * e-mail per shopper template, and the store's own e-mail for each new order. Times are the
- * store's local time in en-US ("Mon, Jun 15, 3:30 PM"). SMS text keeps to plain characters
- * (GSM-7): Intl's narrow no-break space before AM/PM becomes a space.
+ * store's local time as every shopper date is shown (spec §1, M/D/YYYY HH:mm: "6/15/2026 15:30").
+ * SMS text keeps to plain characters (GSM-7): narrow and no-break spaces become spaces.
  */
-import { CANCEL_REASON_LABELS, CANCEL_REASON_MESSAGES, type CancelReason } from '@verdant/domain';
+import { CANCEL_REASON_LABELS, CANCEL_REASON_MESSAGES, formatDateTime, type CancelReason } from '@verdant/domain';
 
 /** The shopper messages a store can switch off one by one (store_order_settings.notifications). */
 export const SHOPPER_TEMPLATES = ['order_confirmed', 'order_ready_for_pickup', 'order_out_for_delivery', 'order_cancelled'] as const;
@@ -49,19 +49,6 @@ export interface EmailText {
   text: string;
 }
 
-/** "Mon, Jun 15, 3:30 PM" in the store's zone. */
-export function formatStoreTime(iso: string, timezone: string): string {
-  const text = new Intl.DateTimeFormat('en-US', {
-    timeZone: timezone,
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  }).format(new Date(iso));
-  return text.replace(/[\u202f\u00a0]/g, ' ');
-}
-
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 function reasonLabel(reason: string | null | undefined): string | null {
@@ -87,7 +74,7 @@ export function shopperSms(template: ShopperTemplate, ctx: OrderMessageContext):
   const head = `${ctx.storeName}: order #${ctx.incrementId}`;
   switch (template) {
     case 'order_confirmed': {
-      const when = ctx.readyBy ? formatStoreTime(ctx.readyBy, ctx.timezone) : null;
+      const when = ctx.readyBy ? formatDateTime(ctx.readyBy, ctx.timezone) : null;
       if (ctx.orderType === 'delivery') return `${head} is confirmed.${when ? ` We expect to deliver by ${when}.` : ''}`;
       return `${head} is confirmed.${when ? ` Ready for pickup by ${when}.` : ''} Bring a valid photo ID.`;
     }
@@ -103,7 +90,7 @@ export function shopperSms(template: ShopperTemplate, ctx: OrderMessageContext):
 export function shopperEmail(template: ShopperTemplate, ctx: OrderMessageContext): EmailText {
   const hello = `Hello ${ctx.customerName || 'there'},`;
   const sign = `\n\n${ctx.storeName}`;
-  const when = ctx.readyBy ? formatStoreTime(ctx.readyBy, ctx.timezone) : null;
+  const when = ctx.readyBy ? formatDateTime(ctx.readyBy, ctx.timezone) : null;
   switch (template) {
     case 'order_confirmed':
       return {
@@ -141,7 +128,7 @@ export function storeNewOrderEmail(ctx: NewOrderContext): EmailText {
   return {
     subject: `New ${ctx.orderType} order #${ctx.incrementId}`,
     text:
-      `New ${ctx.orderType} order #${ctx.incrementId} at ${ctx.storeName}, placed ${formatStoreTime(ctx.createdAt, ctx.timezone)}.\n\n` +
+      `New ${ctx.orderType} order #${ctx.incrementId} at ${ctx.storeName}, placed ${formatDateTime(ctx.createdAt, ctx.timezone)}.\n\n` +
       `Customer: ${ctx.customerName}\nPhone: ${ctx.phone}\n${ctx.email ? `E-mail: ${ctx.email}\n` : ''}` +
       `Items: ${ctx.itemCount}\nTotal: ${dollars(ctx.totalCents)}\n\nOpen the store console to confirm it.`,
   };

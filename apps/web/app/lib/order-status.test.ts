@@ -15,16 +15,18 @@ const LA = 'America/Los_Angeles';
 const base: OrderStatusView = { status: 'submitted', order_type: 'pickup', created_at: '2026-11-25T20:00:00.000Z' };
 
 describe('order status view', () => {
-  it('shows times on the store clock, en-US', () => {
-    expect(stepTime('2026-11-25T20:05:00.000Z', LA)).toBe('Nov 25, 12:05 PM');
-    expect(stepTime('2026-11-25T20:05:00.000Z', 'America/New_York')).toBe('Nov 25, 3:05 PM');
+  it('shows times on the store clock as M/D/YYYY HH:mm (spec §1)', () => {
+    expect(stepTime('2026-11-25T20:05:00.000Z', LA)).toBe('11/25/2026 12:05');
+    expect(stepTime('2026-11-25T20:05:00.000Z', 'America/New_York')).toBe('11/25/2026 15:05');
+    // Past midnight UTC is still the evening before on the store's clock.
+    expect(stepTime('2026-11-26T01:40:00.000Z', LA)).toBe('11/25/2026 17:40');
     expect(stepTime('not a date', LA)).toBe('');
   });
 
-  it('says the ready-by time alone on the same store day, with the day otherwise', () => {
-    const now = new Date('2026-11-25T20:00:00.000Z');
-    expect(readyByText('2026-11-26T01:40:00.000Z', LA, now)).toBe('Ready by 5:40 PM');
-    expect(readyByText('2026-11-26T17:00:00.000Z', LA, now)).toBe('Ready by Thu, Nov 26, 9:00 AM');
+  it('says the ready-by date and time as M/D/YYYY HH:mm on the store clock, today or not', () => {
+    expect(readyByText('2026-11-26T01:40:00.000Z', LA)).toBe('Ready by 11/25/2026 17:40');
+    expect(readyByText('2026-11-26T17:00:00.000Z', LA)).toBe('Ready by 11/26/2026 09:00');
+    expect(readyByText('not a date', LA)).toBe('');
   });
 
   it('shows the ready-by time from confirmed until it is handed over', () => {
@@ -68,13 +70,10 @@ describe('order status view', () => {
   });
 
   it('announces a change of status only, with the ready-by time when confirmed', () => {
-    const now = new Date('2026-11-25T20:00:00.000Z');
     const confirmed = { ...base, status: 'confirmed', ready_by: '2026-11-26T01:40:00.000Z' };
-    expect(statusAnnouncement(null, base, LA, now)).toBeNull();
-    expect(statusAnnouncement(base, { ...base }, LA, now)).toBeNull();
-    expect(statusAnnouncement(base, confirmed, LA, now)).toBe('Your order is now Confirmed. Ready by 5:40 PM.');
-    expect(statusAnnouncement(confirmed, { ...confirmed, status: 'ready_for_pickup' }, LA, now)).toBe(
-      'Your order is now Ready for pickup.',
-    );
+    expect(statusAnnouncement(null, base, LA)).toBeNull();
+    expect(statusAnnouncement(base, { ...base }, LA)).toBeNull();
+    expect(statusAnnouncement(base, confirmed, LA)).toBe('Your order is now Confirmed. Ready by 11/25/2026 17:40.');
+    expect(statusAnnouncement(confirmed, { ...confirmed, status: 'ready_for_pickup' }, LA)).toBe('Your order is now Ready for pickup.');
   });
 });

@@ -3,7 +3,15 @@
  * order page, the thank-you page and /order-tracking show and announce. Pure, so the words and
  * times are tested without a browser and render the same on the server and in the browser.
  */
-import { ORDER_STATUS_LABELS, isFinalStatus, isOrderStatus, orderTimeline, type OrderKind, type TimelineStep } from '@verdant/domain';
+import {
+  ORDER_STATUS_LABELS,
+  formatDateTime,
+  isFinalStatus,
+  isOrderStatus,
+  orderTimeline,
+  type OrderKind,
+  type TimelineStep,
+} from '@verdant/domain';
 
 export type Hold = 'id' | 'medcard';
 
@@ -39,28 +47,19 @@ export function isSettled(order: Pick<OrderStatusView, 'status'>): boolean {
   return isOrderStatus(order.status) && isFinalStatus(order.status);
 }
 
-function zoned(timeZone: string, options: Intl.DateTimeFormatOptions) {
-  return new Intl.DateTimeFormat('en-US', { timeZone, ...options });
-}
-
-/** `Nov 25, 5:40 PM` in the store's time zone: when a step of the timeline happened. */
+/** `11/25/2026 17:40` (spec §1, M/D/YYYY HH:mm) in the store's time zone: when a step of the timeline happened. */
 export function stepTime(iso: string, timeZone: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return zoned(timeZone, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(date);
+  if (Number.isNaN(new Date(iso).getTime())) return '';
+  return formatDateTime(iso, timeZone);
 }
 
 /**
- * `Ready by 5:40 PM` when that is today in the store's zone (the usual case), else with the day:
- * `Ready by Thu, Nov 26, 5:40 PM`. `now` is passed in so the server and the browser agree.
+ * `Ready by 11/26/2026 17:40`: always with the date (spec §1, M/D/YYYY HH:mm) in the store's time
+ * zone, so the server's render and the browser's agree whatever their clocks say.
  */
-export function readyByText(readyBy: string, timeZone: string, now: Date): string {
-  const date = new Date(readyBy);
-  if (Number.isNaN(date.getTime())) return '';
-  const day = (d: Date) => zoned(timeZone, { year: 'numeric', month: 'numeric', day: 'numeric' }).format(d);
-  const time = zoned(timeZone, { hour: 'numeric', minute: '2-digit' }).format(date);
-  if (day(date) === day(now)) return `Ready by ${time}`;
-  return `Ready by ${zoned(timeZone, { weekday: 'short', month: 'short', day: 'numeric' }).format(date)}, ${time}`;
+export function readyByText(readyBy: string, timeZone: string): string {
+  const when = stepTime(readyBy, timeZone);
+  return when ? `Ready by ${when}` : '';
 }
 
 /** The ready-by time is shown while it still means something: confirmed and on its way. */
@@ -79,11 +78,11 @@ export function holdText(hold: readonly Hold[] | undefined): string | null {
 
 /**
  * What the live region says when the status moved while the page was open (null when it did
- * not): `Your order is now Confirmed. Ready by 5:40 PM.`
+ * not): `Your order is now Confirmed. Ready by 11/25/2026 17:40.`
  */
-export function statusAnnouncement(previous: OrderStatusView | null, next: OrderStatusView, timeZone: string, now: Date): string | null {
+export function statusAnnouncement(previous: OrderStatusView | null, next: OrderStatusView, timeZone: string): string | null {
   if (!previous || previous.status === next.status) return null;
-  const readyBy = next.status === 'confirmed' && next.ready_by ? ` ${readyByText(next.ready_by, timeZone, now)}.` : '';
+  const readyBy = next.status === 'confirmed' && next.ready_by ? ` ${readyByText(next.ready_by, timeZone)}.` : '';
   return `Your order is now ${statusLabel(next)}.${readyBy}`;
 }
 

@@ -4,11 +4,10 @@ import { StoreLink } from '../store/StoreLink.tsx';
 
 interface Props {
   order: OrderStatusView;
-  /** The store's time zone: every time is shown as the store's clock says it (en-US). */
+  /** The store's time zone: every time is shown as the store's clock says it, M/D/YYYY HH:mm (spec §1). */
   timeZone: string;
   /** Where the shopper uploads documents (account pages); null where there is no account (order tracking). */
   documentsHref?: string | null;
-  now?: Date;
 }
 
 const isCancelReason = (v: string | null | undefined): v is CancelReason => !!v && (CANCEL_REASONS as readonly string[]).includes(v);
@@ -18,7 +17,7 @@ const isCancelReason = (v: string | null | undefined): v is CancelReason => !!v 
  * reached, `aria-current="step"` on the one it is at; the ready-by time once confirmed; why it was
  * cancelled; what verification holds it. The same for the account, the thank-you page and order tracking.
  */
-export function OrderTimeline({ order, timeZone, documentsHref = null, now = new Date() }: Props) {
+export function OrderTimeline({ order, timeZone, documentsHref = null }: Props) {
   const steps = timelineOf(order);
   const hold = holdText(order.hold);
   const cancelled = order.status === 'cancelled' || order.status === 'no_show';
@@ -30,7 +29,7 @@ export function OrderTimeline({ order, timeZone, documentsHref = null, now = new
           <>
             {' · '}
             <strong data-testid="order-ready-by">
-              <time dateTime={order.ready_by}>{readyByText(order.ready_by, timeZone, now)}</time>
+              <time dateTime={order.ready_by}>{readyByText(order.ready_by, timeZone)}</time>
             </strong>
           </>
         ) : null}

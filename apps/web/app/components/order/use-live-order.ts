@@ -49,7 +49,7 @@ export function useLiveOrder<T extends OrderStatusView>(
       try {
         const next = await fetchRef.current();
         if (stopped) return;
-        const said = statusAnnouncement(latest.current, next, timeZone, new Date());
+        const said = statusAnnouncement(latest.current, next, timeZone);
         latest.current = next;
         setOrder(next);
         setStaleNote(null);
