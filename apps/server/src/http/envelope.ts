@@ -18,6 +18,8 @@ export function ok<T>(result: T, meta?: Record<string, unknown>): Envelope<T> {
 export interface ErrorExtra {
   errorCode?: string;
   meta?: Record<string, unknown>;
+  /** Sent as the Retry-After header (whole seconds; a 429's or a 503's wait before trying again). */
+  retryAfterSeconds?: number;
 }
 
 export class ApiError extends Error {
@@ -34,5 +36,6 @@ export function sendError(reply: FastifyReply, statusCode: number, message: stri
   const body: Envelope<string> & { errorCode?: string } = { code: statusCode, result: message };
   if (extra?.errorCode) body.errorCode = extra.errorCode;
   if (extra?.meta) body.meta = extra.meta;
+  if (extra?.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(extra.retryAfterSeconds))));
   return reply.code(statusCode).send(body);
 }

@@ -113,7 +113,9 @@ export function registerNewsletterRoutes(app: FastifyInstance): void {
       return ok({ isSubscribed: true, skipped: !changed });
     }
     const { email } = parseOr400(anonymousInput, input);
-    if (!(await ctx().limiter.hit(`newsletter-ip:${request.ip}`, ANONYMOUS_SUBSCRIBES_PER_IP_PER_HOUR, HOUR))) throw new ApiError(429, NEWSLETTER_MESSAGES.tooMany);
+    // Retry-After: the window's length (it began at the first counted subscribe, so it is over by then).
+    if (!(await ctx().limiter.hit(`newsletter-ip:${request.ip}`, ANONYMOUS_SUBSCRIBES_PER_IP_PER_HOUR, HOUR)))
+      throw new ApiError(429, NEWSLETTER_MESSAGES.tooMany, { retryAfterSeconds: HOUR / 1000 });
     if (await subscribe(store.storeId, { email, customerId: null })) mailLink(request, store, email);
     return ok({ accepted: true });
   });

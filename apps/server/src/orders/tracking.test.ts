@@ -28,7 +28,7 @@ describeEachDatabase('order tracking and the shopper’s order view', (getDb) =>
         headers: { host },
         payload: body as Record<string, unknown>,
       })
-      .then((r) => ({ status: r.statusCode, body: r.json() }));
+      .then((r) => ({ status: r.statusCode, body: r.json(), retryAfter: r.headers['retry-after'] }));
 
   beforeAll(async () => {
     h = await lifecycleHarness(getDb());
@@ -125,8 +125,10 @@ describeEachDatabase('order tracking and the shopper’s order view', (getDb) =>
         answers.push(await track(i % 2 ? a : b, { number: o.increment_id, phone: i === 0 ? '9165550193' : '9165550000' }, '10.9.5.5'));
       expect(answers.map((x) => x.status)).toEqual([200, ...Array(9).fill(404)]);
       const over = await track(a, { number: o.increment_id, phone: '9165550193' }, '10.9.5.5');
-      expect(over).toMatchObject({ status: 429, body: { code: 429, result: TRACKING_MESSAGES.tooMany } });
-      expect((await track(b, { number: o.increment_id, phone: '9165550193' }, '10.9.5.5')).status).toBe(429);
+      // Told when to come back: at most the minute the limit counts; the look-ups before were not refused.
+      expect(over).toMatchObject({ status: 429, body: { code: 429, result: TRACKING_MESSAGES.tooMany }, retryAfter: '60' });
+      expect(answers.map((x) => x.retryAfter)).toEqual(Array(10).fill(undefined));
+      expect(await track(b, { number: o.increment_id, phone: '9165550193' }, '10.9.5.5')).toMatchObject({ status: 429, retryAfter: '60' });
       // Another address is not affected.
       expect((await track(b, { number: o.increment_id, phone: '9165550193' }, '10.9.5.6')).status).toBe(200);
     } finally {

@@ -17,6 +17,7 @@ import { toE164 } from '../users/phone.ts';
 import type { Db } from './lifecycle/store-facts.ts';
 
 export const TRACKING_PER_IP_PER_MINUTE = 10;
+const TRACKING_WINDOW_MS = 60_000;
 export const TRACKING_MESSAGES = {
   notFound: 'We could not find an order with that number and phone number.',
   tooMany: 'Too many look-ups. Please wait a minute and try again.',
@@ -72,8 +73,10 @@ export async function trackOrder(db: Db, storeId: number, number: string, phone:
 export function registerOrderTracking(app: FastifyInstance, db: Db): void {
   app.post('/api/order-tracking', async (request) => {
     const body = parseOr400(trackingSchema, request.body);
-    const allowed = await accountsOf(app).limiter.hit(`track-ip:${request.ip}`, TRACKING_PER_IP_PER_MINUTE, 60_000);
-    if (!allowed) throw new ApiError(429, TRACKING_MESSAGES.tooMany, { errorCode: 'rate_limited' });
+    const allowed = await accountsOf(app).limiter.hit(`track-ip:${request.ip}`, TRACKING_PER_IP_PER_MINUTE, TRACKING_WINDOW_MS);
+    // Retry-After: the window's length (it began at the first counted look-up, so it is over by then).
+    if (!allowed)
+      throw new ApiError(429, TRACKING_MESSAGES.tooMany, { errorCode: 'rate_limited', retryAfterSeconds: TRACKING_WINDOW_MS / 1000 });
     return ok(await trackOrder(db, request.store.storeId, body.number, body.phone));
   });
 }

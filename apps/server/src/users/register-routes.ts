@@ -83,7 +83,8 @@ export function registerRegistrationRoutes(app: FastifyInstance): void {
     // Both counters are hit on every attempt, so rotating phones is still held by the IP limit.
     const ipOk = await c.limiter.hit(`create-ip:${request.ip}`, CREATES_PER_IP_PER_HOUR, HOUR);
     const phoneOk = await c.limiter.hit(`create-phone:${storeId}:${body.phone}`, CREATES_PER_PHONE_PER_HOUR, HOUR);
-    if (!ipOk || !phoneOk) throw new ApiError(429, REGISTER_MESSAGES.tooMany);
+    // Retry-After: the window's length (it began at the first counted attempt, so it is over by then).
+    if (!ipOk || !phoneOk) throw new ApiError(429, REGISTER_MESSAGES.tooMany, { retryAfterSeconds: HOUR / 1000 });
     if (await emailTaken(c.db, storeId, body.email)) throw new ApiError(400, USER_MESSAGES.customerExists);
     const code = await sendLoginCode(c, storeId, request.store.name, body.phone, request.ip, 'registration');
     return ok('sent', c.demoMode && c.sms.lastCode ? { demo_code: code } : undefined);

@@ -99,12 +99,17 @@ describeEachDatabase('registration proves the phone', (getDb) => {
   it(`limits step 1 to ${CREATES_PER_IP_PER_HOUR} per client IP: 30 sent at once from one address`, async () => {
     const ip = freshIp();
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => post('/api/user/create', form(`+1916555${8100 + i}`, `burst${i}@example.com`), ip)),
+      Array.from({ length: 30 }, (_, i) =>
+        app.inject({ method: 'POST', url: '/api/user/create', remoteAddress: ip, headers: { host: HOST }, payload: form(`+1916555${8100 + i}`, `burst${i}@example.com`) }),
+      ),
     );
-    const statuses = answers.map((a) => a.status).sort();
+    const statuses = answers.map((a) => a.statusCode).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(CREATES_PER_IP_PER_HOUR);
     expect(statuses.filter((s) => s === 429)).toHaveLength(30 - CREATES_PER_IP_PER_HOUR);
-    expect(answers.find((a) => a.status === 429)!.body).toEqual({ code: 429, result: REGISTER_MESSAGES.tooMany });
+    const refused = answers.filter((a) => a.statusCode === 429);
+    expect(refused[0].json()).toEqual({ code: 429, result: REGISTER_MESSAGES.tooMany });
+    // Every refusal says when to come back: at most the hour the limit counts.
+    for (const r of refused) expect(r.headers['retry-after']).toBe('3600');
   });
 
   it('limits step 1 per phone, whatever the address and the spelling', async () => {
