@@ -20,6 +20,7 @@ import type { CartViewer, Db } from '../cart/repository.ts';
 import { stockNeeds } from '../cart/checks.ts';
 import { findKey, isUniqueViolation, ORDER_SCOPE, replay, type StoredAnswer } from './idempotency.ts';
 import { orderNumber } from './number.ts';
+import { orderSearchKeys } from './console/search-keys.ts';
 import { prepareOrder, type PreparedOrder } from './prepare.ts';
 import type { OrderInput } from './schema.ts';
 import { recordPlaced } from './lifecycle/placed.ts';
@@ -168,6 +169,8 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
       credits_used_cents: order.priced.totals.creditsUsed,
       thc_equivalent_grams: s.thc_equivalent_grams,
       personal_details: JSON.stringify(input.personal_details),
+      // What the console queue searches by, indexed (orders/console/search-keys.ts).
+      ...orderSearchKeys(input.personal_details),
       shipping_address: input.shipping_address ? JSON.stringify(storedAddress(input.shipping_address, order)) : null,
       billing_address: null,
       status_changed_at: iso,

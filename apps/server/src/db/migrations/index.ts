@@ -14,6 +14,7 @@ import { migration0007 } from './0007_password_resets.ts';
 import { migration0008 } from './0008_cart_ordered_at.ts';
 import { migration0009 } from './0009_phone_identity.ts';
 import { migration0010 } from './0010_store_console.ts';
+import { migration0011 } from './0011_order_search.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0001_initial': migration0001,
@@ -26,6 +27,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0008_cart_ordered_at': migration0008,
   '0009_phone_identity': migration0009,
   '0010_store_console': migration0010,
+  '0011_order_search': migration0011,
 };
 
 export type { DialectMigration, SqlDialect } from './helpers.ts';

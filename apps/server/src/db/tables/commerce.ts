@@ -176,6 +176,11 @@ export interface OrdersTable {
   /** When the goods went back (cancelled / no-show): stock, points, coupon use returned once. */
   released_at: Timestamp | null;
   version: Defaulted<number>;
+  /** The console queue's search keys (migration 0011, orders/console/search-keys.ts); '' when absent. */
+  search_phone: Defaulted<string>;
+  search_phone_rev: Defaulted<string>;
+  search_name: Defaulted<string>;
+  search_surname: Defaulted<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
