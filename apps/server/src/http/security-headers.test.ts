@@ -57,7 +57,7 @@ describe('security headers', () => {
     expect(res.headers['cache-control']).not.toBe('no-store');
   });
 
-  it('marks personal answers (accounts, carts, orders, newsletter) no-store, errors included', async () => {
+  it('marks personal answers (accounts, carts, orders, order tracking, newsletter, console) no-store, errors included', async () => {
     const cart = await direct.inject({ method: 'POST', url: '/api/cart/create', headers: { host: HOST }, payload: {} });
     expect(cart.statusCode).toBe(200);
     const answers = [
@@ -67,6 +67,9 @@ describe('security headers', () => {
       await direct.inject({ method: 'GET', url: '/api/user/me', headers: { host: HOST } }),
       await direct.inject({ method: 'POST', url: '/api/order/save', headers: { host: HOST }, payload: {} }),
       await direct.inject({ method: 'GET', url: '/api/newsletter?email=a@example.com', headers: { host: HOST } }),
+      // An order's status and timeline, found by number and phone (here: none found, still personal).
+      await direct.inject({ method: 'POST', url: '/api/order-tracking', headers: { host: HOST }, payload: { number: 'DO-100001', phone: '9165550101' } }),
+      await direct.inject({ method: 'GET', url: '/api/console/staff', headers: { host: HOST } }),
     ];
     expect(answers.map((a) => a.headers['cache-control'])).toEqual(Array(answers.length).fill('no-store'));
     expect(answers.map((a) => a.statusCode)).toContain(401);

@@ -7,8 +7,8 @@
  *  - frame-ancestors 'none' (and X-Frame-Options DENY for old browsers): no store is framed.
  *  - Strict-Transport-Security only when the request came over TLS as TRUST_PROXY lets us see
  *    it (request.protocol === 'https'); sent over plain HTTP it would be ignored at best.
- *  - Cache-Control: no-store on personal API answers (accounts, carts, orders, newsletter), so no
- *    shared cache or back/forward cache keeps a customer's data.
+ *  - Cache-Control: no-store on personal API answers (accounts, carts, orders, order tracking,
+ *    newsletter, the console), so no shared cache or back/forward cache keeps a customer's data.
  */
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -80,8 +80,11 @@ async function helmetHeaders(scriptSrc: string[]): Promise<Record<string, string
   return headers;
 }
 
-/** Paths whose answers are one customer's own data. */
-const PERSONAL = /^\/api\/(?:user|cart|order|newsletter)(?:\/|$|\?)/;
+/**
+ * Paths whose answers are one customer's own data (an order's status and timeline by number and
+ * phone included), or the console's, which shows customers' data to one staff session.
+ */
+const PERSONAL = /^\/api\/(?:user|cart|order|order-tracking|newsletter|console)(?:\/|$|\?)/;
 
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   // JSON answers run no script: no nonce (and no random bytes) for them.
