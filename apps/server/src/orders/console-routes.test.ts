@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../test/databases.ts';
 import { loginCustomer } from '../cart/testing.ts';
 import { EIGHTH, HOUR, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from './lifecycle/testing.ts';
+import { orderSearchKeys } from './console/search-keys.ts';
 
 const person = (firstName: string, lastName: string, phone: string) => ({
   personal_details: { firstName, lastName, emailAddress: `${firstName.toLowerCase()}@example.com`, phone },
@@ -289,5 +290,81 @@ describeEachDatabase('console order routes', (getDb) => {
     });
     await at(new Date(h.clock.now.getTime() + 20 * HOUR).toISOString());
     expect((await h.move(o.id, { action: 'mark_no_show' })).status).toBe(200);
+  });
+
+  it('searches through its indexes: a phone however typed or its last digits, first/last/full name in any case and accents, in pages and with filters, never another store', async () => {
+    const ids = async (query: string, store = 1) =>
+      (await h.get(`/api/console/stores/${store}/orders${query}`)).body.result.items.map((i: { id: number }) => i.id);
+    const q = (text: string, more = '') => `?q=${encodeURIComponent(text)}${more}`;
+    await at('2026-06-21T17:00:00.000Z');
+    const details = { firstName: 'José', lastName: 'Núñez-García', emailAddress: 'jose@example.com', phone: '530-555-0142' };
+    const jose: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await at(`2026-06-21T1${7 + i}:00:00.000Z`);
+      jose.unshift((await h.place({ body: { personal_details: { ...details, phone: '(530) 555-0142' } } })).id);
+    }
+    // Another store's order for the same person and number (its keys as placing writes them).
+    const other = await h.db
+      .insertInto('orders')
+      .values({
+        increment_id: 'UP-999001',
+        store_id: 2,
+        customer_id: null,
+        idempotency_key: `other-store-${Math.random()}`,
+        status: 'submitted',
+        order_type: 'pickup',
+        license_type: 'recreational',
+        subtotal_cents: 1000,
+        total_cents: 1000,
+        personal_details: JSON.stringify(details),
+        ...orderSearchKeys(details),
+        created_at: '2026-06-21T20:00:00.000Z',
+        updated_at: '2026-06-21T20:00:00.000Z',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
+    for (const phone of [
+      '5305550142',
+      '(530) 555-0142',
+      '+15305550142',
+      '+1 530 555 0142',
+      '1-530-555-0142',
+      '530.555.0142',
+      '530 555',
+      '530',
+    ])
+      expect(await ids(q(phone)), phone).toEqual(jose);
+    for (const end of ['0142', '555-0142', '5550142']) expect(await ids(q(end)), end).toEqual(jose);
+    for (const name of [
+      'José',
+      'jose',
+      'JOSE',
+      'Jos',
+      'Núñez',
+      'nunez',
+      'NÚÑEZ-GARCÍA',
+      'José Núñez-García',
+      'jose nunez',
+      'Núñez-García José',
+      'nunez garcia',
+    ])
+      expect(await ids(q(name)), name).toEqual(jose);
+    for (const miss of ['0143', '+2 530 555 0142', 'jose diaz', 'garcia jose', 'osé']) expect(await ids(q(miss)), miss).toEqual([]);
+    // The other store's order is found there, never here.
+    for (const text of ['0142', '(530) 555-0142', 'jose nunez', 'UP-999001']) {
+      expect(await ids(q(text)), text).not.toContain(other.id);
+      expect(await ids(q(text), 2), text).toEqual([other.id]);
+    }
+    // Keyset pages of a search, and a search with filters (counts follow the search).
+    const first = (await list(q('0142', '&limit=2'))).body.result;
+    expect(first.items.map((i: { id: number }) => i.id)).toEqual(jose.slice(0, 2));
+    const second = (await list(q('0142', `&limit=2&cursor=${first.nextCursor}`))).body.result;
+    expect(second.items.map((i: { id: number }) => i.id)).toEqual(jose.slice(2));
+    expect(second.nextCursor).toBeNull();
+    expect((await h.move(jose[1], { action: 'cancel', reason: 'customer_request' })).status).toBe(200);
+    const cancelled = (await list(q('nunez', '&status=cancelled&type=pickup&from=2026-06-21&to=2026-06-21'))).body.result;
+    expect(cancelled.items.map((i: { id: number }) => i.id)).toEqual([jose[1]]);
+    expect(cancelled.counts).toMatchObject({ submitted: 2, cancelled: 1, confirmed: 0 });
   });
 });
