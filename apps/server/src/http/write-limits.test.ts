@@ -1,6 +1,7 @@
 /**
- * The per-IP write limit: in-process, shared by two apps (nodes) through real Redis, and open
- * (not a 500) when Redis cannot be reached.
+ * The per-IP write limit: in-process, on every write route of the personal areas (walked from the
+ * app's route list, routes of plugin scopes such as the upload included), shared by two apps
+ * (nodes) through real Redis, and open (not a 500) when Redis cannot be reached.
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -10,6 +11,7 @@ import { REFERENCE_DATE, registry } from '../cart/testing.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
 import { createTestDatabase, type OwnedTestDatabase } from '../test/databases.ts';
+import { routesOf } from './body-policy.ts';
 import { WRITE_LIMIT_MESSAGE, registerWriteLimits, writeLimitFromEnv, type WriteLimitConfig } from './write-limits.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
@@ -19,14 +21,14 @@ const LIMIT: WriteLimitConfig = { max: 5, windowSeconds: 60 };
 describe('write rate limits', () => {
   let t: OwnedTestDatabase;
   const apps: FastifyInstance[] = [];
-  const app = async (redisUrl?: string, redisPrefix?: string) => {
+  const app = async (redisUrl?: string, redisPrefix?: string, writeLimit = LIMIT) => {
     const a = await buildApp({
       config: { dataDir: t.dataDir, demoMode: true, production: true, logLevel: 'silent', redisUrl, redisPrefix, authSecret: 'x'.repeat(40), smsProvider: 'outbox', smsHttpUrl: undefined },
       registry,
       db: t.db,
       logger: false,
       clock: () => REFERENCE_DATE,
-      writeLimit: LIMIT,
+      writeLimit,
     });
     apps.push(a);
     return a;
@@ -57,6 +59,38 @@ describe('write rate limits', () => {
     // Reads are not counted; another address has its own counter.
     expect((await a.inject({ method: 'GET', url: '/api/catalog/categories', remoteAddress: '10.20.0.1', headers: { host: HOST } })).statusCode).toBe(200);
     expect((await write(a, '10.20.0.2')).statusCode).toBe(200);
+  });
+
+  it('limits every write route of the personal areas, plugin scopes included: the second write from one address is a 429', async () => {
+    const a = await app(undefined, undefined, { max: 1, windowSeconds: 60 });
+    await a.ready();
+    // From the app's own route list, by area (not by the limit's regex): cart, order, user, newsletter.
+    const writes = routesOf(a).filter(
+      (r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && /^\/api\/(cart|order|user|newsletter)(\/|$)/.test(r.url),
+    );
+    const names = writes.map((r) => `${r.method} ${r.url}`);
+    for (const route of [
+      'POST /api/cart/update',
+      'POST /api/order/save',
+      'POST /api/user/login',
+      'POST /api/user/upload',
+      'POST /api/newsletter',
+      'DELETE /api/newsletter',
+    ])
+      expect(names).toContain(route);
+    expect(writes.length).toBeGreaterThanOrEqual(20);
+    const unlimited: string[] = [];
+    for (const [i, route] of writes.entries()) {
+      const remoteAddress = `10.50.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+      const url = route.url.replace(/:[A-Za-z_]+/g, '1');
+      const send = () => a.inject({ method: route.method as 'POST', url, remoteAddress, headers: { host: HOST }, payload: {} });
+      await send();
+      const second = await send();
+      if (second.statusCode !== 429 || Number(second.headers['retry-after']) <= 0)
+        unlimited.push(`${route.method} ${route.url} → ${second.statusCode}`);
+      else expect(second.json()).toEqual({ code: 429, result: WRITE_LIMIT_MESSAGE });
+    }
+    expect(unlimited).toEqual([]);
   });
 
   it.skipIf(!REDIS_URL && process.env.CI !== 'true')('shares the counter between two nodes through Redis', async () => {
