@@ -10,7 +10,7 @@ import { percentOf } from './money.ts';
 import type { BundleOption, CatalogProduct, CustomOption, LinkedProduct, ProductLink, QtyDiscount } from './product.ts';
 import { isSizeId, PREFERRED_SIZE_ID, sizeWeightGrams } from './sizes.ts';
 import { isMemberAvailable } from './stock.ts';
-import { cartUnitPrice, unitPrice, type UnitPrice, type UnitPriceInput } from './unit-price.ts';
+import { cartUnitPrice, tierOffers, unitPrice, type TierOffer, type UnitPrice, type UnitPriceInput } from './unit-price.ts';
 import { availableChildren } from './variants.ts';
 
 export interface ProductPrice {
@@ -270,4 +270,18 @@ export function chosenUnitPrice(
   qty = 1,
 ): UnitPrice {
   return cartUnitPrice(unit, { now, customerGroupId, qty, weightPrice: parent ? sizeWeightPrice(parent.discounts, unit.size) : null });
+}
+
+/**
+ * The "Buy 3+: $X each" offers of a chosen unit for a customer group: the quantities from which
+ * chosenUnitPrice charges less each (the group's tiers, else the default group's; weight price and
+ * special included), so an offer is exactly what the cart charges at that quantity.
+ */
+export function chosenTierOffers(
+  unit: UnitPriceInput & { size?: number | null },
+  parent: Pick<CatalogProduct, 'discounts'> | null,
+  now: Date,
+  customerGroupId = 0,
+): TierOffer[] {
+  return tierOffers(unit, { now, customerGroupId, weightPrice: parent ? sizeWeightPrice(parent.discounts, unit.size) : null });
 }

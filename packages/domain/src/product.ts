@@ -43,13 +43,25 @@ export interface TierPrice {
   price: Cents;
 }
 
+/** A customer group's own price row for a unit (unit-price.ts groupPriceRow: it replaces the default row). */
+export interface GroupPrice {
+  customer_group_id: number;
+  price: Cents;
+  special_price: Cents | null;
+  special_from_date: string | null;
+  special_to_date: string | null;
+}
+
 /** Price fields every sellable document carries (spec §3 price fields; tax added by the cart). */
 export interface PriceFields {
   price: Cents;
   special_price: Cents | null;
   special_from_date: string | null;
   special_to_date: string | null;
+  /** Tier rows of every customer group (unit-price.ts groupTiers picks a group's). */
   tier_prices: TierPrice[];
+  /** Price rows of groups with prices of their own; the fields above are the store's default row. */
+  group_prices?: GroupPrice[];
 }
 
 export interface ConfigurableOptionValue {

@@ -83,6 +83,17 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
     const group = options.customerGroupFor(p.store_id);
     const list = pricesByProduct.get(p.id) ?? [];
     const row = list.find((r) => r.customer_group_id === group) ?? list.find((r) => r.customer_group_id === 0);
+    // Groups with a price row of their own (the domain's groupPriceRow): a logged-in customer's page
+    // prices with its group's row, as the cart does. The document stays the same for every shopper.
+    const groupPrices = list
+      .filter((r) => r !== row)
+      .map((r) => ({
+        customer_group_id: r.customer_group_id,
+        price: r.price_cents,
+        special_price: r.special_price_cents,
+        special_from_date: r.special_from_date,
+        special_to_date: r.special_to_date,
+      }));
     return {
       price: row?.price_cents ?? 0,
       special_price: row?.special_price_cents ?? null,
@@ -93,6 +104,7 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
         qty: t.qty,
         price: t.price_cents,
       })),
+      ...(groupPrices.length > 0 ? { group_prices: groupPrices } : {}),
     };
   };
   const image = (value: string | null) => (value && value !== 'no_selection' ? value : null);

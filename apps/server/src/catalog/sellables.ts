@@ -14,7 +14,7 @@
  * Each record depends only on its own product's rows (parents, children and kit members are
  * joined when asked), so upserting the products a change touched keeps every answer current.
  */
-import type { QtyDiscount } from '@verdant/domain';
+import { groupTiers, type QtyDiscount } from '@verdant/domain';
 import type { Row } from '../db/schema.ts';
 import type { LoadedBundleOption, LoadedCustomOption, LoadedProduct, SellableUnit } from '../prices/loader.ts';
 import { loadedProduct } from '../prices/loaded-product.ts';
@@ -211,7 +211,11 @@ function toUnit(r: SellableRecord, groupId: number): SellableUnit {
   const p = r.row;
   // A price row of the shopper's group replaces the general one (group 0) as a whole.
   const row = r.prices.find((x) => x.customer_group_id === groupId) ?? r.prices.find((x) => x.customer_group_id === 0);
-  const tiers = r.tiers.filter((t) => t.customer_group_id === groupId);
+  // The group's own tier rows, else the default group's (the domain's groupTiers, as the cart prices).
+  const tiers = groupTiers(
+    r.tiers.map((t) => ({ customer_group_id: t.customer_group_id, qty: t.qty, price: t.price_cents })),
+    groupId,
+  );
   return {
     id: p.id,
     sku: p.sku,
@@ -228,7 +232,7 @@ function toUnit(r: SellableRecord, groupId: number): SellableUnit {
     price: row
       ? { price: row.price_cents, special_price: row.special_price_cents, special_from_date: row.special_from_date, special_to_date: row.special_to_date }
       : null,
-    tiers: tiers.map((t) => ({ customer_group_id: t.customer_group_id, qty: t.qty, price: t.price_cents })),
+    tiers,
     hasTiers: tiers.length > 0,
     hasOptions: r.customOptions.length > 0,
     stock: null,

@@ -6,7 +6,7 @@
  * runs inside a transaction when given one, so an order is priced from what it decrements.
  */
 import { sql, type Kysely } from 'kysely';
-import type { CustomOption, ProductLicenseType, QtyDiscount } from '@verdant/domain';
+import { DEFAULT_CUSTOMER_GROUP_ID, type CustomOption, type ProductLicenseType, type QtyDiscount } from '@verdant/domain';
 import type { Database, Row } from '../db/schema.ts';
 import { inList, toUnit, unitRows, type SellableUnit, type UnitRow } from './unit-rows.ts';
 import { loadedProduct } from './loaded-product.ts';
@@ -104,13 +104,14 @@ export async function loadProducts(
   const discountOwners = [...new Set([...configurableIds, ...parentIds])];
   const [tiers, discounts] = await Promise.all([
     tierIds.length
-      ? db.selectFrom('tier_prices').selectAll().where('product_id', 'in', tierIds).where('customer_group_id', '=', groupId).execute()
+      ? db.selectFrom('tier_prices').selectAll().where('product_id', 'in', tierIds).where('customer_group_id', 'in', [...new Set([groupId, DEFAULT_CUSTOMER_GROUP_ID])]).execute()
       : none<Row<'tier_prices'>>(),
     discountOwners.length
       ? db.selectFrom('qty_discounts').selectAll().where('product_id', 'in', discountOwners).orderBy('qty_to_buy').execute()
       : none<Row<'qty_discounts'>>(),
   ]);
 
+  // The group's tier rows and the default group's: the domain's groupTiers picks (its own, else the default).
   for (const t of tiers) {
     for (const u of allUnits) if (u.id === t.product_id) u.tiers.push({ customer_group_id: t.customer_group_id, qty: t.qty, price: t.price_cents });
   }

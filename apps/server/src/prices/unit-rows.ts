@@ -66,7 +66,8 @@ export interface UnitRow {
  * Products with their stock, price rows (general and the group's) and parent, in one statement.
  * Written as SQL rather than with the query builder: this runs on every cart change, and building
  * this select with Kysely cost more than running it. Plain SQL that SQLite and PostgreSQL share.
- * `has_tiers` / `has_options` say whether those side tables hold anything for the product: most
+ * `has_tiers` (of the group or the default group 0, whose tiers apply to a group without its own:
+ * domain groupTiers) / `has_options` say whether those side tables hold anything for the product: most
  * products have neither, and a cart change should not pay a query for each empty table.
  */
 export async function unitRows(db: Db, groupId: number, where: RawBuilder<unknown>): Promise<UnitRow[]> {
@@ -78,7 +79,7 @@ export async function unitRows(db: Db, groupId: number, where: RawBuilder<unknow
       gp.price_cents as g_price_cents, gp.special_price_cents as g_special_price_cents,
       gp.special_from_date as g_special_from_date, gp.special_to_date as g_special_to_date,
       par.sku as parent_sku, par.status as parent_status, par.license_type as parent_license_type,
-      exists (select 1 from tier_prices t where t.product_id = p.id and t.customer_group_id = ${groupId}) as has_tiers,
+      exists (select 1 from tier_prices t where t.product_id = p.id and t.customer_group_id in (${groupId}, 0)) as has_tiers,
       exists (select 1 from custom_options o where o.product_id = p.id) as has_options
     from products p
     left join stock s on s.product_id = p.id

@@ -8,7 +8,9 @@ import {
   availableChildren,
   bundleMembers,
   bundlePrice,
+  chosenTierOffers,
   chosenUnitPrice,
+  DEFAULT_CUSTOMER_GROUP_ID,
   isMemberAvailable,
   isSingleChoiceOption,
   isSizeId,
@@ -27,6 +29,7 @@ import {
   type ProductLink,
   type StockInfo,
   type StockStatus,
+  type TierOffer,
 } from '@verdant/domain';
 import type { BundleOptionsPayload } from '../api/cart.ts';
 import type { NewCartItem } from '../state/cart-items.ts';
@@ -67,18 +70,46 @@ function sizeValues(product: CatalogProduct): number[] {
 }
 
 /**
+ * The customer group a page prices with. A server render (output-cached per store, URL and
+ * cookies) and the first browser render price for a guest: the store's default group, whose
+ * prices and tiers apply to every group without rows of its own (the domain's groupPriceRow and
+ * groupTiers). Once the page runs and knows the logged-in customer (`/api/user/me` group_id),
+ * it prices with the customer's group, as the cart does.
+ */
+export function pageCustomerGroup(hydrated: boolean, user: { group_id: number } | null | undefined): number {
+  return hydrated && user && Number.isInteger(user.group_id) ? user.group_id : DEFAULT_CUSTOMER_GROUP_ID;
+}
+
+/**
+ * What the page shows for a chosen unit (a configurable's child with its parent, or a simple
+ * product with `parent` null) at a quantity, for a customer group: the unit price the cart charges
+ * at that quantity (chosenUnitPrice) and the group's "Buy N+" offers (chosenTierOffers).
+ */
+export function chosenPriceView(
+  unit: Parameters<typeof chosenUnitPrice>[0],
+  parent: CatalogProduct | null,
+  now: Date,
+  group: number,
+  qty: number,
+): { price: Cents; final_price: Cents; sale: boolean; offers: TierOffer[] } {
+  const q = Number.isInteger(qty) && qty > 0 ? qty : 1;
+  return { ...chosenUnitPrice(unit, parent, now, group, q), offers: chosenTierOffers(unit, parent, now, group) };
+}
+
+/**
  * One choice per size of a configurable (spec §4): its child, whether that child may be offered
  * (availableChildren: enabled and in stock), the child's price with an active special, the
- * quantity-discount price (qtyDiscountPrice) and the price per gram.
+ * quantity-discount price (qtyDiscountPrice) and the price per gram — for the shopper's customer
+ * group (pageCustomerGroup), at quantity 1.
  */
-export function sizeChoices(product: CatalogProduct, now: Date): SizeChoice[] {
+export function sizeChoices(product: CatalogProduct, now: Date, group = DEFAULT_CUSTOMER_GROUP_ID): SizeChoice[] {
   if (product.type_id !== 'configurable') return [];
   const available = new Set(availableChildren(product).map((c) => c.sku));
   return sizeValues(product).map((size) => {
     const children = product.configurable_children.filter((c) => c.size === size);
     const child = children.find((c) => available.has(c.sku)) ?? children[0] ?? null;
-    const priced = child ? unitPrice(child, now) : { price: 0, final_price: 0 };
-    const charge = child ? chosenUnitPrice(child, product, now).final_price : 0;
+    const priced = child ? unitPrice(child, now, group) : { price: 0, final_price: 0 };
+    const charge = child ? chosenUnitPrice(child, product, now, group).final_price : 0;
     const discountPrice = charge < priced.final_price ? charge : null;
     const grams = sizeWeightGrams(size, 0);
     const pays = charge;
@@ -128,9 +159,9 @@ export interface BundleOptionView {
 const byPosition = <T extends { position: number }>(items: readonly T[]): T[] =>
   items.map((item, i) => ({ item, i })).sort((a, b) => a.item.position - b.item.position || a.i - b.i).map((x) => x.item);
 
-function choiceMember(link: ProductLink & { product: LinkedProduct }, qty: number, now: Date): KitChoiceMember {
+function choiceMember(link: ProductLink & { product: LinkedProduct }, qty: number, now: Date, group: number): KitChoiceMember {
   const m = link.product;
-  const u = unitPrice(m, now);
+  const u = unitPrice(m, now, group);
   return {
     linkId: link.id ?? null,
     sku: m.sku,
@@ -149,19 +180,19 @@ function choiceMember(link: ProductLink & { product: LinkedProduct }, qty: numbe
 const listed = (l: ProductLink): l is ProductLink & { product: LinkedProduct } => l.product != null && isMemberAvailable(l.product, true);
 
 /** A grouped product's members, by position, each at qty 1 (spec §4 Pricing). */
-export function groupedMembers(product: Pick<CatalogProduct, 'product_links'>, now: Date): KitChoiceMember[] {
-  return byPosition(product.product_links.filter((l) => l.link_type === 'associated')).filter(listed).map((l) => choiceMember(l, 1, now));
+export function groupedMembers(product: Pick<CatalogProduct, 'product_links'>, now: Date, group = DEFAULT_CUSTOMER_GROUP_ID): KitChoiceMember[] {
+  return byPosition(product.product_links.filter((l) => l.link_type === 'associated')).filter(listed).map((l) => choiceMember(l, 1, now, group));
 }
 
 /** A bundle's options by position, each with its listed members and their link qty. */
-export function bundleOptionViews(product: Pick<CatalogProduct, 'bundle_options'>, now: Date): BundleOptionView[] {
+export function bundleOptionViews(product: Pick<CatalogProduct, 'bundle_options'>, now: Date, group = DEFAULT_CUSTOMER_GROUP_ID): BundleOptionView[] {
   return byPosition(product.bundle_options).map((o) => ({
     option_id: o.option_id,
     title: o.title,
     required: o.required,
     type: o.type,
     single: isSingleChoiceOption(o),
-    members: byPosition(o.product_links).filter(listed).map((l) => choiceMember(l, Number.isFinite(l.qty) && l.qty > 0 ? l.qty : 1, now)),
+    members: byPosition(o.product_links).filter(listed).map((l) => choiceMember(l, Number.isFinite(l.qty) && l.qty > 0 ? l.qty : 1, now, group)),
   }));
 }
 
@@ -252,14 +283,14 @@ export interface Offer {
   childSku?: string;
 }
 
-/** Offers for JSON-LD: each enabled child of a configurable, else the product's own price. */
-export function productOffers(product: CatalogProduct, now: Date): Offer[] {
+/** Offers for JSON-LD (a server render: the default group's prices): each enabled child of a configurable, else the product's own price. */
+export function productOffers(product: CatalogProduct, now: Date, group = DEFAULT_CUSTOMER_GROUP_ID): Offer[] {
   if (product.type_id === 'configurable') {
     return product.configurable_children
       .filter((c) => c.status < 2)
-      .map((c) => ({ sku: c.sku, price: chosenUnitPrice(c, product, now).final_price, inStock: c.stock.is_in_stock, childSku: c.sku }));
+      .map((c) => ({ sku: c.sku, price: chosenUnitPrice(c, product, now, group).final_price, inStock: c.stock.is_in_stock, childSku: c.sku }));
   }
-  const priced = productPrice(product, now);
+  const priced = productPrice(product, now, group);
   return [{ sku: product.sku, price: priced.final_price, inStock: product.stock.is_in_stock }];
 }
 

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { isSizeId, productPath, productPrice, sizeWeightGrams, type CatalogProduct, type ConfigurableChild } from '@verdant/domain';
 import { CART_MESSAGES, NOTICE_ACTIONS } from '../../lib/cart-messages.ts';
 import type { SizeChoice } from '../../lib/product-page.ts';
@@ -16,10 +16,22 @@ interface Props {
   /** The chosen size's prices (a configurable): the weight-deal price is what the cart charges. */
   choice: SizeChoice | null;
   now: Date;
+  /** The quantity (the product page shows the price the cart charges for it). */
+  qty: number;
+  onQtyChange(qty: number): void;
+  /** What the cart charges for one unit at `qty` (the page's chosenPriceView), when a unit is chosen. */
+  unitPrice: number | null;
 }
 
 /** The cart line "Add to cart" makes of the product page's choice (spec §3 Cart item). */
-export function newCartItem(product: CatalogProduct, child: ConfigurableChild | null, choice: SizeChoice | null, qty: number, now: Date): NewCartItem {
+export function newCartItem(
+  product: CatalogProduct,
+  child: ConfigurableChild | null,
+  choice: SizeChoice | null,
+  qty: number,
+  now: Date,
+  unitPrice: number | null = null,
+): NewCartItem {
   // A simple product's size only weighs it for the limit; the server keeps size for configurables only.
   const ownWeight = product.unit_weight_grams_equivelent ?? (isSizeId(product.size) ? sizeWeightGrams(product.size) : null);
   return {
@@ -31,7 +43,7 @@ export function newCartItem(product: CatalogProduct, child: ConfigurableChild | 
     name: product.name,
     image: child?.image ?? product.image,
     path: productPath(product, child?.sku),
-    price: child && choice ? (choice.discountPrice ?? choice.finalPrice) : productPrice(product, now).final_price,
+    price: unitPrice ?? (child && choice ? (choice.discountPrice ?? choice.finalPrice) : productPrice(product, now).final_price),
     tax_class_id: product.tax_class_id,
     uom: product.uom,
     canna_type: product.canna_type,
@@ -60,19 +72,18 @@ export function noticeOutcome(outcome: CartOutcome): void {
  * stock checks, then the server — runs in the cart store; this reports its outcome as a notice.
  * Without JavaScript (or before the cart is read) the button is disabled and says why.
  */
-export function AddToCart({ product, child, choice, now }: Props) {
+export function AddToCart({ product, child, choice, now, qty, onQtyChange, unitPrice }: Props) {
   const hydrated = useHydrated();
   const loaded = useCart((s) => s.loaded);
   const isAdding = useCart((s) => s.isAdding);
   const addItem = useCart((s) => s.addItem);
-  const [qty, setQty] = useState(1);
   const noteId = useId();
   const unavailable = product.type_id === 'configurable' ? !child || !choice?.available : !product.stock.is_in_stock;
   const note = !hydrated ? 'Ordering online needs JavaScript. You can also reserve by phone.' : unavailable ? 'This choice is sold out.' : null;
   const disabled = !hydrated || !loaded || isAdding || unavailable;
 
   const add = async () => {
-    const item = newCartItem(product, child, choice, qty, now);
+    const item = newCartItem(product, child, choice, qty, now, unitPrice);
     noticeOutcome(await addItem(item));
   };
 
@@ -80,7 +91,7 @@ export function AddToCart({ product, child, choice, now }: Props) {
     // data-notice-anchor: the notice this raises keeps clear of the quantity and the button.
     <div className="mt-6" data-notice-anchor="">
       <div className="flex flex-wrap items-end gap-3">
-        <QtyStepper label={`Quantity of ${product.name}`} value={qty} onChange={setQty} />
+        <QtyStepper label={`Quantity of ${product.name}`} value={qty} onChange={onQtyChange} />
         <AddToCartButton disabled={disabled} busy={isAdding} describedBy={note ? noteId : undefined} onClick={() => void add()} />
       </div>
       {note ? (

@@ -12,6 +12,8 @@ import { AddToCartButton, noticeOutcome } from './AddToCart.tsx';
 interface Props {
   product: CatalogProduct;
   now: Date;
+  /** The shopper's customer group (pageCustomerGroup): member prices as the cart charges them. */
+  group?: number;
   choice: BundleChoice;
   onChoose(choice: BundleChoice): void;
 }
@@ -115,7 +117,7 @@ function OptionField({ view, chosen, onChange, money }: { view: BundleOptionView
  * price follows the choice (the domain's bundlePrice); "Add to cart" adds one line of the bundle
  * with its options, as the server's cart takes it, or says the bundle is not configured yet.
  */
-export function BundleOptions({ product, now, choice, onChoose }: Props) {
+export function BundleOptions({ product, now, group = 0, choice, onChoose }: Props) {
   const { store } = useRootData();
   const hydrated = useHydrated();
   const loaded = useCart((s) => s.loaded);
@@ -126,7 +128,7 @@ export function BundleOptions({ product, now, choice, onChoose }: Props) {
   const [refusal, setRefusal] = useState<string | null>(null);
   const formRef = useRef<HTMLDivElement>(null);
   const noteId = useId();
-  const views = useMemo(() => bundleOptionViews(product, now), [product, now]);
+  const views = useMemo(() => bundleOptionViews(product, now, group), [product, now, group]);
   const problem = bundleChoiceProblem(product.bundle_options, choice);
   const soldOut = views.some((v) => v.required && !v.members.some((m) => m.available));
   const note = !hydrated ? 'Ordering online needs JavaScript. You can also reserve by phone.' : soldOut ? 'This bundle is sold out.' : null;

@@ -20,13 +20,13 @@ export const NOTHING_CHOSEN = 'Choose a quantity of at least one product of this
  * cart" adds each chosen member as a line of its own, as the server sells a grouped set, one
  * after another (each checked for stock, licence and the purchase limit like any product).
  */
-export function GroupedMembers({ product, now }: { product: CatalogProduct; now: Date }) {
+export function GroupedMembers({ product, now, group = 0 }: { product: CatalogProduct; now: Date; group?: number }) {
   const { store } = useRootData();
   const hydrated = useHydrated();
   const loaded = useCart((s) => s.loaded);
   const isAdding = useCart((s) => s.isAdding);
   const addItem = useCart((s) => s.addItem);
-  const members = useMemo(() => groupedMembers(product, now), [product, now]);
+  const members = useMemo(() => groupedMembers(product, now, group), [product, now, group]);
   const [qtys, setQtys] = useState(() => initialGroupedQtys(members));
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Form, useLocation, useNavigate, useParams } from 'react-router';
-import { bundlePrice, chooseVariant, chosenUnitPrice, defaultBundleChoice, formatMoney, groupDiscoveryTags, productErrors, productPath, productPrice, type BundleChoice, type CatalogProduct } from '@verdant/domain';
+import { bundlePrice, chooseVariant, defaultBundleChoice, formatMoney, groupDiscoveryTags, productErrors, productPath, productPrice, type BundleChoice, type CatalogProduct } from '@verdant/domain';
 import { Breadcrumbs } from '../catalog/Breadcrumbs.tsx';
 import { SaveToggle } from '../saved/SaveToggle.tsx';
 import { AddToCart } from './AddToCart.tsx';
@@ -10,11 +10,12 @@ import { SizeSelector } from './SizeSelector.tsx';
 import { ProductFacts } from './ProductFacts.tsx';
 import { splitComponent } from '../ui/SplitComponent.tsx';
 import type { BreadcrumbItem } from '../../lib/category-tree.ts';
-import { galleryImages, sizeChoices, stockLabel } from '../../lib/product-page.ts';
+import { chosenPriceView, galleryImages, pageCustomerGroup, sizeChoices, stockLabel } from '../../lib/product-page.ts';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { announce } from '../../lib/announce.ts';
 import { useRecordView } from '../../state/recently-viewed.ts';
+import { useAuth } from '../../state/use-auth.ts';
 
 interface Props {
   product: CatalogProduct;
@@ -56,7 +57,10 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
   const params = useParams();
   const now = useMemo(() => new Date(nowIso), [nowIso]);
   const configurable = product.type_id === 'configurable';
-  const choices = useMemo(() => sizeChoices(product, now), [product, now]);
+  // Guest prices in the (cached, shared) server HTML; the customer's group once the page knows it.
+  const group = pageCustomerGroup(hydrated, useAuth((s) => s.user));
+  const choices = useMemo(() => sizeChoices(product, now, group), [product, now, group]);
+  const [qty, setQty] = useState(1);
   const defaultChild = useMemo(() => (configurable ? chooseVariant(product, {}, { now }).child : null), [product, now, configurable]);
   const urlChild = product.configurable_children.find((c) => c.sku === params.childSku) ?? null;
   const [selectedSku, setSelectedSku] = useState<string | null>(urlChild?.sku ?? defaultChild?.sku ?? null);
@@ -67,9 +71,17 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
   useEffect(() => setBundleChoice(defaultBundleChoice(product.bundle_options)), [product]);
 
   const child = product.configurable_children.find((c) => c.sku === selectedSku) ?? null;
-  // What the cart will charge for the choice (spec §4): a size with its weight price (chosenUnitPrice,
+  // What the cart will charge for the choice at the chosen quantity (spec §4), for the shopper's
+  // group: a size with its weight price and tiers, a simple product with its tiers (chosenPriceView,
   // the cart's own rule); a bundle as chosen, by the rule the listing prices its default choice with.
-  const price = child ? { ...chosenUnitPrice(child, product, now), from: false } : bundle ? bundlePrice(product.bundle_options, bundleChoice, now) : productPrice(product, now);
+  const kit = bundle || product.type_id === 'grouped';
+  const unit = child ?? (!configurable && !kit ? product : null);
+  const chosen = unit ? chosenPriceView(unit, child ? product : null, now, group, qty) : null;
+  const price = chosen
+    ? { ...chosen, from: false }
+    : bundle
+      ? bundlePrice(product.bundle_options, bundleChoice, now, group)
+      : productPrice(product, now, group);
   const stock = stockLabel(child ? child.stock : product.stock);
   const errors = productErrors(product);
   const images = galleryImages(child?.image ? { ...product, image: child.image } : product);
@@ -88,7 +100,7 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
 
   const chooseBundle = (next: BundleChoice) => {
     setBundleChoice(next);
-    announce(`Bundle price ${formatMoney(bundlePrice(product.bundle_options, next, now).final_price, store.money)}.`);
+    announce(`Bundle price ${formatMoney(bundlePrice(product.bundle_options, next, now, group).final_price, store.money)}.`);
   };
 
   return (
@@ -102,7 +114,17 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
           <ProductFacts product={product} />
           <div data-testid="product-price">
             <Price price={price.price} finalPrice={price.final_price} from={!child && price.from} money={store.money} className="mt-4 text-2xl" />
+            {chosen && qty > 1 ? <p className="text-sm text-stone-700">Each, when buying {qty}</p> : null}
           </div>
+          {chosen && chosen.offers.length > 0 ? (
+            <ul aria-label="Quantity offers" data-testid="tier-offers" className="mt-2 flex flex-wrap gap-2 text-sm">
+              {chosen.offers.map((o) => (
+                <li key={o.qty} className="rounded-full bg-brand/10 px-3 py-1 font-medium text-brand-ink">
+                  Buy {o.qty}+: {formatMoney(o.each, store.money)} each
+                </li>
+              ))}
+            </ul>
+          ) : null}
           <p className={`mt-1 font-medium ${STOCK_CLASSES[stock.status]}`}>{stock.label}</p>
 
           {configurable && choices.length > 0 ? (
@@ -125,11 +147,19 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
           ) : null}
 
           {bundle ? (
-            <BundleOptions.Component product={product} now={now} choice={bundleChoice} onChoose={chooseBundle} />
+            <BundleOptions.Component product={product} now={now} group={group} choice={bundleChoice} onChoose={chooseBundle} />
           ) : product.type_id === 'grouped' ? (
-            <GroupedMembers.Component product={product} now={now} />
+            <GroupedMembers.Component product={product} now={now} group={group} />
           ) : (
-            <AddToCart product={product} child={child} choice={choices.find((c) => c.child?.sku === child?.sku) ?? null} now={now} />
+            <AddToCart
+              product={product}
+              child={child}
+              choice={choices.find((c) => c.child?.sku === child?.sku) ?? null}
+              now={now}
+              qty={qty}
+              onQtyChange={setQty}
+              unitPrice={chosen?.final_price ?? null}
+            />
           )}
           <div className="mt-4 flex flex-wrap gap-3">
             <SaveToggle kind="wishlist" product={saved} variant="full" />
