@@ -1,7 +1,8 @@
 /**
  * Redis is a dependency of a multi-node deployment (login-code counters, catalogue notices). When
- * it goes away under a running node, sending a login code answers 503 with a clear message within
- * a second and sends nothing, while orders keep working; once Redis is back, codes flow again.
+ * it goes away under a running node, sending a login code (phone login or registration step 1)
+ * answers 503 with a clear message within a second and sends nothing, while orders keep working;
+ * once Redis is back, codes flow again.
  * The node reaches the real Redis through a TCP proxy the test cuts (the machine's Redis keeps
  * running for everyone else).
  */
@@ -92,5 +93,40 @@ describeEachDatabase('Redis stops under a running node', (getDb) => {
     await proxy.restore();
     await within('login codes flow again', 5000, async () => (await post('/api/user/login', { phone: PHONE })).statusCode === 200);
     expect(outboxHas('9165550142')).toBe(true);
+  });
+
+  it('registration step 1 answers 503 within a second and sends nothing; it sends codes again when Redis is back', async () => {
+    const form = (phone: string, email: string) => ({
+      firstname: 'Ana',
+      lastname: 'Reyes',
+      email,
+      phone,
+      birthday: '1990-01-01',
+      license_type: 'recreational',
+    });
+    expect((await post('/api/user/create', form('(916) 555-0143', 'ana.up@example.com'))).statusCode).toBe(200);
+    const before = await codesSent();
+
+    await proxy.cut();
+    try {
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        const res = await post('/api/user/create', form('(916) 555-0144', `ana.down${i}@example.com`));
+        expect(performance.now() - started).toBeLessThan(1000);
+        expect(res.statusCode).toBe(503);
+        expect(res.json()).toEqual({ code: 503, result: LIMITER_UNAVAILABLE });
+      }
+      expect(await codesSent()).toBe(before);
+      expect(outboxHas('9165550144')).toBe(false);
+      expect(await getDb().db.selectFrom('customers').select('id').where('phone', '=', '+19165550144').execute()).toEqual([]);
+    } finally {
+      await proxy.restore();
+    }
+    await within(
+      'registration codes flow again',
+      5000,
+      async () => (await post('/api/user/create', form('(916) 555-0144', 'ana.back@example.com'))).statusCode === 200,
+    );
+    expect(outboxHas('9165550144')).toBe(true);
   });
 });
