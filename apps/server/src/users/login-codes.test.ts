@@ -1,8 +1,9 @@
 /**
  * SMS code guessing under concurrency (issue 10), on SQLite and PostgreSQL: each round sends 101
- * parallel confirms of one code (100 wrong ones and the right one, in a shuffled order). A code has
+ * parallel confirms of one code (100 wrong ones and the right one, in a shuffled order) to the
+ * phone login and to registration step 2 (`/api/user/create` with the form and `code`). A code has
  * 5 tries; every judgement, right or wrong, takes one first, so per code at most 5 requests are
- * judged ("incorrect" or logged in) and the right one counts only among them.
+ * judged ("incorrect", or logged in / registered) and the right one counts only among them.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { CODE_MESSAGES, MAX_WRONG_TRIES } from './login-codes.ts';
 
 const HOST = 'downtown.localhost';
 const ROUNDS = 6;
+const REGISTER_ROUNDS = 3;
 const WRONG = 100;
 
 describeEachDatabase('SMS code tries under a parallel burst', (getDb) => {
@@ -21,8 +23,8 @@ describeEachDatabase('SMS code tries under a parallel burst', (getDb) => {
   });
   afterAll(async () => app?.close());
 
-  const post = (payload: Record<string, unknown>, ip: string) =>
-    app.inject({ method: 'POST', url: '/api/user/login', remoteAddress: ip, headers: { host: HOST }, payload }).then((r) => ({ status: r.statusCode, body: r.json() }));
+  const post = (payload: Record<string, unknown>, ip: string, url = '/api/user/login') =>
+    app.inject({ method: 'POST', url, remoteAddress: ip, headers: { host: HOST }, payload }).then((r) => ({ status: r.statusCode, body: r.json() }));
 
   it(`judges at most ${MAX_WRONG_TRIES} of ${WRONG} wrong codes + the right one sent at once, in ${ROUNDS} rounds`, async () => {
     let accepted = 0;
@@ -57,6 +59,47 @@ describeEachDatabase('SMS code tries under a parallel burst', (getDb) => {
     }
     // Not asserted (the order a burst is judged in is up to the database), only shown.
     console.info(`${getDb().dialect}: right code accepted in ${accepted} of ${ROUNDS} rounds`);
+  });
+
+  it(`judges at most ${MAX_WRONG_TRIES} of ${WRONG} wrong codes + the right one sent at once to registration step 2, in ${REGISTER_ROUNDS} rounds`, async () => {
+    let accepted = 0;
+    for (let round = 0; round < REGISTER_ROUNDS; round++) {
+      const phone = `+1916555${String(7200 + round)}`;
+      const ip = `10.61.2.${round + 1}`;
+      const form = {
+        firstname: 'Ana',
+        lastname: 'Reyes',
+        email: `burst.register${round}@example.com`,
+        phone,
+        birthday: '1990-01-01',
+        license_type: 'recreational',
+      };
+      const sent = await post({ ...form }, ip, '/api/user/create');
+      expect(sent).toMatchObject({ status: 200, body: { result: 'sent' } });
+      const right = sent.body.meta.demo_code as string;
+      const wrongCodes = Array.from({ length: WRONG }, (_, i) => String((Number(right) + 1 + i * 7919) % 1_000_000).padStart(6, '0'));
+      const at = Math.floor((round * WRONG) / (REGISTER_ROUNDS - 1));
+      const codes = [...wrongCodes.slice(0, at), right, ...wrongCodes.slice(at)];
+      const answers = await Promise.all(codes.map((code) => post({ ...form, code }, ip, '/api/user/create')));
+
+      const registered = answers.filter((a) => a.status === 200);
+      const judgedWrong = answers.filter((a) => a.body.result === CODE_MESSAGES.codeWrong);
+      const unjudged = answers.filter((a) => a.status === 400 && (a.body.result === CODE_MESSAGES.codeVoid || a.body.result === CODE_MESSAGES.codeExpired));
+      expect(registered.length + judgedWrong.length + unjudged.length).toBe(codes.length);
+      expect(registered.length).toBeLessThanOrEqual(1);
+      expect(registered.length + judgedWrong.length).toBeLessThanOrEqual(MAX_WRONG_TRIES);
+      const row = await getDb().db.selectFrom('auth_codes').select(['attempts', 'consumed_at']).where('phone', '=', phone).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      expect(row.attempts).toBe(registered.length + judgedWrong.length);
+      // An account exists only when the right code was judged, and then exactly one.
+      const accounts = await getDb().db.selectFrom('customers').select('id').where('phone', '=', phone).execute();
+      expect(accounts).toHaveLength(registered.length);
+      if (registered.length) {
+        expect(registered[0].body).toMatchObject({ result: 'ok', meta: { customer_id: accounts[0].id } });
+        expect(row.consumed_at).not.toBeNull();
+        accepted += 1;
+      }
+    }
+    console.info(`${getDb().dialect}: registration's right code accepted in ${accepted} of ${REGISTER_ROUNDS} rounds`);
   });
 
   it('still logs in with the right code on a try left, and refuses it after 5 wrong ones', async () => {
