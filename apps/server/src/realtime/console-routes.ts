@@ -8,6 +8,13 @@
  * the store taken away (the browser's EventSource then reconnects and gets the guard's 401/403).
  * Answers go through Fastify's reply (security headers and hooks apply); nothing compresses or
  * caches /api answers, and `x-accel-buffering: no` tells nginx not to buffer either.
+ *
+ * Replay: a browser's EventSource that lost its connection reconnects with `Last-Event-ID` (the
+ * last `id:` it read). When that id is an event of this store, the events of the store pushed since
+ * then follow `ready` (at most REPLAY_MAX, of the last REPLAY_HOURS), so a console back from a
+ * network drop still chimes and badges the orders that arrived meanwhile; the console reads its
+ * lists again at every `ready` in any case, and drops an event it has seen (by `event_id`). An
+ * unknown or foreign id replays nothing.
  */
 import type { ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
@@ -24,6 +31,8 @@ import type { ConsoleEvent, ConsoleHub } from './hub.ts';
 export const PING_MS = 15_000;
 /** A client that stopped reading is dropped once this much waits for it (it reconnects). */
 const MAX_BUFFERED_BYTES = 1 << 20;
+export const REPLAY_MAX = 200;
+export const REPLAY_HOURS = 12;
 
 export interface RealtimeRouteDeps {
   db: Kysely<Database>;
@@ -33,6 +42,7 @@ export interface RealtimeRouteDeps {
 }
 
 const params = z.object({ storeId: z.coerce.number().int().positive() });
+const EVENT_ID = /^evt_[A-Za-z0-9_-]{1,100}$/;
 
 /** One SSE frame. */
 export function sseFrame(event: string, data: unknown, id?: string): string {
@@ -99,6 +109,14 @@ export function registerRealtimeRoutes(app: FastifyInstance, deps: RealtimeRoute
 
     // Reconnect after 3 s when the connection drops (EventSource's default varies by browser).
     stream.write(`retry: 3000\n${sseFrame('ready', { store_id: storeId })}`);
+    const lastEventId = request.headers['last-event-id'];
+    if (typeof lastEventId === 'string' && EVENT_ID.test(lastEventId)) {
+      // Subscribed above first: an event pushed while this reads is sent live (perhaps twice; the
+      // console drops repeats by event_id).
+      replaySince(deps.db, storeId, lastEventId, now())
+        .then((events) => events.forEach((event) => send(orderFrame(event))))
+        .catch((err: unknown) => request.log.warn({ err }, 'console stream: replay failed'));
+    }
     reply
       .header('content-type', 'text/event-stream')
       .header('cache-control', 'no-store')
@@ -109,6 +127,28 @@ export function registerRealtimeRoutes(app: FastifyInstance, deps: RealtimeRoute
       .header('connection', 'close');
     return reply.send(stream);
   });
+}
+
+/** The store's events pushed after `lastEventId` (an event of the same store), oldest first. */
+export async function replaySince(db: Kysely<Database>, storeId: number, lastEventId: string, at: Date): Promise<ConsoleEvent[]> {
+  const last = await db
+    .selectFrom('outbox_events')
+    .select('id')
+    .where('event_id', '=', lastEventId)
+    .where('store_id', '=', storeId)
+    .executeTakeFirst();
+  if (!last) return [];
+  const rows = await db
+    .selectFrom('outbox_events')
+    .select(['event_id', 'type', 'store_id', 'payload'])
+    .where('store_id', '=', storeId)
+    .where('id', '>', last.id)
+    .where('pushed_at', 'is not', null)
+    .where('created_at', '>=', new Date(at.getTime() - REPLAY_HOURS * 3600_000).toISOString())
+    .orderBy('id')
+    .limit(REPLAY_MAX)
+    .execute();
+  return rows.map((row) => ({ event_id: row.event_id, type: row.type, store_id: row.store_id, payload: JSON.parse(row.payload) }));
 }
 
 async function stillAllowed(db: Kysely<Database>, token: string, storeId: number, at: Date): Promise<boolean> {

@@ -141,6 +141,59 @@ describeEachDatabase('console live stream (SSE)', (getDb) => {
     expect(hub.listeners(downtown.storeId)).toBe(before);
   });
 
+  it('a stream reopened with Last-Event-ID gets what was pushed meanwhile, after ready; an unknown id replays nothing', async () => {
+    const first = await open(downtown.storeId, budtender);
+    await first.waitFor((f) => f.event === 'ready', 2000);
+    const seen = await placeOrder();
+    const lastFrame = await first.waitFor((f) => f.data?.order_id === seen.order_id, 2000);
+    first.close();
+
+    // Two orders while no console is connected; wait until the push consumer took them.
+    const missed = [await placeOrder(), await placeOrder()];
+    const db = getDb().db;
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const pending = await db
+        .selectFrom('outbox_events')
+        .select('id')
+        .where(
+          'order_id',
+          'in',
+          missed.map((o) => o.order_id),
+        )
+        .where('pushed_at', 'is', null)
+        .execute();
+      if (pending.length === 0) break;
+      if (Date.now() > deadline) throw new Error('the missed orders were not pushed within 5 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+
+    const replayed = await openSse(`${base}/api/console/stores/${downtown.storeId}/events`, {
+      cookie: budtender.cookie,
+      'last-event-id': lastFrame.id!,
+    });
+    streams.push(replayed);
+    for (const order of missed)
+      await replayed.waitFor((f) => f.data?.order_id === order.order_id && f.data?.type === 'order.created', 2000);
+    const orderFrames = replayed.frames.filter((f) => f.event === 'order');
+    expect(replayed.frames[0].event).toBe('ready');
+    expect(orderFrames.map((f) => f.data.order_id)).toEqual(missed.map((o) => o.order_id));
+    expect(orderFrames.every((f) => f.id === f.data.event_id)).toBe(true);
+    replayed.close();
+
+    // An id the store does not have (or another store's) replays nothing: the next live order is the first frame.
+    const unknown = await openSse(`${base}/api/console/stores/${downtown.storeId}/events`, {
+      cookie: budtender.cookie,
+      'last-event-id': 'evt_notAnEventOfThisStore',
+    });
+    streams.push(unknown);
+    await unknown.waitFor((f) => f.event === 'ready', 2000);
+    const next = await placeOrder();
+    await unknown.waitFor((f) => f.data?.order_id === next.order_id, 2000);
+    expect(unknown.frames.filter((f) => f.event === 'order').map((f) => f.data.order_id)).toEqual([next.order_id]);
+    unknown.close();
+  });
+
   it('closing the app ends the open streams (close does not hang)', async () => {
     const s = await open(downtown.storeId, owner);
     await s.waitFor((f) => f.event === 'ready', 2000);
