@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { firstNameRule } from '@verdant/domain';
+import { useRef, useState, type FormEvent } from 'react';
 import { Dialog } from '../components/Dialog.tsx';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
 import { api, errorText } from '../lib/api.ts';
@@ -103,10 +104,14 @@ function MemberDialog({ member, onClose, onSaved }: { member: StaffView | 'new' 
     disabled: false,
   });
   const [error, setError] = useState<string | null>(null);
+  // The name's rule (the shoppers': at least 2 letters) shows once the field was left or the form sent.
+  const [nameChecked, setNameChecked] = useState(false);
+  const nameInput = useRef<HTMLInputElement>(null);
   const [loadedFor, setLoadedFor] = useState<StaffView | 'new' | null>(null);
   if (member !== loadedFor) {
     setLoadedFor(member);
     setError(null);
+    setNameChecked(false);
     setForm(
       current
         ? {
@@ -123,9 +128,18 @@ function MemberDialog({ member, onClose, onSaved }: { member: StaffView | 'new' 
   // Managers may not make owners (the server refuses it too).
   const roles: Role[] = me?.role === 'owner' ? ['owner', 'manager', 'budtender'] : ['manager', 'budtender'];
 
+  // An unchanged name is not judged again (a member named before the rule can still be edited).
+  const nameChanged = isNew || form.name !== current?.name;
+  const nameProblem = nameChanged ? firstNameRule(form.name) : undefined;
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
+    if (nameProblem) {
+      setNameChecked(true);
+      nameInput.current?.focus();
+      return;
+    }
     try {
       if (isNew) {
         await api('POST', '/staff', {
@@ -136,7 +150,12 @@ function MemberDialog({ member, onClose, onSaved }: { member: StaffView | 'new' 
           ...(form.password ? { password: form.password } : {}),
         });
       } else if (current) {
-        await api('PATCH', `/staff/${current.id}`, { name: form.name, role: form.role, storeIds: form.storeIds, disabled: form.disabled });
+        await api('PATCH', `/staff/${current.id}`, {
+          ...(nameChanged ? { name: form.name } : {}),
+          role: form.role,
+          storeIds: form.storeIds,
+          disabled: form.disabled,
+        });
       }
       onSaved();
     } catch (err) {
@@ -165,11 +184,21 @@ function MemberDialog({ member, onClose, onSaved }: { member: StaffView | 'new' 
           <label htmlFor="member-name">Name</label>
           <input
             id="member-name"
+            ref={nameInput}
             className="field"
             required
+            autoComplete="off"
             value={form.name}
+            aria-invalid={nameChecked && !!nameProblem}
+            aria-describedby={nameChecked && nameProblem ? 'member-name-error' : undefined}
             onChange={(e) => setForm({ ...form, name: e.target.value })}
+            onBlur={() => setNameChecked(true)}
           />
+          {nameChecked && nameProblem && (
+            <p id="member-name-error" className="mt-1 text-sm text-red-800">
+              {nameProblem}
+            </p>
+          )}
         </div>
         <div>
           <label htmlFor="member-role">Role</label>

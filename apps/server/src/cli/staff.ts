@@ -5,6 +5,7 @@
  * stores file first, as `npm start` does.
  *
  *   add --email a@b.c --role owner|manager|budtender [--name N] [--password P] [--stores downtown,eastside]
+ *       (--name: at least 2 letters, as every person's name; default: the e-mail's local part's letters)
  *   list
  *   reset-password --email a@b.c
  *
@@ -39,6 +40,19 @@ function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   return parsed.data;
 }
 
+/**
+ * Without --name, a name from the e-mail's local part: its runs of letters, capitalised
+ * ("jane.doe+shop@…" → "Jane Doe Shop"). When that is not a name by the rule (fewer than 2
+ * letters, e.g. "j7@…"), --name is required.
+ */
+export function defaultName(email: string): string {
+  const words = (email.split('@')[0].match(/\p{L}+/gu) ?? []).map((w) => w.charAt(0).toUpperCase() + w.slice(1));
+  const parsed = nameSchema.safeParse(words.join(' '));
+  if (!parsed.success)
+    throw new Error(`--name: the e-mail gives no name of at least 2 letters; please give one with --name\n${STAFF_USAGE}`);
+  return parsed.data;
+}
+
 /** Parse the command line; throws with the usage text on bad input. */
 export function parseStaffArgs(argv: string[]): StaffCommand {
   const [command, ...rest] = argv;
@@ -58,7 +72,7 @@ export function parseStaffArgs(argv: string[]): StaffCommand {
   if (command !== 'add') throw new Error(STAFF_USAGE);
   const email = check(emailSchema, values.email, '--email');
   const role = check(roleSchema, values.role, '--role');
-  const name = check(nameSchema, values.name ?? email.split('@')[0], '--name');
+  const name = values.name === undefined ? defaultName(email) : check(nameSchema, values.name, '--name');
   const password = values.password === undefined ? undefined : check(passwordSchema, values.password, '--password');
   const stores = (values.stores ?? '')
     .split(',')

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { FIELD_MESSAGES } from '@verdant/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { parseStaffArgs } from '../cli/staff.ts';
@@ -21,11 +22,11 @@ const tsxLoader = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs
 
 describe('parseStaffArgs', () => {
   it('reads add, list and reset-password', () => {
-    expect(parseStaffArgs(['add', '--email', 'A@B.test', '--role', 'manager', '--stores', 'downtown, Eastside'])).toEqual({
+    expect(parseStaffArgs(['add', '--email', 'A@B.test', '--role', 'manager', '--name', 'Ana', '--stores', 'downtown, Eastside'])).toEqual({
       command: 'add',
       email: 'a@b.test',
       role: 'manager',
-      name: 'a',
+      name: 'Ana',
       password: undefined,
       stores: ['downtown', 'eastside'],
     });
@@ -35,11 +36,25 @@ describe('parseStaffArgs', () => {
 
   it('refuses bad input with the usage text', () => {
     expect(() => parseStaffArgs([])).toThrow(/Usage:/);
-    expect(() => parseStaffArgs(['add', '--email', 'a@b.test', '--role', 'cashier'])).toThrow(/--role/);
-    expect(() => parseStaffArgs(['add', '--email', 'a@b.test', '--role', 'budtender'])).toThrow(/needs at least one store/);
-    expect(() => parseStaffArgs(['add', '--email', 'a@b.test', '--role', 'owner', '--password', 'short'])).toThrow(/at least 10/);
+    expect(() => parseStaffArgs(['add', '--email', 'ana@b.test', '--role', 'cashier'])).toThrow(/--role/);
+    expect(() => parseStaffArgs(['add', '--email', 'ana@b.test', '--role', 'budtender'])).toThrow(/needs at least one store/);
+    expect(() => parseStaffArgs(['add', '--email', 'ana@b.test', '--role', 'owner', '--password', 'short'])).toThrow(/at least 10/);
     expect(() => parseStaffArgs(['add', '--email', 'nope', '--role', 'owner'])).toThrow(/--email/);
     expect(() => parseStaffArgs(['list', '--colour', 'green'])).toThrow();
+  });
+
+  it('takes a name of at least 2 letters (the shoppers’ rule); without --name, one made of the e-mail’s letters, or asks for --name', () => {
+    const add = (...args: string[]) => parseStaffArgs(['add', '--role', 'owner', ...args]);
+    expect(() => add('--email', 'jo@b.test', '--name', 'J')).toThrow(`--name: ${FIELD_MESSAGES.nameTooShort}`);
+    expect(() => add('--email', 'jo@b.test', '--name', ' ')).toThrow(/--name/);
+    expect(() => add('--email', 'jo@b.test', '--name', 'R2D2')).toThrow(`--name: ${FIELD_MESSAGES.onlyLetters}`);
+    expect(add('--email', 'jo@b.test', '--name', ' Jo ')).toMatchObject({ name: 'Jo' });
+    // The default is a valid name, whatever the local part looks like.
+    expect(add('--email', 'jane.doe@b.test')).toMatchObject({ name: 'Jane Doe' });
+    expect(add('--email', 'ops_2024+night-shift@b.test')).toMatchObject({ name: 'Ops Night Shift' });
+    expect(add('--email', 'Bo@b.test')).toMatchObject({ name: 'Bo' });
+    // No name of 2 letters in it: --name is required.
+    for (const email of ['a@b.test', 'j7@b.test', '1234@b.test']) expect(() => add('--email', email), email).toThrow(/--name/);
   });
 });
 
@@ -75,7 +90,8 @@ describe('npm run staff (SQLite, child process)', { timeout: 90_000 }, () => {
     const list = run(['list']);
     expect(list.status).toBe(0);
     expect(list.stdout).toMatch(/^\s+1\s+boss@example\.test\s+owner\s+The Boss\s+every store$/m);
-    expect(list.stdout).toMatch(/^\s+2\s+bud@example\.test\s+budtender\s+bud\s+eastside$/m);
+    // bud@ was added without --name: the name is the e-mail's letters.
+    expect(list.stdout).toMatch(/^\s+2\s+bud@example\.test\s+budtender\s+Bud\s+eastside$/m);
   });
 
   it('refuses a taken e-mail with a message and exit 1', () => {
@@ -85,7 +101,7 @@ describe('npm run staff (SQLite, child process)', { timeout: 90_000 }, () => {
   });
 
   it('refuses an unknown store code', () => {
-    const store = run(['add', '--email', 'x@example.test', '--role', 'manager', '--stores', 'uptown']);
+    const store = run(['add', '--email', 'xavi@example.test', '--role', 'manager', '--stores', 'uptown']);
     expect(store.status).toBe(1);
     expect(store.stderr).toContain('Unknown store code(s): uptown');
   });

@@ -3,6 +3,7 @@
  * create and change whom, invitations by mail, disabling, and the guard's refusal to start with an
  * undeclared console route. Also the demo staff.
  */
+import { FIELD_MESSAGES } from '@verdant/domain';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, describeEachDatabase } from '../test/databases.ts';
@@ -203,17 +204,52 @@ describeEachDatabase('staff management', (getDb) => {
     expect((await call('PATCH', `/api/console/staff/${otherManagerId}`, owner, { role: 'budtender', storeIds: [] })).status).toBe(400);
   });
 
+  it('refuses a name of fewer than 2 letters (the shoppers’ rule) on create and on change, with the rule’s words', async () => {
+    const { db } = getDb();
+    const tooShort = { status: 400, body: { result: `name: ${FIELD_MESSAGES.nameTooShort}`, errorCode: 'invalid_request' } };
+    for (const name of ['J', ' J ', 'J.', "J-'"]) {
+      expect(
+        await call('POST', '/api/console/staff', owner, { email: 'one.letter@manage.test', name, role: 'budtender', storeIds: [1] }),
+        name,
+      ).toMatchObject(tooShort);
+    }
+    const notLetters = await call('POST', '/api/console/staff', owner, {
+      email: 'one.letter@manage.test',
+      name: 'R2D2',
+      role: 'budtender',
+      storeIds: [1],
+    });
+    expect(notLetters).toMatchObject({ status: 400, body: { result: `name: ${FIELD_MESSAGES.onlyLetters}` } });
+    expect(await db.selectFrom('staff').select('id').where('email', '=', 'one.letter@manage.test').execute()).toEqual([]);
+
+    const made = await call('POST', '/api/console/staff', owner, {
+      email: 'two.letters@manage.test',
+      name: ' Jo ',
+      role: 'budtender',
+      storeIds: [1],
+    });
+    expect(made).toMatchObject({ status: 200, body: { result: { name: 'Jo' } } });
+    const id = made.body.result.id as number;
+    expect(await call('PATCH', `/api/console/staff/${id}`, owner, { name: 'J' })).toMatchObject(tooShort);
+    expect(await call('PATCH', `/api/console/staff/${id}`, manager, { name: 'J' })).toMatchObject(tooShort);
+    expect((await db.selectFrom('staff').select('name').where('id', '=', id).executeTakeFirstOrThrow()).name).toBe('Jo');
+    expect(await call('PATCH', `/api/console/staff/${id}`, owner, { name: 'Jo Ann' })).toMatchObject({
+      status: 200,
+      body: { result: { name: 'Jo Ann' } },
+    });
+  });
+
   it('refuses unknown fields and bad input with 400', async () => {
     const bad = await call('PATCH', `/api/console/staff/${budtender.staff.id}`, owner, { password: 'sneaky-password' });
     expect(bad.status).toBe(400);
     expect(
-      (await call('POST', '/api/console/staff', owner, { email: 'not-an-email', name: 'X', role: 'budtender', storeIds: [1] })).status,
+      (await call('POST', '/api/console/staff', owner, { email: 'not-an-email', name: 'Xia', role: 'budtender', storeIds: [1] })).status,
     ).toBe(400);
     expect(
-      (await call('POST', '/api/console/staff', owner, { email: 'x@manage.test', name: 'X', role: 'cashier', storeIds: [1] })).status,
+      (await call('POST', '/api/console/staff', owner, { email: 'x@manage.test', name: 'Xia', role: 'cashier', storeIds: [1] })).status,
     ).toBe(400);
     expect(
-      (await call('POST', '/api/console/staff', owner, { email: 'y@manage.test', name: 'Y', role: 'budtender', storeIds: [99] })).status,
+      (await call('POST', '/api/console/staff', owner, { email: 'y@manage.test', name: 'Yan', role: 'budtender', storeIds: [99] })).status,
     ).toBe(400);
   });
 

@@ -2,6 +2,7 @@
  * Staff members as the console, the CLI and the demo seed see them: their stores, their public
  * view, creating one, and the password rules.
  */
+import { firstNameRule } from '@verdant/domain';
 import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
 import type { Database, StaffRole } from '../db/schema.ts';
@@ -22,7 +23,15 @@ export const passwordSchema = z
   .string()
   .min(PASSWORD_MIN, { message: `The password must be at least ${PASSWORD_MIN} characters.` })
   .max(PASSWORD_MAX, { message: `The password must be at most ${PASSWORD_MAX} characters.` });
-export const nameSchema = z.string().trim().min(1, { message: 'Please enter a name.' }).max(100);
+/** A member's name follows the shoppers' person's-name rule (spec §5: at least 2 letters, letters only). */
+export const nameSchema = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problem = firstNameRule(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .transform((value) => value.trim())
+  .pipe(z.string().max(100, { message: 'The name is too long (100 characters at most).' }));
 export const roleSchema = z.enum(['owner', 'manager', 'budtender']);
 
 export interface StaffView {
