@@ -59,11 +59,23 @@ export function qtyDiscounts(productId: number, sizePrices: Record<SizeId, Cents
   }));
 }
 
-/** Buy 3 or 5 and pay less each (group 0, not logged in). */
+/**
+ * The demo's members' group: a customer group with tier prices of its own (a store puts a
+ * customer in it; new accounts are in group 1, which has no rows and so pays the default prices).
+ */
+export const DEMO_MEMBER_GROUP_ID = 3;
+
+/**
+ * Buy 3 or 5 and pay less each: the store's default tiers (group 0), which apply to guests and to
+ * every group without tiers of its own (domain groupTiers). The members' group has its own: 5 %
+ * off from the first unit (its member price) and 15 % off from 3.
+ */
 export function tierPrices(productId: number, priceCents: Cents) {
   return [
     { product_id: productId, customer_group_id: 0, qty: 3, price_cents: Math.round(priceCents * 0.9) },
     { product_id: productId, customer_group_id: 0, qty: 5, price_cents: Math.round(priceCents * 0.85) },
+    { product_id: productId, customer_group_id: DEMO_MEMBER_GROUP_ID, qty: 1, price_cents: Math.round(priceCents * 0.95) },
+    { product_id: productId, customer_group_id: DEMO_MEMBER_GROUP_ID, qty: 3, price_cents: Math.round(priceCents * 0.85) },
   ];
 }
 

@@ -114,13 +114,13 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
           <ProductFacts product={product} />
           <div data-testid="product-price">
             <Price price={price.price} finalPrice={price.final_price} from={!child && price.from} money={store.money} className="mt-4 text-2xl" />
-            {chosen && qty > 1 ? <p className="text-sm text-stone-700">Each, when buying {qty}</p> : null}
+            {chosen && qty > 1 ? <p className="text-sm text-stone-700">{`Each, when buying ${qty}`}</p> : null}
           </div>
           {chosen && chosen.offers.length > 0 ? (
             <ul aria-label="Quantity offers" data-testid="tier-offers" className="mt-2 flex flex-wrap gap-2 text-sm">
               {chosen.offers.map((o) => (
                 <li key={o.qty} className="rounded-full bg-brand/10 px-3 py-1 font-medium text-brand-ink">
-                  Buy {o.qty}+: {formatMoney(o.each, store.money)} each
+                  {`Buy ${o.qty}+: ${formatMoney(o.each, store.money)} each`}
                 </li>
               ))}
             </ul>
