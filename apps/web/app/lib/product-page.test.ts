@@ -4,12 +4,14 @@ import { chosenUnitPrice, defaultBundleChoice } from '@verdant/domain';
 import {
   bundleOptionViews,
   bundlePayload,
+  chosenPriceView,
   compareRow,
   galleryImages,
   groupedMembers,
   initialGroupedQtys,
   newBundleItem,
   newGroupedMemberItem,
+  pageCustomerGroup,
   parseSkuList,
   productOffers,
   sizeChoices,
@@ -74,6 +76,48 @@ describe('sizeChoices', () => {
 
   it('is empty for a simple product', () => {
     expect(sizeChoices(product({ type_id: 'simple' }), NOW)).toEqual([]);
+  });
+});
+
+describe('customer groups on the page (issue 11)', () => {
+  const tiers = [
+    { customer_group_id: 0, qty: 3, price: 1440 },
+    { customer_group_id: 0, qty: 5, price: 1360 },
+    { customer_group_id: 3, qty: 1, price: 1520 },
+    { customer_group_id: 3, qty: 3, price: 1360 },
+  ];
+  const member = { customer_group_id: 3, price: 1500, special_price: null, special_from_date: null, special_to_date: null };
+
+  it('prices a guest render with the default group, and the logged-in customer with theirs once hydrated', () => {
+    expect(pageCustomerGroup(false, { group_id: 3 })).toBe(0); // the server's (shared, cached) HTML and the first browser render
+    expect(pageCustomerGroup(true, null)).toBe(0);
+    expect(pageCustomerGroup(true, { group_id: 3 })).toBe(3);
+    expect(pageCustomerGroup(true, { group_id: 1 })).toBe(1);
+  });
+
+  it('shows each group its own price row and tiers, and a group without rows the default ones', () => {
+    const p = product({ configurable_children: [child(91, 1600, { tier_prices: tiers, group_prices: [member] })] });
+    expect(sizeChoices(p, NOW, 0)[0]).toMatchObject({ price: 1600, finalPrice: 1600, charge: 1600 });
+    expect(sizeChoices(p, NOW, 1)[0]).toMatchObject({ price: 1600, finalPrice: 1600, charge: 1600 });
+    expect(sizeChoices(p, NOW, 3)[0]).toMatchObject({ price: 1500, finalPrice: 1500, charge: 1500 });
+    expect(productOffers(p, NOW, 3)[0].price).toBe(1500);
+  });
+
+  it('chosenPriceView: the unit price at the chosen quantity and the group’s "Buy N+" offers', () => {
+    const simple = product({ type_id: 'simple', configurable_children: [], price: 1600, tier_prices: tiers });
+    expect(chosenPriceView(simple, null, NOW, 0, 1)).toEqual({
+      price: 1600,
+      final_price: 1600,
+      sale: false,
+      offers: [
+        { qty: 3, each: 1440 },
+        { qty: 5, each: 1360 },
+      ],
+    });
+    expect(chosenPriceView(simple, null, NOW, 1, 4).final_price).toBe(1440); // group 1 has no tiers: the default "buy 3"
+    expect(chosenPriceView(simple, null, NOW, 3, 1)).toMatchObject({ final_price: 1520, offers: [{ qty: 3, each: 1360 }] });
+    expect(chosenPriceView(simple, null, NOW, 3, 5).final_price).toBe(1360);
+    expect(chosenPriceView(simple, null, NOW, 0, 0).final_price).toBe(1600); // a quantity being typed counts as 1
   });
 });
 
