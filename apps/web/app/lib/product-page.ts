@@ -221,7 +221,7 @@ export function bundlePayload(options: readonly BundleOption[], choice: BundleCh
  * The cart line a configured bundle makes: one line of the bundle sku with its options and its
  * members (shown on the line and weighed for the purchase limit), priced by the domain's rule.
  */
-export function newBundleItem(product: CatalogProduct, choice: BundleChoice, qty: number, now: Date): NewCartItem | null {
+export function newBundleItem(product: CatalogProduct, choice: BundleChoice, qty: number, now: Date, group = DEFAULT_CUSTOMER_GROUP_ID): NewCartItem | null {
   const productOption = bundlePayload(product.bundle_options, choice);
   if (!productOption) return null;
   return {
@@ -233,7 +233,7 @@ export function newBundleItem(product: CatalogProduct, choice: BundleChoice, qty
     name: product.name,
     image: product.image,
     path: productPath(product),
-    price: bundlePrice(product.bundle_options, choice, now).final_price,
+    price: bundlePrice(product.bundle_options, choice, now, group).final_price,
     tax_class_id: product.tax_class_id,
     uom: product.uom,
     canna_type: null,
@@ -256,7 +256,7 @@ export function newBundleItem(product: CatalogProduct, choice: BundleChoice, qty
  * (apps/server/src/cart/resolve.ts), so each chosen member is a line of its own sku, linking back
  * to the set's page. Like a simple product, its size only weighs it for the purchase limit.
  */
-export function newGroupedMemberItem(product: CatalogProduct, member: LinkedProduct, qty: number, now: Date): NewCartItem {
+export function newGroupedMemberItem(product: CatalogProduct, member: LinkedProduct, qty: number, now: Date, group = DEFAULT_CUSTOMER_GROUP_ID): NewCartItem {
   const size = isSizeId(member.size) ? member.size : null;
   return {
     sku: member.sku,
@@ -267,7 +267,7 @@ export function newGroupedMemberItem(product: CatalogProduct, member: LinkedProd
     name: member.name,
     image: product.image,
     path: productPath(product),
-    price: unitPrice(member, now).final_price,
+    price: unitPrice(member, now, group).final_price,
     tax_class_id: null,
     uom: member.uom ?? 'ea',
     canna_type: member.canna_type ?? null,

@@ -146,7 +146,7 @@ export function BundleOptions({ product, now, group = 0, choice, onChoose }: Pro
       formRef.current?.querySelector<HTMLElement>(`[data-option="${missing?.option_id}"] :is(input:not([disabled]), select)`)?.focus();
       return;
     }
-    const item = newBundleItem(product, choice, qty, now);
+    const item = newBundleItem(product, choice, qty, now, group);
     if (!item) {
       setRefusal('This bundle cannot be ordered online right now. Please ask us in store.');
       return;

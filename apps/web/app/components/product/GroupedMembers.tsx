@@ -46,7 +46,7 @@ export function GroupedMembers({ product, now, group = 0 }: { product: CatalogPr
     setBusy(true);
     try {
       const outcomes: { name: string; outcome: CartOutcome }[] = [];
-      for (const m of chosen) outcomes.push({ name: m.name, outcome: await addItem(newGroupedMemberItem(product, m.member, qtys[m.sku], now)) });
+      for (const m of chosen) outcomes.push({ name: m.name, outcome: await addItem(newGroupedMemberItem(product, m.member, qtys[m.sku], now, group)) });
       const ok = { label: NOTICE_ACTIONS.ok };
       const refused = outcomes.flatMap((o) => (o.outcome.kind === 'refused' ? [`${o.name}: ${o.outcome.message}`] : []));
       for (const message of refused) notify({ type: 'error', message, action1: ok });
