@@ -15,7 +15,11 @@ export interface CatalogChange {
 }
 
 export interface ChangeBus {
-  /** Tell the other nodes. Never delivered back to this node's own handler. */
+  /**
+   * Tell the other nodes. Never delivered back to this node's own handler. Rejects when the
+   * notice cannot go out now; the bus then owes the others that change and sends it (merged with
+   * others of its store) as soon as it can publish again.
+   */
   publish(change: CatalogChange): Promise<void>;
   /** Receive other nodes' changes; `resync` runs when notices may have been missed (reconnect). */
   subscribe(handler: (change: CatalogChange) => void, resync: () => void): Promise<void>;
@@ -23,6 +27,9 @@ export interface ChangeBus {
 }
 
 export const DEFAULT_CHANNEL = 'verdant:catalog-changed';
+
+/** Above this many owed product ids of one store, the owed notice becomes "the whole store". */
+const MAX_OWED_IDS = 10_000;
 
 const message = z.object({
   origin: z.string(),
@@ -59,13 +66,13 @@ export interface RedisBusOptions {
  * Redis confirmed the subscription, waiting for Redis as long as it takes; after every later
  * reconnect `resync` runs once the subscription is confirmed again, since notices published while
  * the connection was down are lost.
+ *
+ * A notice this node could not publish (its own connection down, while the others may be fine and
+ * never resync) is owed: per store, the product ids (or "the whole store") are kept and published
+ * once the publishing connection is ready again (or the next publish gets through), so the others
+ * reload what this node changed while it was cut off.
  */
-export function redisBus({
-  url,
-  channel = DEFAULT_CHANNEL,
-  name = 'verdant-catalog',
-  onError,
-}: RedisBusOptions): ChangeBus {
+export function redisBus({ url, channel = DEFAULT_CHANNEL, name = 'verdant-catalog', onError }: RedisBusOptions): ChangeBus {
   const origin = randomUUID();
   const publisher = new Redis(url, { maxRetriesPerRequest: 3, connectionName: `${name}-pub`, lazyConnect: true });
   const subscriber = new Redis(url, {
@@ -81,9 +88,52 @@ export function redisBus({
   subscriber.on('error', report);
   let closed = false;
   const malformed = (raw: string) => report(new Error(`Ignored a malformed catalogue notice: ${raw.slice(0, 200)}`));
+  const send = (change: CatalogChange) => publisher.publish(channel, JSON.stringify({ origin, ...change }));
+
+  /** Per store, what the other nodes were not told: product ids, or null for the whole store. */
+  const owed = new Map<number, Set<number> | null>();
+  const owe = ({ storeId, productIds }: CatalogChange) => {
+    const ids = owed.get(storeId);
+    if (ids === null) return;
+    if (!productIds?.length || (ids?.size ?? 0) + productIds.length > MAX_OWED_IDS) return void owed.set(storeId, null);
+    const merged = ids ?? new Set<number>();
+    for (const id of productIds) merged.add(id);
+    owed.set(storeId, merged);
+  };
+  /** Publish what is owed, store by store; what fails stays owed for the next chance. */
+  const payOwed = async () => {
+    for (const [storeId, ids] of [...owed]) {
+      if (closed) return;
+      owed.delete(storeId);
+      const change: CatalogChange = ids ? { storeId, productIds: [...ids] } : { storeId };
+      try {
+        await send(change);
+      } catch (error) {
+        owe(change);
+        return report(error as Error);
+      }
+    }
+  };
+  let paying: Promise<void> | null = null;
+  const payBack = () => {
+    paying ??= payOwed().finally(() => {
+      paying = null;
+    });
+    return paying;
+  };
+  publisher.on('ready', () => {
+    if (owed.size > 0) void payBack();
+  });
+
   return {
     async publish(change) {
-      await publisher.publish(channel, JSON.stringify({ origin, ...change }));
+      try {
+        await send(change);
+      } catch (error) {
+        owe(change);
+        throw error;
+      }
+      if (owed.size > 0) void payBack();
     },
     subscribe(handler, resync) {
       subscriber.on('message', (ch: string, raw: string) => {

@@ -1,13 +1,17 @@
 /**
  * Integration: the per-store index manager on both databases — start-up time, changes made in the
  * database reaching search (and dropping cached lists) within a second of catalogChanged, deleted
- * products, whole-store rebuilds, and two managers ("nodes") kept in step over the real Redis.
+ * products, whole-store rebuilds, a resync asked for while the first build runs, and two managers
+ * ("nodes") kept in step over the real Redis.
  */
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { SelectQueryNode, TableNode, type Kysely, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '../test/databases.ts';
-import { redisBus } from './change-bus.ts';
+import { createDatabase } from '../db/index.ts';
+import type { Database } from '../db/schema.ts';
+import { redisBus, type ChangeBus } from './change-bus.ts';
 import { CatalogIndexManager } from './index-manager.ts';
 import { hostOf, NOW, seed, storesFile, testApp } from './test-app.ts';
 
@@ -140,7 +144,11 @@ describeEachDatabase('catalogue index manager', (getDb) => {
     const runsBefore = app.catalog.stats.productReindexes;
     await Promise.all(
       targets.map(async (t) => {
-        await db.updateTable('product_prices').set({ price_cents: t.price_cents + 777 }).where('product_id', '=', t.id).execute();
+        await db
+          .updateTable('product_prices')
+          .set({ price_cents: t.price_cents + 777 })
+          .where('product_id', '=', t.id)
+          .execute();
         await app.catalog.catalogChanged(1, [t.id]);
         // Answered only once this product's new price is in the index.
         expect(app.catalog.catalog(1).products.get(t.id)!.price).toBe(t.price_cents + 777);
@@ -159,15 +167,65 @@ describeEachDatabase('catalogue index manager', (getDb) => {
     expect(app.catalog.catalog(3).productBySku(target.sku)).toBeUndefined();
     expect(app.catalog.catalog(3).products.get(target.id)).toBeUndefined();
 
-    await db
-      .updateTable('categories')
-      .set({ name: 'Pre-rolls & Blunts' })
-      .where('store_id', '=', 3)
-      .where('id', '=', 4)
-      .execute();
+    await db.updateTable('categories').set({ name: 'Pre-rolls & Blunts' }).where('store_id', '=', 3).where('id', '=', 4).execute();
     await app.catalog.catalogChanged(3);
     const res = await app.inject({ url: '/api/catalog/categories?parent_id=2', headers: { host: hostOf('wellness') } });
     expect(res.json().result.items.map((c: { name: string }) => c.name)).toContain('Pre-rolls & Blunts');
+  });
+
+  it('rebuilds every store after the first build when a resync is asked for while it runs (it may have read before what was missed)', async () => {
+    const t = getDb();
+    const target = await simpleIn(2);
+    const newPrice = target.price_cents + 4321;
+    // A bus that does nothing but hand over its resync signal: what is under test is the order in
+    // which the manager builds and resyncs, not Redis (the Redis bus is tested below).
+    let resync: (() => void) | undefined;
+    const bus: ChangeBus = {
+      publish: async () => undefined,
+      subscribe: async (_handler, signal) => void (resync = signal),
+      close: async () => undefined,
+    };
+    // The write goes through a connection of its own: the build holds the manager's (on SQLite
+    // its only one) while its rows are handed back.
+    const own = t.dialect === 'sqlite' ? await createDatabase({ dataDir: t.dataDir }) : null;
+    const writer: Kysely<Database> = own?.db ?? t.db;
+    // The build has just read the old prices when the price changes and the notice of that change
+    // is lost to a reconnect: the bus asks for a resync while the build still runs.
+    const pricesRead = new Set<string>();
+    let asked = false;
+    const duringTheBuild: KyselyPlugin = {
+      transformQuery({ node, queryId }) {
+        const from = SelectQueryNode.is(node) ? (node.from?.froms ?? []) : [];
+        if (from.some((f) => TableNode.is(f) && f.table.identifier.name === 'product_prices')) pricesRead.add(queryId.queryId);
+        return node;
+      },
+      async transformResult({ result, queryId }) {
+        if (!asked && pricesRead.has(queryId.queryId)) {
+          asked = true;
+          await writer.updateTable('product_prices').set({ price_cents: newPrice }).where('product_id', '=', target.id).execute();
+          resync!();
+        }
+        return result;
+      },
+    };
+    const changed: number[] = [];
+    const manager = new CatalogIndexManager({
+      db: t.db.withPlugin(duringTheBuild),
+      stores: storesFile.stores,
+      bus,
+      onChanged: (id) => changed.push(id),
+      clock: () => NOW,
+    });
+    try {
+      await manager.start();
+      expect(asked).toBe(true);
+      // The stores are built again after the first build, so the change it missed is in.
+      await within('the new price after the resync', 10_000, () => manager.catalog(2).productBySku(target.sku)?.price === newPrice);
+      await within('every store rebuilt', 10_000, () => storesFile.stores.every((s) => changed.includes(s.storeId)));
+    } finally {
+      await manager.close();
+      await own?.destroy();
+    }
   });
 
   describe.skipIf(!redisUp)('over Redis', () => {

@@ -68,8 +68,7 @@ export class CatalogIndexManager {
     let early: CatalogChange[] | null = [];
     // A reconnect during the build: the build may have read before what was missed; redo it after.
     let resyncAfterBuild = false;
-    const resync = () =>
-      void this.rebuildAll().catch((error: Error) => this.opts.log?.warn({ err: error }, 'catalogue resync failed'));
+    const resync = () => void this.rebuildAll().catch((error: Error) => this.opts.log?.warn({ err: error }, 'catalogue resync failed'));
     await this.bus.subscribe(
       (change) => (early ? early.push(change) : this.applyNotice(change)),
       () => (early ? (resyncAfterBuild = true) : resync()),
@@ -118,7 +117,8 @@ export class CatalogIndexManager {
       try {
         await this.bus.publish(change);
       } catch (error) {
-        // The others catch up at their next resync (every node rebuilds after a lost connection).
+        // Only a node whose own connection dropped resyncs, so the others are not told by that:
+        // the bus owes them this change and publishes it once it can (see ChangeBus.publish).
         this.opts.log?.warn({ err: error, storeId }, 'could not publish a catalogue change');
       }
     }
@@ -169,8 +169,7 @@ export class CatalogIndexManager {
       this.opts.log?.warn({ change }, 'catalogue notice for a store this node does not serve');
       return;
     }
-    if (change.productIds && change.productIds.length > 0)
-      await this.reindexProducts(change.storeId, change.productIds);
+    if (change.productIds && change.productIds.length > 0) await this.reindexProducts(change.storeId, change.productIds);
     else await this.reindexStore(change.storeId);
     this.opts.onChanged?.(change.storeId);
   }
