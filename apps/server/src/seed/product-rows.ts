@@ -85,6 +85,12 @@ export function addProduct(ctx: StoreContext, f: ProductFields): number {
     is_new: flag(f.is_new),
     created_at: f.created_at,
     updated_at: f.updated_at,
+    // Menu-import fields (migration 0012): the demo has no POS behind it.
+    external_id: null,
+    batch_number: null,
+    package_id: null,
+    lab_tested_at: null,
+    coa_url: null,
   });
   return id;
 }
@@ -156,5 +162,6 @@ export function addPrice(ctx: StoreContext, productId: number, p: PriceFields): 
     special_price_cents: p.special ?? null,
     special_from_date: p.special == null ? null : (p.from ?? null),
     special_to_date: p.special == null ? null : (p.to ?? null),
+    medical_price_cents: null,
   });
 }

@@ -15,6 +15,7 @@ import { migration0008 } from './0008_cart_ordered_at.ts';
 import { migration0009 } from './0009_phone_identity.ts';
 import { migration0010 } from './0010_store_console.ts';
 import { migration0011 } from './0011_order_search.ts';
+import { migration0012 } from './0012_menu_import.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0001_initial': migration0001,
@@ -28,6 +29,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0009_phone_identity': migration0009,
   '0010_store_console': migration0010,
   '0011_order_search': migration0011,
+  '0012_menu_import': migration0012,
 };
 
 export type { DialectMigration, SqlDialect } from './helpers.ts';

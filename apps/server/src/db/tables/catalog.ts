@@ -111,6 +111,14 @@ export interface ProductsTable {
   is_new: Defaulted<Flag>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The point-of-sale system's id (menu import, migration 0012); unique per store, null when none. */
+  external_id: Defaulted<string | null>;
+  /** Compliance data of the package on sale (menu import): batch/lot, package tag, lab-test date, COA link. */
+  batch_number: Defaulted<string | null>;
+  package_id: Defaulted<string | null>;
+  /** ISO date `2026-05-01`. */
+  lab_tested_at: Defaulted<string | null>;
+  coa_url: Defaulted<string | null>;
 }
 
 export interface ProductCategoriesTable {
@@ -219,6 +227,8 @@ export interface ProductPricesTable {
   special_price_cents: number | null;
   special_from_date: Timestamp | null;
   special_to_date: Timestamp | null;
+  /** What a medical shopper pays when it differs from `price_cents` (menu import, migration 0012). */
+  medical_price_cents: Defaulted<number | null>;
 }
 
 export interface TierPricesTable {

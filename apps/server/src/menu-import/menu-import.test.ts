@@ -1,0 +1,310 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../config.ts';
+import { seed } from '../catalog/test-app.ts';
+import { describeEachDatabase } from '../test/databases.ts';
+import { exportMenuCsv, exportMenuJson, importMenu, type ImportOptions } from './index.ts';
+import { COLUMN_BY_NAME, COLUMN_NAMES, REQUIRED_COLUMNS, escapeCell, unescapeCell } from './format.ts';
+import { MAX_ROWS, parseMenuFile } from './parse.ts';
+
+const EXAMPLE_CSV = readFileSync(join(REPO_ROOT, 'examples/menu/example-menu.csv'));
+const EXAMPLE_JSON = readFileSync(join(REPO_ROOT, 'examples/menu/example-menu.json'));
+const HEADER = 'external_id,sku,name,category,unit,weight_g,price,stock';
+const NOW = new Date('2026-06-15T12:00:00.000Z');
+
+/** Store ids of the demo stores file: 1 downtown … 4 harbor. */
+const STORE = { a: 1, b: 2, c: 3, d: 4 };
+
+describeEachDatabase('menu import', (getDb) => {
+  beforeAll(async () => {
+    await seed(getDb());
+  });
+
+  const run = (storeId: number, text: string | Buffer, o: Partial<ImportOptions> = {}) =>
+    importMenu(getDb().db, {
+      storeId,
+      source: [typeof text === 'string' ? Buffer.from(text) : text],
+      format: 'csv',
+      clock: () => NOW,
+      ...o,
+    });
+
+  async function snapshot(storeId: number) {
+    const { db } = getDb();
+    const products = await db.selectFrom('products').selectAll().where('store_id', '=', storeId).orderBy('id').execute();
+    const ids = products.map((p) => p.id);
+    const stock = await db
+      .selectFrom('stock')
+      .select(['product_id', 'qty', 'version'])
+      .where('product_id', 'in', ids)
+      .orderBy('product_id')
+      .execute();
+    const prices = await db.selectFrom('product_prices').selectAll().where('product_id', 'in', ids).orderBy('product_id').execute();
+    return JSON.stringify({ products, stock, prices });
+  }
+
+  it('plans the example file on a dry run without writing, applies it, and the same file (CSV or JSON) again changes nothing', async () => {
+    const before = await snapshot(STORE.d);
+    const dry = await run(STORE.d, EXAMPLE_CSV, { dryRun: true });
+    expect(dry.problems).toEqual([]);
+    expect(dry.outcome).toBe('planned');
+    expect(dry.created.map((c) => c.external_id)).toEqual(['POS-1001-1G', 'POS-1001-8TH', 'POS-2001', 'POS-3001']);
+    expect(await snapshot(STORE.d)).toBe(before);
+
+    const changed: [number, number[]][] = [];
+    const applied = await run(STORE.d, EXAMPLE_CSV, { onChanged: async (s, ids) => void changed.push([s, ids]) });
+    expect(applied.outcome).toBe('applied');
+    expect(changed).toHaveLength(1);
+    expect(changed[0][0]).toBe(STORE.d);
+    const { db } = getDb();
+    const eighth = await db
+      .selectFrom('products')
+      .selectAll()
+      .where('store_id', '=', STORE.d)
+      .where('external_id', '=', 'POS-1001-8TH')
+      .executeTakeFirstOrThrow();
+    expect(eighth).toMatchObject({
+      sku: 'GLC-8TH',
+      size: 92,
+      uom: 'g',
+      thc_percent: 24.5,
+      package_id: '1A4060300000123000004568',
+      lab_tested_at: '2026-05-02',
+    });
+    const parent = await db.selectFrom('products').selectAll().where('id', '=', eighth.parent_id!).executeTakeFirstOrThrow();
+    expect(parent).toMatchObject({ type_id: 'configurable', sku: 'GLC', external_id: 'POS-1001', name: 'Glacier Cake' });
+    expect(changed[0][1]).toEqual(expect.arrayContaining([eighth.id, parent.id]));
+    const stock = await db.selectFrom('stock').select('qty').where('product_id', '=', eighth.id).executeTakeFirstOrThrow();
+    expect(stock.qty).toBe(18 * 3.5);
+    const price = await db.selectFrom('product_prices').selectAll().where('product_id', '=', eighth.id).executeTakeFirstOrThrow();
+    expect(price).toMatchObject({
+      price_cents: 3500,
+      medical_price_cents: 3200,
+      special_price_cents: 3000,
+      special_from_date: '2026-06-01T00:00:00.000Z',
+    });
+    const rosin = await db
+      .selectFrom('products')
+      .select('status')
+      .where('store_id', '=', STORE.d)
+      .where('external_id', '=', 'POS-3001')
+      .executeTakeFirstOrThrow();
+    expect(rosin.status).toBe(2); // orderable no: listed, unavailable; stock unchanged
+    const source = await db.selectFrom('catalog_sources').select('source').where('store_id', '=', STORE.d).executeTakeFirstOrThrow();
+    expect(source.source).toBe('import');
+
+    const after = await snapshot(STORE.d);
+    const again = await run(STORE.d, EXAMPLE_CSV, { onChanged: async () => void changed.push([0, []]) });
+    expect(again).toMatchObject({ outcome: 'unchanged', created: [], updated: [], removed: [], unchanged: 4 });
+    const json = await run(STORE.d, EXAMPLE_JSON, { format: 'json' });
+    expect(json).toMatchObject({ outcome: 'unchanged', created: [], updated: [], unchanged: 4, problems: [] });
+    expect(changed).toHaveLength(1);
+    expect(await snapshot(STORE.d)).toBe(after);
+  });
+
+  it('reports an update with the before and after of each changed field, and a missing column keeps the field', async () => {
+    const file = `${HEADER}\nPOS-2001,MNG-GUM-10,Mango Chill Gummies 10-pack,Edibles > Gummies,ea,30,19.50,54\n`;
+    const r = await run(STORE.d, file);
+    expect(r.outcome).toBe('applied');
+    expect(r.updated).toEqual([
+      {
+        row: 2,
+        external_id: 'POS-2001',
+        sku: 'MNG-GUM-10',
+        name: 'Mango Chill Gummies 10-pack',
+        changes: [
+          { column: 'price', before: '22.00', after: '19.50' },
+          { column: 'stock', before: '55', after: '54' },
+        ],
+      },
+    ]);
+    expect(r.unchanged).toBe(0);
+    // The other three variants were not in the file: without --full nothing else is touched.
+    expect(r.removed).toEqual([]);
+    const { db } = getDb();
+    const gummy = await db
+      .selectFrom('products')
+      .selectAll()
+      .where('store_id', '=', STORE.d)
+      .where('external_id', '=', 'POS-2001')
+      .executeTakeFirstOrThrow();
+    expect(gummy.description).toBe('Ten 10 mg gummies.');
+    expect(gummy.batch_number).toBe('G-0611');
+  });
+
+  it('with --full takes variants missing from the file off the menu (never deletes them); without rows nothing is removed', async () => {
+    const { db } = getDb();
+    const file = `${HEADER}\nPOS-2001,MNG-GUM-10,Mango Chill Gummies 10-pack,Edibles > Gummies,ea,30,19.50,54\n`;
+    const dry = await run(STORE.d, file, { full: true, dryRun: true });
+    expect(dry.removed.map((r) => r.external_id).filter((e) => e.startsWith('POS-'))).toEqual(['POS-1001-1G', 'POS-1001-8TH', 'POS-3001']);
+    const count = async () => (await db.selectFrom('products').select('id').where('store_id', '=', STORE.d).execute()).length;
+    const n = await count();
+    const r = await run(STORE.d, file, { full: true });
+    expect(r.outcome).toBe('applied');
+    expect(await count()).toBe(n);
+    const rosin = await db
+      .selectFrom('products')
+      .select(['visibility'])
+      .where('store_id', '=', STORE.d)
+      .where('external_id', '=', 'POS-3001')
+      .executeTakeFirstOrThrow();
+    expect(rosin.visibility).toBe(1);
+    const again = await run(STORE.d, file, { full: true });
+    expect(again).toMatchObject({ outcome: 'unchanged', removed: [] });
+    const empty = await run(STORE.d, `${HEADER}\n`, { full: true, dryRun: true });
+    expect(empty.removed).toEqual([]);
+  });
+
+  it('a file with problems changes nothing and reports each as row, column, value and reason', async () => {
+    const before = await snapshot(STORE.c);
+    const rows = [
+      'P-1,S-1,Good,Flower > Indica,g,3.5,30.00,4',
+      'P-2,S-2,Negative,Flower > Indica,g,3.5,-5,4',
+      'P-3,S-3,Words,Flower > Indica,g,3.5,cheap,4',
+      'P-4,S-4,Nowhere,Flower > Moonrocks,g,3.5,30.00,4',
+      'P-5,S-5,No weight,Flower > Indica,g,,30.00,4',
+      'P-1,S-6,Dup,Flower > Indica,g,3.5,30.00,4',
+      'P-7,S-7,Huge gummy,Edibles > Gummies,ea,60,9.00,4',
+    ];
+    const r = await run(STORE.c, [`${HEADER},thc,thc_unit`, ...rows.map((x, i) => `${x},${i === 0 ? '140,%' : ','}`)].join('\n'));
+    expect(r.outcome).toBe('problems');
+    const by = (row: number) => r.problems.filter((p) => p.row === row).map((p) => [p.column, p.value, p.reason]);
+    expect(by(2)).toEqual([['thc', '140', 'THC % cannot be over 100']]);
+    expect(by(3)).toEqual([['price', '-5', 'price must not be negative']]);
+    expect(by(4)).toEqual([['price', 'cheap', 'price must be an amount in dollars such as 12.50']]);
+    expect(by(5)[0][0]).toBe('category');
+    expect(by(5)[0][2]).toMatch(/unknown category/);
+    expect(by(6)).toEqual([['weight_g', '', 'a variant sold by the gram (unit g) needs weight_g']]);
+    expect(by(7)).toEqual([['external_id', 'P-1', 'duplicate external_id: also on row 2']]);
+    expect(by(8)[0][0]).toBe('weight_g');
+    expect(by(8)[0][2]).toMatch(/implausible for an edible/);
+    expect(await snapshot(STORE.c)).toBe(before);
+  });
+
+  it('accepts a UTF-8 byte-order mark; reports a file in another encoding, missing and unknown columns', async () => {
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${HEADER}\nB-1,B-1,Café Kush,Flower > Sativa,g,1,10.00,3\n`)]);
+    expect((await run(STORE.c, bom, { dryRun: true })).problems).toEqual([]);
+    const latin1 = Buffer.from(`${HEADER}\nB-1,B-1,Caf\xe9 Kush,Flower > Sativa,g,1,10.00,3\n`, 'latin1');
+    const bad = await run(STORE.c, latin1, { dryRun: true });
+    expect(bad.outcome).toBe('problems');
+    expect(bad.problems[0]).toMatchObject({ row: 2, reason: expect.stringMatching(/not UTF-8/) });
+    const utf16 = Buffer.from(`\ufeff${HEADER}\n`, 'utf16le');
+    expect((await run(STORE.c, utf16)).problems[0].reason).toMatch(/UTF-16/);
+    const cols = await run(STORE.c, 'external_id,sku,name,colour\nx,y,z,red\n');
+    expect(cols.problems).toEqual(
+      expect.arrayContaining([
+        { row: 1, column: 'colour', value: 'colour', reason: expect.stringMatching(/unknown column "colour"/) },
+        { row: 1, column: 'category', value: '', reason: 'missing column category' },
+        { row: 1, column: 'price', value: '', reason: 'missing column price' },
+      ]),
+    );
+  });
+
+  it('reports a row over the size limit and a file over the row limit (100,000 rows streamed) without writing', async () => {
+    const before = await snapshot(STORE.c);
+    const big = await run(STORE.c, `${HEADER}\nX-1,X-1,${'a'.repeat(1_000_000)},Flower > Indica,g,1,1.00,1\n`);
+    expect(big.outcome).toBe('problems');
+    expect(big.problems[0]).toMatchObject({ row: 2, reason: expect.stringMatching(/longer than/) });
+    function* many() {
+      yield `${HEADER}\n`;
+      for (let i = 0; i < 100_000; i += 1000) {
+        let chunk = '';
+        for (let j = i; j < i + 1000; j++) chunk += `M-${j},M-${j},Menu ${j},Flower > Indica,g,1,10.00,1\n`;
+        yield chunk;
+      }
+    }
+    const r = await importMenu(getDb().db, { storeId: STORE.c, source: many(), format: 'csv' });
+    expect(r.outcome).toBe('problems');
+    expect(r.rows).toBe(100_000);
+    expect(r.problems).toEqual([{ row: MAX_ROWS + 2, column: '', value: '', reason: expect.stringMatching(/more than 20000 rows/) }]);
+    expect(await snapshot(STORE.c)).toBe(before);
+  }, 30_000);
+
+  it('exports the menu (the demo one and an imported one) in a format that re-imports as no change', async () => {
+    for (const storeId of [STORE.a, STORE.d]) {
+      const csv = await exportMenuCsv(getDb().db, storeId);
+      const r = await run(storeId, csv, { dryRun: true });
+      expect(r.problems).toEqual([]);
+      expect(r.created).toEqual([]);
+      expect(r.updated).toEqual([]);
+      expect(r.unchanged).toBeGreaterThan(3);
+      const json = await exportMenuJson(getDb().db, storeId);
+      expect(await run(storeId, json, { dryRun: true, format: 'json' })).toMatchObject({ problems: [], created: [], updated: [] });
+    }
+  });
+
+  it('never exports a cell a spreadsheet would run as a formula, and reads the escaped cell back', async () => {
+    const name = '=HYPERLINK("http://evil.example","x")';
+    const file = `${HEADER},description\nF-1,F-1,"${name.replace(/"/g, '""')}",Flower > Hybrid,g,1,10.00,2,"@SUM(1+1)"\n`;
+    expect((await run(STORE.b, file)).outcome).toBe('applied');
+    const csv = await exportMenuCsv(getDb().db, STORE.b);
+    const cells = csv.split(/[\n,]/).map((c) => c.replace(/^"/, ''));
+    expect(cells.some((c) => /^[=+\-@\t\r]/.test(c))).toBe(false);
+    expect(csv).toContain(`'=HYPERLINK`);
+    expect(csv).toContain(`'@SUM(1+1)`);
+    expect((await run(STORE.b, csv, { dryRun: true })).updated).toEqual([]);
+    const { db } = getDb();
+    const p = await db
+      .selectFrom('products')
+      .select(['name', 'description'])
+      .where('store_id', '=', STORE.b)
+      .where('external_id', '=', 'F-1')
+      .executeTakeFirstOrThrow();
+    expect(p).toEqual({ name, description: '@SUM(1+1)' });
+  });
+});
+
+describe('menu file parser (fuzz)', () => {
+  it('never throws, and every row with a bad cell is reported', async () => {
+    const cell = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('', '-1', '12.50', 'g', 'ea', '%', '"', '\n', 'abc,d', '\ufeff'));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.array(fc.constantFrom(...COLUMN_NAMES, 'bogus'), { minLength: 1, maxLength: 10 }),
+          fc.shuffledSubarray([...COLUMN_NAMES], { minLength: 8 }).map((h) => [...new Set([...REQUIRED_COLUMNS, ...h])]),
+        ),
+        fc.array(fc.array(cell, { maxLength: 10 }), { maxLength: 8 }),
+        fc.uint8Array({ maxLength: 40 }),
+        async (header, rows, noise) => {
+          const text = [
+            header.join(','),
+            ...rows.map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',')),
+          ].join('\n');
+          const r = await parseMenuFile([Buffer.from(text), noise], { format: 'csv' });
+          expect(r.problemCount).toBeGreaterThanOrEqual(r.problems.length);
+          for (const p of r.problems) expect(p.reason.length).toBeGreaterThan(0);
+          // With a valid header and no noise: every row with a cell its column rejects is reported on that row.
+          const headerOk =
+            REQUIRED_COLUMNS.every((c) => header.includes(c)) &&
+            new Set(header).size === header.length &&
+            !header.includes('bogus' as never);
+          if (headerOk && noise.length === 0) {
+            rows.forEach((cells, i) => {
+              if (cells.length <= 1 && (cells[0] ?? '').trim() === '') return; // a blank line
+              const bad =
+                cells.length !== header.length ||
+                header.some((h, k) => 'error' in COLUMN_BY_NAME.get(h)!.parse(unescapeCell(cells[k] ?? '')));
+              if (bad) expect(r.problems.some((p) => p.row === i + 2)).toBe(true);
+            });
+          }
+          if (r.problemCount === 0) expect(r.rows.length).toBe(r.rowCount);
+          const j = await parseMenuFile([Buffer.from(JSON.stringify(rows)), noise], { format: 'json' });
+          if (rows.length > 0) expect(j.problemCount).toBeGreaterThan(0); // arrays are never rows
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('escapes exactly the formula-starting cells and unescapes them back', () => {
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const e = escapeCell(s);
+        expect(/^[=+\-@\t\r]/.test(e)).toBe(false);
+        expect(unescapeCell(e)).toBe(s);
+      }),
+    );
+  });
+});
