@@ -1,0 +1,133 @@
+/**
+ * `npm run import` (SQLite under a temp DATA_DIR; the engine's rules run on both databases in
+ * menu-import.test.ts): argument parsing, exit codes, the printed report, export and re-import,
+ * and the change notice a running server hears on the catalogue bus (REDIS_URL).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisBus, type CatalogChange } from '../catalog/change-bus.ts';
+import { REPO_ROOT } from '../config.ts';
+import { seed } from '../catalog/test-app.ts';
+import { createDatabase, migrateToLatest } from '../db/index.ts';
+import { parseImportArgs, runImportCli } from './cli.ts';
+
+const EXAMPLE = join(REPO_ROOT, 'examples/menu/example-menu.csv');
+
+describe('parseImportArgs', () => {
+  it('reads an import and an export, and refuses bad input with the usage text', () => {
+    expect(parseImportArgs(['--store', 'Harbor', 'menu.csv', '--dry-run'])).toEqual({
+      command: 'import',
+      store: 'harbor',
+      file: 'menu.csv',
+      format: 'csv',
+      dryRun: true,
+      full: false,
+    });
+    expect(parseImportArgs(['--store', 'harbor', '--full', 'm.json'])).toMatchObject({ format: 'json', full: true });
+    expect(parseImportArgs(['--store', 'harbor', '--export', 'out.csv'])).toEqual({
+      command: 'export',
+      store: 'harbor',
+      file: 'out.csv',
+      format: 'csv',
+    });
+    expect(() => parseImportArgs(['menu.csv'])).toThrow(/--store is required[\s\S]*Usage:/);
+    expect(() => parseImportArgs(['--store', 'harbor'])).toThrow(/exactly one file/);
+    expect(() => parseImportArgs(['--store', 'harbor', 'a.csv', 'b.csv'])).toThrow(/exactly one file/);
+    expect(() => parseImportArgs(['--store', 'harbor', 'menu.xlsx'])).toThrow(/\.csv or \.json/);
+    expect(() => parseImportArgs(['--store', 'harbor', '--colour', 'x', 'a.csv'])).toThrow(/Usage:/);
+  });
+});
+
+describe('npm run import', () => {
+  let dataDir: string;
+  const prefix = `verdant-import-test-${process.pid}-${Date.now()}:`;
+  const env = () => ({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', STORES_FILE: '', REDIS_URL: '', REDIS_PREFIX: prefix });
+  async function cli(args: string[], extraEnv: Record<string, string> = {}) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runImportCli(args, { out: (l) => out.push(l), err: (l) => err.push(l), env: { ...env(), ...extraEnv } });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'verdant-import-cli-'));
+    const { db, destroy } = await createDatabase({ dataDir });
+    await migrateToLatest(db);
+    await seed({ db, dialect: 'sqlite', dataDir } as never);
+    await destroy();
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('as a real process: a dry run prints the plan and exits 0; usage errors exit 2', () => {
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'apps/server/src/menu-import/cli.ts'), ...args], {
+        cwd: REPO_ROOT,
+        env: env(),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const dry = run('--store', 'harbor', EXAMPLE, '--dry-run');
+    expect(dry.stderr).toBe('');
+    expect(dry.status).toBe(0);
+    expect(dry.stdout).toContain('Dry run: 4 rows. Would create 4, update 0, unchanged 0.');
+    expect(dry.stdout).toContain('+ row 3: POS-1001-8TH GLC-8TH Glacier Cake');
+    const usage = run(EXAMPLE);
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toMatch(/--store is required/);
+  }, 90_000);
+
+  it('applies, tells the running servers on the change bus, and the same file again is "Nothing to change"', async () => {
+    const heard: CatalogChange[] = [];
+    const listener = redisBus({ url: process.env.REDIS_URL!, channel: `${prefix}catalog-changed`, name: 'import-test' });
+    await listener.subscribe(
+      (c) => heard.push(c),
+      () => undefined,
+    );
+    try {
+      const applied = await cli(['--store', 'harbor', EXAMPLE], { REDIS_URL: process.env.REDIS_URL! });
+      expect(applied.err).toBe('');
+      expect(applied.code).toBe(0);
+      expect(applied.out).toContain('4 rows. Created 4, updated 0, unchanged 0.');
+      expect(applied.out).toContain('The servers were told');
+      for (let i = 0; i < 200 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(heard).toHaveLength(1);
+      expect(heard[0].storeId).toBe(4);
+      expect(heard[0].productIds).toHaveLength(5); // four variants and the Glacier Cake parent
+    } finally {
+      await listener.close();
+    }
+    const again = await cli(['--store', 'harbor', EXAMPLE]);
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('Nothing to change.');
+  });
+
+  it('exits 1 with every problem as row, column, value and reason, and changes nothing', async () => {
+    const file = join(dataDir, 'bad.csv');
+    writeFileSync(
+      file,
+      'external_id,sku,name,category,unit,weight_g,price,stock\nPOS-2001,MNG-GUM-10,Mango,Edibles > Gummies,ea,60,-3,5\n',
+    );
+    const r = await cli(['--store', 'harbor', file]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('1 problem in 1 row; nothing was changed.');
+    expect(r.out).toContain('row 2, price "-3": price must not be negative');
+    const unknown = await cli(['--store', 'nowhere', file]);
+    expect(unknown.code).toBe(2);
+    expect((await cli(['--store', 'harbor', join(dataDir, 'missing.csv')])).code).toBe(2);
+  });
+
+  it('exports the menu as CSV and JSON that import as no change', async () => {
+    for (const name of ['menu.csv', 'menu.json']) {
+      const file = join(dataDir, name);
+      const exported = await cli(['--store', 'harbor', '--export', file]);
+      expect(exported.code).toBe(0);
+      expect(readFileSync(file, 'utf8')).toContain('POS-1001-8TH');
+      const again = await cli(['--store', 'harbor', file, '--full']);
+      expect(again.out).toContain('Nothing to change.');
+      expect(again.code).toBe(0);
+    }
+  });
+});
