@@ -63,9 +63,10 @@ export interface RedisBusOptions {
  * 'ready', i.e. after ioredis's ready check. (Sent earlier, SUBSCRIBE — a command ioredis may write
  * before the check — puts the connection in subscriber mode, the check's INFO is refused, ioredis
  * reconnects, and the node silently ends up subscribed to nothing.) `subscribe()` resolves once
- * Redis confirmed the subscription, waiting for Redis as long as it takes; after every later
- * reconnect `resync` runs once the subscription is confirmed again, since notices published while
- * the connection was down are lost.
+ * Redis confirmed the subscription and the publishing connection is ready too (the first change
+ * goes out at once), waiting for Redis as long as it takes; after every later reconnect `resync`
+ * runs once the subscription is confirmed again, since notices published while the connection was
+ * down are lost.
  *
  * A notice this node could not publish (its own connection down, while the others may be fine and
  * never resync) is owed: per store, the product ids (or "the whole store") are kept and published
@@ -148,7 +149,12 @@ export function redisBus({ url, channel = DEFAULT_CHANNEL, name = 'verdant-catal
         if (parsed.data.origin === origin) return;
         handler({ storeId: parsed.data.storeId, productIds: parsed.data.productIds });
       });
-      return new Promise<void>((resolve) => {
+      // The publishing connection is opened now too, not at the first change: that change would
+      // wait for a connection set-up (several round trips to Redis) before the others hear it.
+      const publishing =
+        publisher.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => publisher.once('ready', () => resolve()));
+      if (!closed && publisher.status === 'wait') publisher.connect().catch(() => undefined);
+      const subscribed = new Promise<void>((resolve) => {
         let subscribedOnce = false;
         // Set when a connection that carried the subscription closed: notices may have been missed.
         let missed = false;
@@ -172,6 +178,7 @@ export function redisBus({ url, channel = DEFAULT_CHANNEL, name = 'verdant-catal
         });
         if (!closed) subscriber.connect().catch(() => undefined);
       });
+      return Promise.all([subscribed, publishing]).then(() => undefined);
     },
     async close() {
       closed = true;

@@ -1,9 +1,9 @@
 /**
  * Each server node keeps every store's catalogue in memory (ARCHITECTURE "Search"): built from the
  * database at start, rebuilt for one store or upserted for changed products when the catalogue
- * changes. `catalogChanged` is what code that writes the catalogue calls: it reindexes here first
- * (searchable within milliseconds), drops the store's cached pages, then tells the other nodes
- * through the change bus (Redis pub/sub when REDIS_URL is set).
+ * changes. `catalogChanged` is what code that writes the catalogue calls: it reindexes here
+ * (searchable within milliseconds) and drops the store's cached pages while it tells the other
+ * nodes through the change bus (Redis pub/sub when REDIS_URL is set).
  *
  * Work for one store is serialised (a rebuild never interleaves with an upsert of the same store);
  * a rebuild is built aside and swapped in whole, so a search never sees half a catalogue.
@@ -110,17 +110,17 @@ export class CatalogIndexManager {
   async catalogChanged(storeId: number, productIds?: readonly number[]): Promise<void> {
     if (!this.catalogs.has(storeId)) throw new Error(`Unknown store ${storeId}`);
     const change: CatalogChange = productIds ? { storeId, productIds: [...productIds] } : { storeId };
+    // Told at once, while this node reindexes (the rows are committed): the others' 2 s do not
+    // wait for this node's own work, and they hear it even when this node's reindex fails.
+    const published = this.bus.publish(change).catch((error: unknown) => {
+      // Only a node whose own connection dropped resyncs, so the others are not told by that:
+      // the bus owes them this change and publishes it once it can (see ChangeBus.publish).
+      this.opts.log?.warn({ err: error, storeId }, 'could not publish a catalogue change');
+    });
     try {
       await this.apply(change);
     } finally {
-      // Published even when this node's own reindex failed: the other nodes' indices are theirs.
-      try {
-        await this.bus.publish(change);
-      } catch (error) {
-        // Only a node whose own connection dropped resyncs, so the others are not told by that:
-        // the bus owes them this change and publishes it once it can (see ChangeBus.publish).
-        this.opts.log?.warn({ err: error, storeId }, 'could not publish a catalogue change');
-      }
+      await published;
     }
   }
 
