@@ -183,6 +183,54 @@ describeEachDatabase('menu import', (getDb) => {
     expect(await snapshot(STORE.c)).toBe(before);
   });
 
+  it('refuses a sku or id that belongs to another product of the store, and a product key that is a variant id', async () => {
+    const before = await snapshot(STORE.c);
+    const { db } = getDb();
+    const bundle = await db
+      .selectFrom('products')
+      .select('sku')
+      .where('store_id', '=', STORE.c)
+      .where('type_id', '=', 'bundle')
+      .executeTakeFirstOrThrow();
+    const head = 'external_id,sku,parent_external_id,parent_sku,name,category,unit,weight_g,price,stock';
+    const r = await run(
+      STORE.c,
+      [
+        head,
+        `K-1,${bundle.sku},,,Clash,Flower > Indica,g,1,10.00,1`,
+        'K-2,K-2,K-3,,Sizes,Flower > Indica,g,1,10.00,1',
+        'K-3,K-3,,,Single,Flower > Indica,g,1,10.00,1',
+        `K-4,K-4,K-P,${bundle.sku},Parent clash,Flower > Indica,g,3.5,10.00,1`,
+      ].join('\n'),
+    );
+    expect(r.problems.map((p) => [p.row, p.column, p.reason])).toEqual([
+      [2, 'sku', `sku ${bundle.sku} is already used by another product of the store`],
+      [3, 'parent_external_id', 'K-3 is the id of a variant, not of a product with sizes'],
+      [5, 'parent_sku', `sku ${bundle.sku} is already used by another product`],
+    ]);
+    expect(await snapshot(STORE.c)).toBe(before);
+  });
+
+  it('the sizes of one product must agree on the product columns and be sold by the gram; a short row is reported', async () => {
+    const head = 'external_id,sku,parent_external_id,name,brand,category,unit,weight_g,price,stock';
+    const r = await run(
+      STORE.c,
+      [
+        head,
+        'G-1,G-1,G-P,Grape Ape,Acme,Flower > Indica,g,1,10.00,1',
+        'G-2,G-2,G-P,Grape Ape,Other Brand,Flower > Indica,g,3.5,30.00,1',
+        'G-3,G-3,G-P,Grape Ape,Acme,Flower > Indica,ea,,30.00,1',
+        'G-4,G-4,G-P,Grape Ape',
+      ].join('\n'),
+      { dryRun: true },
+    );
+    expect(r.problems).toEqual([
+      { row: 5, column: '', value: '', reason: 'the row has 4 cells, the header 10' },
+      { row: 3, column: 'brand', value: 'Other Brand', reason: 'brand differs from row 2 of the same product (G-P): "Acme"' },
+      { row: 4, column: 'unit', value: 'ea', reason: 'the variants of one product are its sizes: unit must be g' },
+    ]);
+  });
+
   it('accepts a UTF-8 byte-order mark; reports a file in another encoding, missing and unknown columns', async () => {
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${HEADER}\nB-1,B-1,Café Kush,Flower > Sativa,g,1,10.00,3\n`)]);
     expect((await run(STORE.c, bom, { dryRun: true })).problems).toEqual([]);

@@ -35,6 +35,9 @@ export interface StoreMenu {
   /** Brand label (lower-cased) → option value, and back. */
   brandIds: Map<string, number>;
   brandNames: Map<number, string>;
+  /** Every product of the store (menu rows or not), lower-cased sku → id, external_id → id. */
+  skus: Map<string, number>;
+  externalIds: Map<string, number>;
 }
 
 /** Attribute values a menu row owns (product_attribute_values.attribute_code). */
@@ -231,7 +234,9 @@ export async function readStoreMenu(db: Db, storeId: number): Promise<StoreMenu>
     };
     return { row, productId: v.id, parentId: parent?.id ?? null };
   });
-  return { storeId, variants, parents, categoryIds, categoryPath, brandIds, brandNames };
+  const skus = new Map(products.map((p) => [p.sku.toLowerCase(), p.id]));
+  const externalIds = new Map(products.filter((p) => p.external_id).map((p) => [p.external_id!.toLowerCase(), p.id]));
+  return { storeId, variants, parents, categoryIds, categoryPath, brandIds, brandNames, skus, externalIds };
 }
 
 // ---------------------------------------------------------------- plan
@@ -328,7 +333,8 @@ export function planImport(
   };
   const byExternal = new Map(menu.variants.map((v) => [v.row.external_id.toLowerCase(), v]));
   const bySku = new Map(menu.variants.map((v) => [v.row.sku.toLowerCase(), v]));
-  const skuOwners = new Set(menu.variants.map((v) => v.row.sku.toLowerCase()));
+  const fileIds = new Map(parsed.rows.filter((r) => r.values.external_id).map((r) => [r.values.external_id!.toLowerCase(), r.row]));
+  const fileSkus = new Map(parsed.rows.filter((r) => r.values.sku).map((r) => [r.values.sku!.toLowerCase(), r.row]));
   const seen = new Set<CurrentVariant>();
   const groups = new Map<string, { row: number; merged: MenuRow }>();
   for (const pr of parsed.rows) {
@@ -350,8 +356,14 @@ export function planImport(
       });
       continue;
     }
-    if (current && current.row.sku.toLowerCase() !== sku.toLowerCase() && skuOwners.has(sku.toLowerCase())) {
-      problem({ row: pr.row, column: 'sku', value: sku, reason: `sku ${sku} is already another variant's` });
+    const skuOwner = menu.skus.get(sku.toLowerCase());
+    if (skuOwner !== undefined && skuOwner !== current?.productId) {
+      problem({ row: pr.row, column: 'sku', value: sku, reason: `sku ${sku} is already used by another product of the store` });
+      continue;
+    }
+    const extOwner = menu.externalIds.get(ext.toLowerCase());
+    if (!current && extOwner !== undefined) {
+      problem({ row: pr.row, column: 'external_id', value: ext, reason: `external_id ${ext} is already a product's (not a variant's) id` });
       continue;
     }
     if (current) seen.add(current);
@@ -366,6 +378,25 @@ export function planImport(
     for (const p of rowProblems(merged, menu))
       problem({ row: pr.row, column: p.column, value: cellOf(merged, p.column), reason: p.reason });
     if (merged.parent_external_id) {
+      const key = merged.parent_external_id;
+      const parent = menu.parents.get(key);
+      const keyOwner = menu.externalIds.get(key.toLowerCase()) ?? menu.skus.get(key.toLowerCase());
+      const parentSku = merged.parent_sku!.toLowerCase();
+      const parentSkuOwner = menu.skus.get(parentSku);
+      if (fileIds.has(key.toLowerCase()) || (!parent && keyOwner !== undefined))
+        problem({
+          row: pr.row,
+          column: 'parent_external_id',
+          value: key,
+          reason: `${key} is the id of a variant, not of a product with sizes`,
+        });
+      else if (fileSkus.has(parentSku) || (parentSkuOwner !== undefined && parentSkuOwner !== parent?.id))
+        problem({
+          row: pr.row,
+          column: 'parent_sku',
+          value: merged.parent_sku!,
+          reason: `sku ${merged.parent_sku} is already used by another product`,
+        });
       const first = groups.get(merged.parent_external_id);
       if (!first) groups.set(merged.parent_external_id, { row: pr.row, merged });
       else
