@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseCsvSync } from 'csv-parse/sync';
+import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../config.ts';
@@ -281,6 +283,77 @@ describeEachDatabase('menu import', (getDb) => {
       const json = await exportMenuJson(getDb().db, storeId);
       expect(await run(storeId, json, { dryRun: true, format: 'json' })).toMatchObject({ problems: [], created: [], updated: [] });
     }
+  });
+
+  it('rewriting every demo menu row (a price change on each) changes the price and nothing else of the catalogue', async () => {
+    const { db } = getDb();
+    const storeId = STORE.a;
+    const read = async () => {
+      const products = await db.selectFrom('products').selectAll().where('store_id', '=', storeId).orderBy('id').execute();
+      const ids = products.map((p) => p.id);
+      const chunks = async <T>(f: (c: number[]) => Promise<T[]>) =>
+        (await Promise.all([0, 1, 2, 3].map((k) => f(ids.filter((_, i) => i % 4 === k))))).flat();
+      return {
+        products: products.map(({ updated_at: _u, external_id: _e, ...p }) => p),
+        stock: (
+          await chunks((c) =>
+            db
+              .selectFrom('stock')
+              .select(['product_id', 'qty', 'is_in_stock', 'manage_stock', 'low_stock_threshold'])
+              .where('product_id', 'in', c)
+              .execute(),
+          )
+        ).sort((a, b) => a.product_id - b.product_id),
+        prices: (await chunks((c) => db.selectFrom('product_prices').selectAll().where('product_id', 'in', c).execute())).sort(
+          (a, b) => a.product_id - b.product_id || a.customer_group_id - b.customer_group_id,
+        ),
+        attrs: (await chunks((c) => db.selectFrom('product_attribute_values').selectAll().where('product_id', 'in', c).execute()))
+          .map((a) => `${a.product_id}:${a.attribute_code}=${a.value}`)
+          .sort(),
+        cats: (
+          await chunks((c) =>
+            db.selectFrom('product_categories').select(['product_id', 'category_id']).where('product_id', 'in', c).execute(),
+          )
+        )
+          .map((a) => `${a.product_id}:${a.category_id}`)
+          .sort(),
+        discounts: (await chunks((c) => db.selectFrom('qty_discounts').selectAll().where('product_id', 'in', c).execute()))
+          .map((d) => `${d.product_id}:${d.qty_to_buy}=${d.price_cents}`)
+          .sort(),
+        options: (
+          await chunks((c) =>
+            db
+              .selectFrom('product_configurable_option_values')
+              .select(['product_id', 'value_index'])
+              .where('product_id', 'in', c)
+              .execute(),
+          )
+        )
+          .map((d) => `${d.product_id}:${d.value_index}`)
+          .sort(),
+      };
+    };
+    const before = await read();
+    const csv = await exportMenuCsv(db, storeId);
+    const lines = parseCsvSync(csv) as string[][];
+    const priceAt = lines[0].indexOf('price');
+    const specialAt = lines[0].indexOf('special_price');
+    // A cent more on each price, unless that meets the special price.
+    const bumped = lines.map((r, i) =>
+      i === 0 ? r : r.map((c, k) => (k === priceAt && !r[specialAt] ? (Number(c) + 0.01).toFixed(2) : c)),
+    );
+    const r = await run(storeId, stringifyCsv(bumped));
+    expect(r.problems).toEqual([]);
+    expect(r.updated.length).toBeGreaterThan(100);
+    for (const u of r.updated) expect(u.changes!.map((c) => c.column)).toEqual(['price']);
+    const after = await read();
+    const { prices: p0, options: o0, ...rest0 } = before;
+    const { prices: p1, options: o1, ...rest1 } = after;
+    expect(rest1).toEqual(rest0);
+    expect(p1.map(({ price_cents: _p, ...x }) => x)).toEqual(p0.map(({ price_cents: _p, ...x }) => x));
+    expect(p1.filter((x, i) => x.price_cents !== p0[i].price_cents).length).toBe(r.updated.length);
+    // A product with sizes offers the sizes it has (the demo listed all five, even without a child).
+    for (const o of o1) expect(o0).toContain(o);
   });
 
   it('never exports a cell a spreadsheet would run as a formula, and reads the escaped cell back', async () => {

@@ -22,6 +22,8 @@ export interface CurrentVariant {
   row: MenuRow;
   productId: number;
   parentId: number | null;
+  /** Visibility of the listed product (the variant itself, or its parent). */
+  visibility: number;
 }
 
 export interface StoreMenu {
@@ -43,7 +45,6 @@ export interface StoreMenu {
 /** Attribute values a menu row owns (product_attribute_values.attribute_code). */
 const ATTR = {
   lineage: 'lineage',
-  effects: 'effects',
   flavours: 'flavours',
   terpenes: 'terpenes',
   thcMg: 'thc_mg',
@@ -62,6 +63,17 @@ const num = (v: string | undefined): number | null => {
   const n = Number(v.replace(/[^\d.]/g, ''));
   return v.trim() && Number.isFinite(n) ? n : null;
 };
+/** `tags` without those in `others` (case-insensitive), without repeats: how effects are told apart from flavours and terpenes. */
+export function withoutTags(tags: readonly string[], others: readonly string[]): string[] {
+  const drop = new Set(others.map((t) => t.toLowerCase()));
+  const seen = new Set<string>();
+  return tags.filter((t) => {
+    const k = t.toLowerCase();
+    if (drop.has(k) || seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
 const listOf = (v: string | undefined) =>
   v
     ? v
@@ -191,7 +203,12 @@ export async function readStoreMenu(db: Db, storeId: number): Promise<StoreMenu>
           : va[ATTR.cbdMg]
             ? [num(va[ATTR.cbdMg]), 'mg' as const]
             : [null, null];
-    const disabled = parent ? v.status >= 3 : v.visibility === 1;
+    const disabled = parent ? v.status >= 3 || parent.visibility === 1 : v.visibility === 1;
+    // discovery_tags holds effects, flavours and terpenes; the latter two are also kept apart, so
+    // the effects are the other tags (all of them for a product that never came from a file).
+    const flavours = listOf(pa[ATTR.flavours]);
+    const terpenes = listOf(pa[ATTR.terpenes]);
+    const effects = withoutTags(listOf(product.discovery_tags), [...flavours, ...terpenes]);
     const orderable = parent ? v.status <= 1 || v.status === 3 : v.status <= 1;
     const row: MenuRow = {
       external_id: v.external_id ?? v.sku,
@@ -216,9 +233,9 @@ export async function readStoreMenu(db: Db, storeId: number): Promise<StoreMenu>
       license_type: product.license_type as MenuRow['license_type'],
       status: disabled ? 'disabled' : 'active',
       description: product.description,
-      effects: listOf(pa[ATTR.effects]),
-      flavours: listOf(pa[ATTR.flavours]),
-      terpenes: listOf(pa[ATTR.terpenes]),
+      effects,
+      flavours,
+      terpenes,
       thc,
       thc_unit: thc == null ? null : thcUnit,
       cbd,
@@ -232,7 +249,7 @@ export async function readStoreMenu(db: Db, storeId: number): Promise<StoreMenu>
       coa_url: v.coa_url ?? null,
       images: pa[ATTR.images] ? pa[ATTR.images].split(';').filter(Boolean) : [],
     };
-    return { row, productId: v.id, parentId: parent?.id ?? null };
+    return { row, productId: v.id, parentId: parent?.id ?? null, visibility: product.visibility };
   });
   const skus = new Map(products.map((p) => [p.sku.toLowerCase(), p.id]));
   const externalIds = new Map(products.filter((p) => p.external_id).map((p) => [p.external_id!.toLowerCase(), p.id]));
@@ -371,6 +388,8 @@ export function planImport(
     for (const col of pr.present) if (col in pr.values) (merged as unknown as Record<string, unknown>)[col] = pr.values[col];
     if (!merged.parent_external_id) merged.parent_sku = null;
     else if (!merged.parent_sku) merged.parent_sku = menu.parents.get(merged.parent_external_id)?.sku ?? merged.parent_external_id;
+    // An effect that is also a flavour or terpene is that (it is one tag of the product).
+    merged.effects = withoutTags(merged.effects, [...merged.flavours, ...merged.terpenes]);
     const categoryId =
       menu.categoryIds.get(merged.category.toLowerCase()) ?? menu.categoryIds.get(merged.category.replace(/\s*>\s*/g, ' > ').toLowerCase());
     if (categoryId !== undefined) merged.category = menu.categoryPath.get(categoryId)!;
@@ -452,6 +471,7 @@ export async function applyPlan(trx: Transaction<Database>, menu: StoreMenu, pla
   const touched = new Set<number>();
   const parentIds = new Map(menu.parents);
   const parentRows = new Map<number, MenuRow>();
+  const activeParents = new Set<number>();
   const brandId = await brandResolver(trx, menu);
   const categoryOf = (r: MenuRow) =>
     menu.categoryIds.get(r.category.toLowerCase()) ?? menu.categoryIds.get(r.category.replace(/\s*>\s*/g, ' > ').toLowerCase())!;
@@ -459,10 +479,9 @@ export async function applyPlan(trx: Transaction<Database>, menu: StoreMenu, pla
   const productFields = async (r: MenuRow) => ({
     license_type: r.license_type,
     brand_id: r.brand ? await brandId(r.brand) : null,
-    canna_type: /^accessor/i.test(r.category) ? 4 : null,
     strain_type: r.strain_type,
     description: r.description,
-    discovery_tags: [...r.effects, ...r.flavours, ...r.terpenes].join(', '),
+    discovery_tags: [...new Set([...r.effects, ...r.flavours, ...r.terpenes])].join(', '),
     updated_at: at,
   });
 
@@ -486,12 +505,14 @@ export async function applyPlan(trx: Transaction<Database>, menu: StoreMenu, pla
           ...(await slugs(trx, storeId, row.name, parent.sku)),
           uom: 'g',
           image: null,
+          canna_type: cannaTypeOf(row),
           created_at: at,
           ...(await productFields(row)),
         })
         .execute();
     }
     parentRows.set(parent.id, row);
+    if (row.status === 'active') activeParents.add(parent.id);
   }
 
   for (const { row, current } of plan.writes) {
@@ -505,7 +526,8 @@ export async function applyPlan(trx: Transaction<Database>, menu: StoreMenu, pla
       parent_id: parent?.id ?? null,
       name,
       status,
-      visibility: parent ? 1 : row.status === 'disabled' ? 1 : 4,
+      // A listed product keeps how it is listed (catalogue only, search only) unless disabled.
+      visibility: parent ? 1 : row.status === 'disabled' ? 1 : current && current.visibility > 1 ? current.visibility : 4,
       size,
       uom: row.unit,
       unit_weight_grams_equivelent: row.flower_equivalent_g,
@@ -529,6 +551,7 @@ export async function applyPlan(trx: Transaction<Database>, menu: StoreMenu, pla
           id,
           store_id: storeId,
           type_id: 'simple',
+          canna_type: cannaTypeOf(row),
           image: null,
           created_at: at,
           ...(await slugs(trx, storeId, name, row.sku)),
@@ -595,7 +618,6 @@ export async function applyPlan(trx: Transaction<Database>, menu: StoreMenu, pla
         sku: row.parent_sku ?? row.parent_external_id!,
         type_id: 'configurable',
         parent_id: null,
-        visibility: 4,
         ...(await productFields(row)),
       })
       .where('id', '=', parentId)
@@ -609,8 +631,11 @@ export async function applyPlan(trx: Transaction<Database>, menu: StoreMenu, pla
       .where('products.parent_id', '=', parentId)
       .execute();
     const grams = children.filter((c) => c.status <= 2).reduce((s, c) => s + c.qty, 0);
-    // The parent is disabled (not listed) when every size is.
-    if (children.every((c) => c.status >= 3)) await trx.updateTable('products').set({ visibility: 1 }).where('id', '=', parentId).execute();
+    // The parent is disabled (not listed) when every size is; listed again when the file makes a size active.
+    const { visibility } = await trx.selectFrom('products').select('visibility').where('id', '=', parentId).executeTakeFirstOrThrow();
+    const listed = visibility > 1 ? visibility : 4;
+    const next = children.every((c) => c.status >= 3) ? 1 : activeParents.has(parentId) ? listed : visibility;
+    if (next !== visibility) await trx.updateTable('products').set({ visibility: next }).where('id', '=', parentId).execute();
     await trx.deleteFrom('stock').where('product_id', '=', parentId).execute();
     await trx
       .insertInto('stock')
@@ -645,10 +670,18 @@ export async function applyPlan(trx: Transaction<Database>, menu: StoreMenu, pla
   return [...touched];
 }
 
+/**
+ * canna_type of a new product: 4 (accessory, never counted toward limits) in an Accessories
+ * category; otherwise null (cannabis). An existing product keeps its own (the file has no column
+ * for it), so a hemp product (6) stays uncounted.
+ */
+function cannaTypeOf(r: MenuRow): number | null {
+  return /^accessor/i.test(r.category) ? 4 : null;
+}
+
 function productAttributes(r: MenuRow): Record<string, string | null> {
   return {
     [ATTR.lineage]: r.lineage,
-    [ATTR.effects]: r.effects.length ? r.effects.join(', ') : null,
     [ATTR.flavours]: r.flavours.length ? r.flavours.join(', ') : null,
     [ATTR.terpenes]: r.terpenes.length ? r.terpenes.join(', ') : null,
     [ATTR.images]: r.images.length ? r.images.join(';') : null,
