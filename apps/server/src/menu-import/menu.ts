@@ -40,6 +40,8 @@ export interface StoreMenu {
   /** Every product of the store (menu rows or not), lower-cased sku → id, external_id → id. */
   skus: Map<string, number>;
   externalIds: Map<string, number>;
+  /** Product url paths in use (a new product gets one that is not). */
+  urlPaths: Set<string>;
 }
 
 /** Attribute values a menu row owns (product_attribute_values.attribute_code). */
@@ -253,7 +255,8 @@ export async function readStoreMenu(db: Db, storeId: number): Promise<StoreMenu>
   });
   const skus = new Map(products.map((p) => [p.sku.toLowerCase(), p.id]));
   const externalIds = new Map(products.filter((p) => p.external_id).map((p) => [p.external_id!.toLowerCase(), p.id]));
-  return { storeId, variants, parents, categoryIds, categoryPath, brandIds, brandNames, skus, externalIds };
+  const urlPaths = new Set(products.map((p) => p.url_path));
+  return { storeId, variants, parents, categoryIds, categoryPath, brandIds, brandNames, skus, externalIds, urlPaths };
 }
 
 // ---------------------------------------------------------------- plan
@@ -502,7 +505,7 @@ export async function applyPlan(trx: Transaction<Database>, menu: StoreMenu, pla
           parent_id: null,
           type_id: 'configurable',
           name: row.name,
-          ...(await slugs(trx, storeId, row.name, parent.sku)),
+          ...slugs(menu, row.name, parent.sku),
           uom: 'g',
           image: null,
           canna_type: cannaTypeOf(row),
@@ -554,21 +557,21 @@ export async function applyPlan(trx: Transaction<Database>, menu: StoreMenu, pla
           canna_type: cannaTypeOf(row),
           image: null,
           created_at: at,
-          ...(await slugs(trx, storeId, name, row.sku)),
+          ...slugs(menu, name, row.sku),
           ...fields,
         })
         .execute();
     }
     touched.add(id);
     const qty = row.unit === 'g' ? row.stock * (row.weight_g ?? 1) : row.stock;
-    const stockRow = await trx.selectFrom('stock').select('product_id').where('product_id', '=', id).executeTakeFirst();
-    if (stockRow)
-      await trx
-        .updateTable('stock')
-        .set((eb) => ({ qty, is_in_stock: qty > 0 ? 1 : 0, version: eb('version', '+', 1), updated_at: at }))
-        .where('product_id', '=', id)
-        .execute();
-    else
+    const stockUpdate = current
+      ? await trx
+          .updateTable('stock')
+          .set((eb) => ({ qty, is_in_stock: qty > 0 ? 1 : 0, version: eb('version', '+', 1), updated_at: at }))
+          .where('product_id', '=', id)
+          .executeTakeFirst()
+      : null;
+    if (!stockUpdate || Number(stockUpdate.numUpdatedRows) === 0)
       await trx
         .insertInto('stock')
         .values({ product_id: id, qty, is_in_stock: qty > 0 ? 1 : 0, manage_stock: 1, updated_at: at })
@@ -580,15 +583,15 @@ export async function applyPlan(trx: Transaction<Database>, menu: StoreMenu, pla
       special_from_date: row.special_price == null ? null : row.special_from,
       special_to_date: row.special_price == null ? null : row.special_to,
     };
-    const priceRow = await trx
-      .selectFrom('product_prices')
-      .select('product_id')
-      .where('product_id', '=', id)
-      .where('customer_group_id', '=', 0)
-      .executeTakeFirst();
-    if (priceRow)
-      await trx.updateTable('product_prices').set(price).where('product_id', '=', id).where('customer_group_id', '=', 0).execute();
-    else
+    const priceUpdate = current
+      ? await trx
+          .updateTable('product_prices')
+          .set(price)
+          .where('product_id', '=', id)
+          .where('customer_group_id', '=', 0)
+          .executeTakeFirst()
+      : null;
+    if (!priceUpdate || Number(priceUpdate.numUpdatedRows) === 0)
       await trx
         .insertInto('product_prices')
         .values({ product_id: id, customer_group_id: 0, ...price })
@@ -719,16 +722,12 @@ async function writeProductParts(
       .execute();
 }
 
-/** A url key unique in the store: the name's slug, else with the sku appended. */
-async function slugs(trx: Transaction<Database>, storeId: number, name: string, sku: string) {
-  let slug = slugify(name) || slugify(sku) || 'product';
-  const taken = await trx
-    .selectFrom('products')
-    .select('id')
-    .where('store_id', '=', storeId)
-    .where('url_path', '=', slug)
-    .executeTakeFirst();
-  if (taken) slug = `${slug}-${slugify(sku)}`;
+/** A url key unique in the store: the name's slug, else with the sku appended (and a number). */
+function slugs(menu: StoreMenu, name: string, sku: string) {
+  const base = slugify(name) || slugify(sku) || 'product';
+  let slug = base;
+  for (let n = 1; menu.urlPaths.has(slug); n++) slug = n === 1 ? `${base}-${slugify(sku)}` : `${base}-${slugify(sku)}-${n}`;
+  menu.urlPaths.add(slug);
   return { slug, url_key: slug, url_path: slug };
 }
 
