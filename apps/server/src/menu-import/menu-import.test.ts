@@ -252,7 +252,7 @@ describeEachDatabase('menu import', (getDb) => {
     );
   });
 
-  it('reports a row over the size limit and a file over the row limit (100,000 rows streamed) without writing', async () => {
+  it('reports a row over the size limit, a file over the text limit and one over the row limit (100,000 rows streamed) without writing', async () => {
     const before = await snapshot(STORE.c);
     const big = await run(STORE.c, `${HEADER}\nX-1,X-1,${'a'.repeat(1_000_000)},Flower > Indica,g,1,1.00,1\n`);
     expect(big.outcome).toBe('problems');
@@ -265,6 +265,15 @@ describeEachDatabase('menu import', (getDb) => {
         yield chunk;
       }
     }
+    function* long() {
+      yield `${HEADER},description\n`;
+      for (let i = 0; i < 900; i++) yield `L-${i},L-${i},Long ${i},Flower > Indica,g,1,10.00,1,${'d'.repeat(19_000)}\n`;
+    }
+    const heavy = await importMenu(getDb().db, { storeId: STORE.c, source: long(), format: 'csv' });
+    expect(heavy.rows).toBe(900);
+    expect(heavy.problems).toEqual([
+      { row: expect.any(Number), column: '', value: '', reason: expect.stringMatching(/more than 16 MB of text/) },
+    ]);
     const r = await importMenu(getDb().db, { storeId: STORE.c, source: many(), format: 'csv' });
     expect(r.outcome).toBe('problems');
     expect(r.rows).toBe(100_000);

@@ -2,8 +2,9 @@
  * Streaming reader of a menu file (CSV or JSON, format.ts). Never throws on bad input: every
  * problem becomes a `{row, column, value, reason}` entry. Memory is bounded whatever the input:
  * the bytes are decoded and parsed chunk by chunk, a row may hold at most `MAX_ROW_BYTES`, at
- * most `MAX_ROWS` rows are kept (the rest are only counted), at most `MAX_PROBLEMS` problems are
- * listed (all are counted), and a JSON file may be at most `MAX_JSON_BYTES`.
+ * most `MAX_ROWS` rows and `MAX_KEPT_CHARS` characters of cells are kept (the rest are only
+ * counted), at most `MAX_PROBLEMS` problems are listed (all are counted), and a JSON file may be
+ * at most `MAX_JSON_BYTES`.
  *
  * Rows are numbered as a spreadsheet numbers them: the header is row 1, the first variant row 2.
  * In JSON the first element of the array is row 1. Problems about the whole file have row 0.
@@ -16,6 +17,8 @@ export const MAX_ROWS = 20_000;
 export const MAX_ROW_BYTES = 64 * 1024;
 export const MAX_PROBLEMS = 1_000;
 export const MAX_JSON_BYTES = 32 * 1024 * 1024;
+/** Characters of cells kept (a menu of 20,000 rows with long descriptions is far below). */
+export const MAX_KEPT_CHARS = 16 * 1024 * 1024;
 
 export interface Problem {
   /** Spreadsheet row (header = 1) or JSON element (first = 1); 0 for the file as a whole. */
@@ -57,6 +60,8 @@ const clip = (v: string) => (v.length > 200 ? `${v.slice(0, 200)}…` : v);
 class Collector {
   readonly result: ParseResult = { rows: [], rowCount: 0, problems: [], problemCount: 0 };
   private readonly seen = { external_id: new Map<string, number>(), sku: new Map<string, number>() };
+  private keptChars = 0;
+  private full = false;
 
   problem(row: number, column: string, value: string, reason: string): void {
     this.result.problemCount++;
@@ -68,9 +73,21 @@ class Collector {
     this.result.rowCount++;
     if (this.result.rowCount === MAX_ROWS + 1)
       this.problem(row, '', '', `the file has more than ${MAX_ROWS} rows; split it (rows after this one are not checked)`);
-    if (this.result.rowCount > MAX_ROWS) return;
+    if (this.result.rowCount > MAX_ROWS || this.full) return;
+    const list = [...cells];
+    this.keptChars += list.reduce((n, [, v]) => n + v.length, 0);
+    if (this.keptChars > MAX_KEPT_CHARS) {
+      this.full = true;
+      this.problem(
+        row,
+        '',
+        '',
+        `the file holds more than ${MAX_KEPT_CHARS / 1024 / 1024} MB of text; split it (rows after this one are not checked)`,
+      );
+      return;
+    }
     const values: Partial<MenuRow> = {};
-    for (const [name, raw] of cells) {
+    for (const [name, raw] of list) {
       const spec = COLUMN_BY_NAME.get(name)!;
       const cell = unescapeCell(raw);
       const parsed = spec.parse(cell);
