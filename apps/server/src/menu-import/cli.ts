@@ -187,10 +187,8 @@ export async function runImportCli(
       },
     });
     for (const line of reportLines(report, args)) io.out(line);
-    if (report.outcome === 'applied')
-      io.out(
-        told ? 'The servers were told: search and pages show the new menu.' : 'No REDIS_URL: restart the server to show the new menu.',
-      );
+    if (report.outcome === 'applied' && told) io.out('The servers were told: search and pages show the new menu.');
+    else if (report.outcome === 'applied' && !config.redisUrl) io.out('No REDIS_URL: restart the server to show the new menu.');
     return report.outcome === 'problems' ? 1 : 0;
   } finally {
     await destroy();

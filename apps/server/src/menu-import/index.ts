@@ -53,6 +53,8 @@ export interface ImportReport {
   problemCount: number;
   /** Product ids written (variants and their parents), for callers that reindex themselves. */
   productIds: number[];
+  /** Set when the menu was written but `onChanged` failed (search and pages may lag until the next resync). */
+  notifyError?: string;
 }
 
 /** Parse, plan and (unless dry run or problems) apply a menu file for one store. */
@@ -92,7 +94,14 @@ export async function importMenu(db: Kysely<Database>, opts: ImportOptions): Pro
   }
   const { plan, ids } = result;
   const outcome = plan.problemCount > 0 ? 'problems' : opts.dryRun ? 'planned' : ids.length > 0 ? 'applied' : 'unchanged';
-  if (outcome === 'applied' && opts.onChanged) await opts.onChanged(opts.storeId, ids);
+  let notifyError: string | undefined;
+  if (outcome === 'applied' && opts.onChanged)
+    try {
+      await opts.onChanged(opts.storeId, ids);
+    } catch (error) {
+      // The menu is written; only the telling failed. Reported, never thrown (a caller must not answer 500 for a done import).
+      notifyError = (error as Error)?.message ?? String(error);
+    }
   return {
     outcome,
     rows: parsed.rowCount,
@@ -103,6 +112,7 @@ export async function importMenu(db: Kysely<Database>, opts: ImportOptions): Pro
     problems: plan.problems,
     problemCount: plan.problemCount,
     productIds: ids,
+    ...(notifyError === undefined ? {} : { notifyError }),
   };
 }
 

@@ -106,6 +106,13 @@ describeEachDatabase('menu import', (getDb) => {
     expect(await snapshot(STORE.d)).toBe(after);
   });
 
+  it('a failing change notice is reported, not thrown: the menu stays written', async () => {
+    const file = `${HEADER}\nN-1,N-1,Notice Kush,Flower > Sativa,g,1,10.00,2\n`;
+    const r = await run(STORE.b, file, { onChanged: async () => Promise.reject(new Error('bus down')) });
+    expect(r).toMatchObject({ outcome: 'applied', notifyError: 'bus down' });
+    expect((await run(STORE.b, file)).outcome).toBe('unchanged');
+  });
+
   it('reports an update with the before and after of each changed field, and a missing column keeps the field', async () => {
     const file = `${HEADER}\nPOS-2001,MNG-GUM-10,Mango Chill Gummies 10-pack,Edibles > Gummies,ea,30,19.50,54\n`;
     const r = await run(STORE.d, file);
