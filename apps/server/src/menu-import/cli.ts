@@ -114,7 +114,8 @@ export async function runImportCli(
   io: {
     out: (line: string) => void;
     err: (line: string) => void;
-    progress?: (rows: number, bytes: number, total: number) => void;
+    /** Progress while reading (rows so far, bytes read, file size); `end` once the file is read. */
+    progress?: ((rows: number, bytes: number, total: number) => void) & { end?: () => void };
     /** The environment to configure from (default process.env). */
     env?: NodeJS.ProcessEnv;
   } = {
@@ -186,6 +187,7 @@ export async function runImportCli(
         }
       },
     });
+    io.progress?.end?.();
     for (const line of reportLines(report, args)) io.out(line);
     if (report.outcome === 'applied' && told) io.out('The servers were told: search and pages show the new menu.');
     else if (report.outcome === 'applied' && !config.redisUrl) io.out('No REDIS_URL: restart the server to show the new menu.');
@@ -195,19 +197,30 @@ export async function runImportCli(
   }
 }
 
-/** A one-line progress bar on stderr, redrawn at most every 100 ms. */
-function progressBar(): (rows: number, bytes: number, total: number) => void {
+/** A one-line progress bar on stderr for files of 1 MB or more, redrawn at most every 100 ms. */
+function progressBar(): ((rows: number, bytes: number, total: number) => void) & { end?: () => void } {
   let last = 0;
-  return (rows, bytes, total) => {
-    const now = Date.now();
-    if (now - last < 100 && bytes < total) return;
-    last = now;
+  let latest: [number, number, number] | null = null;
+  const draw = ([rows, bytes, total]: [number, number, number]) => {
     const share = total > 0 ? Math.min(1, bytes / total) : 0;
     const width = 30;
     const filled = Math.round(share * width);
     process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.round(share * 100)}%  ${rows} rows`);
-    if (bytes >= total) process.stderr.write('\n');
   };
+  const bar = (rows: number, bytes: number, total: number) => {
+    if (total < 1024 * 1024) return;
+    latest = [rows, bytes, total];
+    const now = Date.now();
+    if (now - last < 100) return;
+    last = now;
+    draw(latest);
+  };
+  bar.end = () => {
+    if (!latest) return;
+    draw(latest);
+    process.stderr.write('\n');
+  };
+  return bar;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
