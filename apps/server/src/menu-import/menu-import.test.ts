@@ -106,6 +106,23 @@ describeEachDatabase('menu import', (getDb) => {
     expect(await snapshot(STORE.d)).toBe(after);
   });
 
+  it('a write that fails in the database midway leaves nothing written (one transaction) and is reported, not thrown', async () => {
+    const before = await snapshot(STORE.b);
+    // Two new products given the same parent_sku: the plan does not catch it; the second insert fails.
+    const head = 'external_id,sku,parent_external_id,parent_sku,name,category,unit,weight_g,price,stock';
+    const file = [
+      head,
+      'T-1,T-1,T-A,T-SAME,Twin A,Flower > Hybrid,g,1,10.00,1',
+      'T-2,T-2,T-B,T-SAME,Twin B,Flower > Hybrid,g,1,10.00,1',
+    ].join('\n');
+    const r = await run(STORE.b, file);
+    expect(r.outcome).toBe('problems');
+    expect(r.problems).toEqual([
+      { row: 0, column: '', value: '', reason: expect.stringMatching(/could not be written .*nothing was changed/) },
+    ]);
+    expect(await snapshot(STORE.b)).toBe(before);
+  });
+
   it('a failing change notice is reported, not thrown: the menu stays written', async () => {
     const file = `${HEADER}\nN-1,N-1,Notice Kush,Flower > Sativa,g,1,10.00,2\n`;
     const r = await run(STORE.b, file, { onChanged: async () => Promise.reject(new Error('bus down')) });
