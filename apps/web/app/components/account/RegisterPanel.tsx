@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import type { LicenseType } from '@verdant/domain';
 import { accountApi } from '../../api/account.ts';
 import type { RegistrationInput } from '../../api/user.ts';
@@ -71,6 +71,13 @@ export function RegisterPanel({ onClose }: { onClose(): void }) {
     setStepState(next);
   };
   const medical = form.licenseType === 'medical';
+  // A field of the other step is focused by an effect, after the commit that shows it: a frame
+  // scheduled from the submit handler can run before React has rendered the step (the code field
+  // was then missing and focus stayed behind). A new object each time: "Send a new code" focuses again.
+  const [focusTarget, setFocusTarget] = useState<{ id: string } | null>(null);
+  useEffect(() => {
+    if (focusTarget) document.getElementById(focusTarget.id)?.focus();
+  }, [focusTarget]);
 
   const set = <K extends keyof RegistrationForm>(key: K) => (value: RegistrationForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
@@ -106,7 +113,7 @@ export function RegisterPanel({ onClose }: { onClose(): void }) {
       setCode('');
       setCodeError(undefined);
       setStep('code');
-      focusField('register-code');
+      setFocusTarget({ id: 'register-code' });
     }
   };
 
@@ -173,7 +180,14 @@ export function RegisterPanel({ onClose }: { onClose(): void }) {
             {REGISTER_COPY.confirm}
           </button>
           <div className="flex flex-wrap justify-between gap-x-4 text-sm">
-            <button type="button" className={linkButton} onClick={() => setStep('form')}>
+            <button
+              type="button"
+              className={linkButton}
+              onClick={() => {
+                setStep('form');
+                setFocusTarget({ id: 'register-firstname' });
+              }}
+            >
               Change my details
             </button>
             <button type="button" className={linkButton} disabled={busy} onClick={(e) => void submit(e)}>
