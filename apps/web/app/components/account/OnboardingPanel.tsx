@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { LICENSE_LABELS } from '@verdant/domain';
 import { displayName, greeting } from '../../lib/account-view.ts';
 import { useAuth } from '../../state/use-auth.ts';
@@ -19,9 +19,15 @@ export function OnboardingPanel({ onClose }: { onClose(): void }) {
   const user = useAuth((s) => s.user);
   // Asked once per opening: saving or skipping puts the rest of the welcome in its place.
   const [askName, setAskName] = useState(() => user != null && displayName(user) == null);
+  // Once the name step is done, focus goes to the welcome's first action — in an effect, after the
+  // commit that shows it (a frame scheduled after the save could run before React rendered it).
+  const [nameAnswered, setNameAnswered] = useState(false);
+  useEffect(() => {
+    if (nameAnswered) document.getElementById('onboarding-start')?.focus();
+  }, [nameAnswered]);
   const nameDone = () => {
     setAskName(false);
-    requestAnimationFrame(() => document.getElementById('onboarding-start')?.focus());
+    setNameAnswered(true);
   };
   if (!user) return null;
   return (
