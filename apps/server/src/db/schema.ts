@@ -69,6 +69,7 @@ export interface Database {
   webhook_endpoints: S.WebhookEndpointsTable;
   webhook_deliveries: S.WebhookDeliveriesTable;
   webhook_attempts: S.WebhookAttemptsTable;
+  menu_changes: S.MenuChangesTable;
 }
 
 export type TableName = keyof Database;
@@ -126,4 +127,5 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'webhook_endpoints',
   'webhook_deliveries',
   'webhook_attempts',
+  'menu_changes',
 ];

@@ -16,6 +16,7 @@ import { migration0009 } from './0009_phone_identity.ts';
 import { migration0010 } from './0010_store_console.ts';
 import { migration0011 } from './0011_order_search.ts';
 import { migration0012 } from './0012_menu_import.ts';
+import { migration0013 } from './0013_menu_changes.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0001_initial': migration0001,
@@ -30,6 +31,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0010_store_console': migration0010,
   '0011_order_search': migration0011,
   '0012_menu_import': migration0012,
+  '0013_menu_changes': migration0013,
 };
 
 export type { DialectMigration, SqlDialect } from './helpers.ts';

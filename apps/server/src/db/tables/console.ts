@@ -163,3 +163,28 @@ export interface WebhookAttemptsTable {
   response_excerpt: string | null;
   node: string | null;
 }
+
+/** Where a menu change came from (menu_changes.source). */
+export type MenuChangeSource = 'console' | 'import' | 'api';
+/** Who made it: a staff member, an integration API key, or the command line. */
+export type MenuChangeActorType = 'staff' | 'api_key' | 'cli';
+
+/** One field of one product changed, by whom (migration 0013; menu-admin/audit.ts). Never updated. */
+export interface MenuChangesTable {
+  id: Generated<number>;
+  store_id: number;
+  product_id: number | null;
+  sku: string;
+  external_id: string | null;
+  /** A menu-file column name (menu-import/FORMAT.md), e.g. `price`, `stock`, `orderable`, `status`. */
+  field: string;
+  before: string | null;
+  after: string | null;
+  source: MenuChangeSource;
+  actor_type: MenuChangeActorType;
+  actor_id: number | null;
+  actor_name: string;
+  /** Groups the rows of one action (one edit, one bulk action, one import, one API call). */
+  batch_id: string;
+  at: Timestamp;
+}
