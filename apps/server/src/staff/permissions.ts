@@ -16,6 +16,11 @@ export const PERMISSIONS = [
   'settings:write',
   'staff:manage',
   'webhooks:manage',
+  // Menu (issue 13): read the menu; mark items sold out / back in stock and orderable (budtenders);
+  // change prices, status, run imports (managers, owners).
+  'menu:read',
+  'menu:stock',
+  'menu:write',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -29,7 +34,7 @@ export type RoutePermission = Permission | 'public';
 export const ROLE_PERMISSIONS: Readonly<Record<StaffRole, readonly Permission[]>> = {
   owner: PERMISSIONS,
   manager: PERMISSIONS,
-  budtender: ['self', 'orders:read', 'orders:write', 'customers:verify'],
+  budtender: ['self', 'orders:read', 'orders:write', 'customers:verify', 'menu:read', 'menu:stock'],
 };
 
 export function roleCan(role: StaffRole, permission: Permission): boolean {
