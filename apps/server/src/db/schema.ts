@@ -14,11 +14,13 @@ import type { Insertable, Selectable } from 'kysely';
 import type * as C from './tables/catalog.ts';
 import type * as O from './tables/commerce.ts';
 import type * as S from './tables/console.ts';
+import type * as I from './tables/integration.ts';
 
 export type * from './tables/common.ts';
 export type * from './tables/catalog.ts';
 export type * from './tables/commerce.ts';
 export type * from './tables/console.ts';
+export type * from './tables/integration.ts';
 
 export interface Database {
   stores: C.StoresTable;
@@ -70,6 +72,9 @@ export interface Database {
   webhook_deliveries: S.WebhookDeliveriesTable;
   webhook_attempts: S.WebhookAttemptsTable;
   menu_changes: S.MenuChangesTable;
+  api_keys: I.ApiKeysTable;
+  api_idempotency: I.ApiIdempotencyTable;
+  integration_stock_sequences: I.IntegrationStockSequencesTable;
 }
 
 export type TableName = keyof Database;
@@ -128,4 +133,7 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'webhook_deliveries',
   'webhook_attempts',
   'menu_changes',
+  'api_keys',
+  'api_idempotency',
+  'integration_stock_sequences',
 ];

@@ -17,6 +17,7 @@ import { migration0010 } from './0010_store_console.ts';
 import { migration0011 } from './0011_order_search.ts';
 import { migration0012 } from './0012_menu_import.ts';
 import { migration0013 } from './0013_menu_changes.ts';
+import { migration0014 } from './0014_integration_api.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0001_initial': migration0001,
@@ -32,6 +33,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0011_order_search': migration0011,
   '0012_menu_import': migration0012,
   '0013_menu_changes': migration0013,
+  '0014_integration_api': migration0014,
 };
 
 export type { DialectMigration, SqlDialect } from './helpers.ts';
