@@ -11,6 +11,7 @@
  * Exit codes: 0 applied, planned (dry run) or nothing to change; 1 problems found (nothing
  * written); 2 usage (bad arguments, unknown store, unreadable file).
  */
+import os from 'node:os';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
@@ -170,6 +171,8 @@ export async function runImportCli(
       dryRun: args.dryRun,
       full: args.full,
       onProgress: (rows) => io.progress?.(rows, bytes, size),
+      // The history names who ran it: the OS user of the command line.
+      audit: { source: 'import', actor: { type: 'cli', name: `command line (${cliUser()})` } },
       onChanged: async (storeId, productIds) => {
         if (!config.redisUrl) return;
         const bus = redisBus({
@@ -194,6 +197,14 @@ export async function runImportCli(
     return report.outcome === 'problems' ? 1 : 0;
   } finally {
     await destroy();
+  }
+}
+
+function cliUser(): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return 'unknown user';
   }
 }
 

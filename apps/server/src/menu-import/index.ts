@@ -13,9 +13,10 @@
  * (pass the catalogue index manager's `catalogChanged`, or publish on the change bus from a process
  * that has no index) so search, pages and other nodes see the change.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { stringify } from 'csv-stringify/sync';
-import type { Database } from '../db/schema.ts';
+import type { Database, MenuChangeSource } from '../db/schema.ts';
+import { recordMenuChanges, type MenuActor, type MenuChange } from '../menu-admin/audit.ts';
 import { cellOf, COLUMN_NAMES, escapeCell, type MenuRow } from './format.ts';
 import { applyPlan, planImport, readStoreMenu, type FieldChange, type PlannedVariant } from './menu.ts';
 import { parseMenuFile, type MenuFileFormat, type Problem } from './parse.ts';
@@ -38,6 +39,13 @@ export interface ImportOptions {
   onChanged?: (storeId: number, productIds: number[]) => Promise<void>;
   onProgress?: (rows: number) => void;
   clock?: () => Date;
+  /**
+   * Record what was written in the menu history (menu-admin/audit.ts), in the import's transaction:
+   * one row per changed cell of an updated variant, one `created` row per new variant (its cells are
+   * in the file; thousands of rows per new variant would bury the history), and a `status` row per
+   * variant a `full` import took off the menu.
+   */
+  audit?: { source: MenuChangeSource; actor: MenuActor };
 }
 
 export interface ImportReport {
@@ -76,7 +84,9 @@ export async function importMenu(db: Kysely<Database>, opts: ImportOptions): Pro
     db.transaction().execute(async (trx) => {
       const menu = await readStoreMenu(trx, opts.storeId);
       const plan = planImport(menu, parsed, opts.full === true);
-      const ids = dry || plan.problemCount > 0 ? [] : await applyPlan(trx, menu, plan, (opts.clock ?? (() => new Date()))());
+      const now = (opts.clock ?? (() => new Date()))();
+      const ids = dry || plan.problemCount > 0 ? [] : await applyPlan(trx, menu, plan, now);
+      if (ids.length > 0 && opts.audit) await recordImport(trx, opts.storeId, plan, opts.audit, now);
       return { plan, ids };
     });
   let result: Awaited<ReturnType<typeof run>>;
@@ -114,6 +124,33 @@ export async function importMenu(db: Kysely<Database>, opts: ImportOptions): Pro
     productIds: ids,
     ...(notifyError === undefined ? {} : { notifyError }),
   };
+}
+
+async function recordImport(
+  trx: Transaction<Database>,
+  storeId: number,
+  plan: Pick<ImportReport, 'created' | 'updated' | 'removed'>,
+  audit: NonNullable<ImportOptions['audit']>,
+  at: Date,
+): Promise<void> {
+  const externalIds = [...plan.created, ...plan.updated, ...plan.removed].map((v) => v.external_id);
+  const idOf = new Map<string, number>();
+  for (let i = 0; i < externalIds.length; i += 500) {
+    const rows = await trx
+      .selectFrom('products')
+      .select(['id', 'external_id'])
+      .where('store_id', '=', storeId)
+      .where('external_id', 'in', externalIds.slice(i, i + 500))
+      .execute();
+    for (const r of rows) idOf.set(r.external_id!, r.id);
+  }
+  const base = (v: PlannedVariant) => ({ productId: idOf.get(v.external_id) ?? null, sku: v.sku, externalId: v.external_id });
+  const changes: MenuChange[] = [
+    ...plan.created.map((v) => ({ ...base(v), field: 'created', before: null, after: v.name })),
+    ...plan.updated.flatMap((v) => (v.changes ?? []).map((c) => ({ ...base(v), field: c.column, before: c.before, after: c.after }))),
+    ...plan.removed.map((v) => ({ ...base(v), field: 'status', before: 'active', after: 'disabled' })),
+  ];
+  await recordMenuChanges(trx, { storeId, source: audit.source, actor: audit.actor, at, changes });
 }
 
 /** The store's menu rows, in the import format. */

@@ -106,6 +106,48 @@ describeEachDatabase('menu import', (getDb) => {
     expect(await snapshot(STORE.d)).toBe(after);
   });
 
+  it('records what an import wrote in the menu history, in its transaction: created, changed cells, removals; nothing for a dry run, problems or no change', async () => {
+    const { db } = getDb();
+    const audit = { source: 'import' as const, actor: { type: 'staff' as const, id: 4, name: 'Dana Cole' } };
+    const history = () =>
+      db.selectFrom('menu_changes').selectAll().where('store_id', '=', STORE.a).where('sku', 'like', 'AUD-%').orderBy('id').execute();
+    const v1 = [
+      HEADER,
+      'AUD-1,AUD-1,Audit Kush,Flower > Hybrid,g,3.5,30.00,10',
+      'AUD-2,AUD-2,Audit Haze,Flower > Hybrid,g,3.5,32.00,4',
+    ].join('\n');
+    await run(STORE.a, v1, { audit, dryRun: true });
+    expect(await history()).toEqual([]);
+    expect((await run(STORE.a, v1, { audit })).outcome).toBe('applied');
+    const created = await history();
+    expect(created.map((r) => [r.sku, r.field, r.before, r.after, r.source, r.actor_name])).toEqual([
+      ['AUD-1', 'created', null, 'Audit Kush', 'import', 'Dana Cole'],
+      ['AUD-2', 'created', null, 'Audit Haze', 'import', 'Dana Cole'],
+    ]);
+    const kush = await db
+      .selectFrom('products')
+      .select('id')
+      .where('store_id', '=', STORE.a)
+      .where('external_id', '=', 'AUD-1')
+      .executeTakeFirstOrThrow();
+    expect(created[0].product_id).toBe(kush.id);
+    expect(new Set(created.map((r) => r.batch_id)).size).toBe(1);
+
+    const v2 = [
+      HEADER,
+      'AUD-1,AUD-1,Audit Kush,Flower > Hybrid,g,3.5,28.00,0',
+      'AUD-2,AUD-2,Audit Haze,Flower > Hybrid,g,3.5,32.00,4',
+    ].join('\n');
+    expect((await run(STORE.a, v2, { audit })).outcome).toBe('applied');
+    expect((await run(STORE.a, v2, { audit })).outcome).toBe('unchanged');
+    expect((await run(STORE.a, `${v2}\nAUD-3,AUD-3,Bad,Flower > Hybrid,g,3.5,-1,1`, { audit })).outcome).toBe('problems');
+    const after = (await history()).slice(created.length);
+    expect(after.map((r) => [r.sku, r.field, r.before, r.after])).toEqual([
+      ['AUD-1', 'price', '30.00', '28.00'],
+      ['AUD-1', 'stock', '10', '0'],
+    ]);
+  });
+
   it('a write that fails in the database midway leaves nothing written (one transaction) and is reported, not thrown', async () => {
     const before = await snapshot(STORE.b);
     // Two new products given the same parent_sku: the plan does not catch it; the second insert fails.
