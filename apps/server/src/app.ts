@@ -10,6 +10,7 @@ import type { Database } from './db/schema.ts';
 import { ApiError, sendError } from './http/envelope.ts';
 import { frameworkErrors, installBodyPolicy } from './http/body-policy.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { installOpenApi } from './openapi/routes.ts';
 import { registerWriteLimits, writeLimitFromEnv, type WriteLimitConfig } from './http/write-limits.ts';
 import type { StoreRegistry } from './stores/registry.ts';
 import { registerStoreviewRoutes } from './stores/storeview.ts';
@@ -83,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // JSON-object bodies only on the API, before any route exists (its onRoute hook sees them all).
   installBodyPolicy(app);
+  installOpenApi(app); // OpenAPI document of every route registered after this (openapi/).
   await registerSecurityHeaders(app);
   await registerWriteLimits(app, { limit: deps.writeLimit ?? writeLimitFromEnv(), redisUrl: deps.config.redisUrl, redisPrefix: deps.config.redisPrefix });
 
