@@ -7,6 +7,7 @@ import { withStartupLock } from './db/startup-lock.ts';
 import { waitForRedis } from './redis/wait.ts';
 import { assertPortFree, PortInUseError } from './net/port-free.ts';
 import { ensureSeeded } from './seed/index.ts';
+import { ensureStoreScaffold } from './seed/scaffold.ts';
 import { buildApp } from './app.ts';
 import { ensureDemoStaff } from './staff/demo.ts';
 
@@ -14,7 +15,7 @@ import { ensureDemoStaff } from './staff/demo.ts';
  * `npm start`: validate the environment and the stores file, check the port is free, take the data directory (SQLite: one
  * process per DATA_DIR), wait for Redis when REDIS_URL is set, open the database (SQLite under
  * DATA_DIR unless DATABASE_URL is set), migrate, load the demo catalogue when the catalogue is
- * empty, then serve the API and the storefront on one port. The port is opened last, once the
+ * empty and the stores file is the demo one (any other stores file starts with an empty menu), then serve the API and the storefront on one port. The port is opened last, once the
  * catalogue is built and subscribed to the other nodes' changes: a node that answers is ready.
  */
 async function main(): Promise<void> {
@@ -59,7 +60,11 @@ async function main(): Promise<void> {
   const seeded = await withStartupLock(db, dialect, async () => {
     await migrateToLatest(db);
     await syncStores(db, registry.file);
-    const catalogueSeeded = await ensureSeeded(db, registry.file, config.dataDir);
+    // The demo catalogue only for the demo stores file: a deployment with its own STORES_FILE starts
+    // with an empty menu (the storefront says "Menu coming soon") until its first import (issue 13).
+    const catalogueSeeded = config.demoMode ? await ensureSeeded(db, registry.file, config.dataDir) : false;
+    // …with the frame an import fills (categories, tax lines, static pages) for stores that have none.
+    if (!config.demoMode) await ensureStoreScaffold(db, registry.file);
     // Staff to open the console with (demo only; never created for a real deployment's stores).
     if (config.demoMode) await ensureDemoStaff(db);
     return catalogueSeeded;
@@ -68,7 +73,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, registry, db, webBuildDir: config.serveStorefront ? WEB_BUILD_DIR : undefined });
   app.log.info(
     { dialect, dataDir: config.dataDir, storesFile: config.storesFile, seeded },
-    seeded ? 'demo catalogue loaded' : 'using existing catalogue',
+    seeded ? 'demo catalogue loaded' : config.demoMode ? 'using existing catalogue' : 'using the catalogue in the database (menus come from npm run import)',
   );
 
   let closing = false;

@@ -205,7 +205,8 @@ export class CatalogIndexManager {
         rewrites: rewrites.filter((r) => r.store_id === storeId),
         sellables: sellables.get(storeId) ?? [],
       };
-      this.catalogs.set(storeId, new StoreCatalog(storeId, this.attributes, content));
+      const listOutOfStock = this.opts.stores.find((s) => s.storeId === storeId)?.catalog.listOutOfStockProducts;
+      this.catalogs.set(storeId, new StoreCatalog(storeId, this.attributes, content, { listOutOfStock }));
     }
   }
 

@@ -27,6 +27,8 @@ export interface CatalogSnapshot {
 export function offlineServices(snapshot: CatalogSnapshot, clock: () => Date = () => new Date()): StorefrontServices {
   const attributes = createAttributeIndex();
   attributes.replaceAll(snapshot.attributes);
-  const catalog = new StoreCatalog(snapshot.store.storeId, attributes, snapshot.content);
+  const catalog = new StoreCatalog(snapshot.store.storeId, attributes, snapshot.content, {
+    listOutOfStock: snapshot.store.catalog.listOutOfStockProducts,
+  });
   return createStorefrontServices({ manager: { catalog: () => catalog }, clock }).services;
 }

@@ -18,6 +18,7 @@ import {
   type TaxRuleDocument,
 } from '@verdant/search';
 import type { Row } from '../db/schema.ts';
+import { isCatalogVisible, isEnabled } from './visibility.ts';
 import { SellableIndex, type SellableRecord } from './sellables.ts';
 
 export type UrlRewrite = Row<'url_rewrites'>;
@@ -31,6 +32,11 @@ export interface StoreContent {
   rewrites: UrlRewrite[];
   /** What the cart prices from (./sellables.ts); absent leaves the cart reading the database. */
   sellables?: SellableRecord[];
+}
+
+export interface StoreCatalogOptions {
+  /** The store lists out-of-stock products (store.catalog.listOutOfStockProducts): they count in product_count. */
+  listOutOfStock?: boolean;
 }
 
 export class StoreCatalog {
@@ -61,6 +67,7 @@ export class StoreCatalog {
     /** Attributes are global (a brand means the same everywhere): one index shared by all stores. */
     readonly attributes: SearchIndex<CatalogAttribute>,
     content: StoreContent,
+    private readonly options: StoreCatalogOptions = {},
   ) {
     this.products.replaceAll(content.products);
     this.categories.replaceAll(content.categories);
@@ -77,6 +84,40 @@ export class StoreCatalog {
     this.cmsBlockDocs = [...content.cmsBlocks];
     this.taxRuleDocs = [...content.taxRules];
     this.relinkProducts();
+  }
+
+  /**
+   * Each category's product_count, from the products in memory (issue 13): the products a listing
+   * of it shows (enabled, catalogue-visible, in stock unless the store lists out-of-stock items) in
+   * it or any descendant. The stored column is only what the demo seed wrote; menus come from imports,
+   * the API and the console since, and stock sells out all day, so navigation (product_count > 0)
+   * must follow the products as they are now: an empty store's categories are hidden, the first
+   * import shows them, and a category whose last item sold out leaves the menu without a restart.
+   */
+  private recountCategories(): void {
+    const counts = new Map<number, number>();
+    const listOutOfStock = this.options.listOutOfStock === true;
+    for (const p of this.productDocs.values()) {
+      if (!isEnabled(p) || !isCatalogVisible(p) || (!listOutOfStock && p.stock?.is_in_stock === false)) continue;
+      const counted = new Set<number>();
+      for (const id of p.category_ids) {
+        const category = this.categoryById.get(id);
+        if (!category) continue;
+        counted.add(id);
+        for (const ancestor of category.parent_ids) counted.add(ancestor);
+      }
+      for (const id of counted) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    let changed = false;
+    for (const [id, c] of this.categoryById) {
+      const n = counts.get(id) ?? 0;
+      if (c.product_count === n) continue;
+      const updated = { ...c, product_count: n };
+      this.categoryById.set(id, updated);
+      this.categoryByUrlPath.set(updated.url_path, updated);
+      changed = true;
+    }
+    if (changed) this.categories.replaceAll([...this.categoryById.values()]);
   }
 
   /** Everything this catalogue was built from, as it stands now (products include later upserts). */
@@ -118,6 +159,7 @@ export class StoreCatalog {
     this.bySku = bySku;
     this.byChildSku = byChildSku;
     this.byUrlPath = byUrlPath;
+    this.recountCategories();
   }
 
   allProducts(): IterableIterator<CatalogProduct> {
