@@ -36,6 +36,7 @@ import { registerConsole } from './console/serve.ts';
 import { registerStaff } from './staff/index.ts';
 import { registerOutboxDispatcher } from './outbox/dispatcher.ts';
 import { registerOrderLifecycle } from './orders/lifecycle/index.ts';
+import { registerIntegration, type IntegrationRateLimit } from './integration/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -68,6 +69,8 @@ export interface AppDeps {
   clock?: () => Date;
   /** Per-IP limit on cart, order, account and newsletter writes; default WRITE_RATE_LIMIT/WINDOW. */
   writeLimit?: WriteLimitConfig;
+  /** Per-API-key limit of the integration API; default INTEGRATION_RATE_LIMIT/WINDOW. */
+  integrationRateLimit?: IntegrationRateLimit;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -178,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAccountRoutes(app, { db: deps.db, config: deps.config, now: deps.clock });
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
   registerWebhooks(app, { db: deps.db, production: deps.config.production });
+  registerIntegration(app, { db: deps.db, production: deps.config.production, redisUrl: deps.config.redisUrl, redisPrefix: deps.config.redisPrefix, now: deps.clock, rateLimit: deps.integrationRateLimit });
   registerMenuAdminRoutes(app, { db: deps.db, now: deps.clock ?? (() => new Date()) });
   await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });
   app.get('/api/health', async () => ({ code: 200, result: 'ok' }));

@@ -21,6 +21,8 @@ export const PERMISSIONS = [
   'menu:read',
   'menu:stock',
   'menu:write',
+  // The integration API's keys (issue 13): create, list, revoke (managers, owners).
+  'api-keys:manage',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -54,7 +54,7 @@ export interface StaffPasswordResetsTable {
   created_at: Timestamp;
 }
 
-export type OrderActorType = 'staff' | 'customer' | 'system';
+export type OrderActorType = 'staff' | 'customer' | 'system' | 'api_key';
 
 export interface OrderEventsTable {
   id: Generated<number>;

@@ -25,7 +25,7 @@ import { releaseGoods } from './release.ts';
 import { holdOf, orderSettings, storeFacts, type Db, type StoreFacts } from './store-facts.ts';
 
 export interface OrderActor {
-  type: 'staff' | 'system' | 'customer';
+  type: 'staff' | 'system' | 'customer' | 'api_key';
   id: number | null;
   name: string | null;
 }
