@@ -29,3 +29,4 @@ export * from './medical-card.ts';
 export * from './delivery.ts';
 export * from './shipping.ts';
 export * from './order-lifecycle.ts';
+export * from './limits/index.ts';

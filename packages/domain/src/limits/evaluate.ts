@@ -1,0 +1,324 @@
+import type { LicenseType } from '../license.ts';
+import { bucketAmountPerPackage, productMeasures, type LimitProductFacts } from './amounts.ts';
+import {
+  MILLI,
+  UNIT_SYMBOL,
+  type Cap,
+  type LimitBucket,
+  type LimitModel,
+  type LimitUnit,
+  type LimitWindow,
+  type Milli,
+  type Residency,
+} from './model.ts';
+import { windowStart } from './window.ts';
+
+export interface LimitCartLine {
+  /** The cart line's id (the removal suggestion names it). */
+  id: string;
+  qty: number;
+  facts: LimitProductFacts;
+}
+
+export interface LimitEarlierOrder {
+  placedAt: Date | string;
+  /** Cancelled orders count toward nothing. */
+  cancelled: boolean;
+  customerType: LicenseType;
+  lines: ReadonlyArray<{ qty: number; facts: LimitProductFacts }>;
+}
+
+export interface LimitEvaluationInput {
+  customerType: LicenseType;
+  /** null when not asked (yet): the stricter of the two caps applies, see capFor. */
+  residency: Residency | null;
+  now: Date;
+  /** The store's IANA time zone. */
+  timezone: string;
+  cartLines: readonly LimitCartLine[];
+  /** The customer's orders (the server loads those since the earliest windowStart); ignored for guests. */
+  earlierOrders?: readonly LimitEarlierOrder[];
+  /** A guest can't be recognised across orders: every window is counted on this order alone. */
+  guest?: boolean;
+}
+
+export interface LimitMeter {
+  bucketId: string;
+  label: string;
+  unit: LimitUnit;
+  window: LimitWindow;
+  cap: Cap;
+  /** Counted from earlier orders in the window (0 for transaction windows and guests). */
+  used: Milli;
+  inCart: Milli;
+  /** cap − used − inCart, never below 0; null unless the cap is a number. */
+  remaining: Milli | null;
+  over: boolean;
+  /** "12.5 g of 28.5 g per day", for the cart's meter. */
+  text: string;
+}
+
+export interface LimitRemoval {
+  lineId: string;
+  /** Packages to take off this line. */
+  qty: number;
+}
+
+export interface LimitViolation {
+  bucketId: string;
+  label: string;
+  unit: LimitUnit;
+  /** Thousandths of the unit over the cap (for not_sold: everything in the cart for this bucket). */
+  excess: Milli;
+  reason: 'over_cap' | 'not_sold';
+  /** The fewest lines / packages to remove to bring this bucket back within its cap. */
+  remove: LimitRemoval[];
+  message: string;
+}
+
+export interface LimitEvaluation {
+  ok: boolean;
+  meters: LimitMeter[];
+  violations: LimitViolation[];
+  /** One removal per line that fixes every violation at once (the largest asked by any bucket). */
+  remove: LimitRemoval[];
+  /** The first violation's message, for the cart's single notice. */
+  message: string | null;
+  /** A guest with a window longer than the order: only this order was counted. */
+  guestPerOrderOnly: boolean;
+  guestNotice: string | null;
+}
+
+export const GUEST_LIMIT_NOTICE =
+  'You are ordering as a guest, so the purchase limits are counted for this order only. The law’s daily limits still apply to everything you buy.';
+
+/**
+ * The cap a shopper is held to. With residency unknown, the stricter of the two (not_sold, then the
+ * lower number, then no_cap): a store that needs residency asks before checkout, and until then the
+ * cart never promises more than a non-resident may buy.
+ */
+export function capFor(bucket: LimitBucket, customerType: LicenseType, residency: Residency | null): Cap {
+  const caps = bucket.caps[customerType];
+  if (residency) return caps[residency];
+  const rank = (c: Cap) => (c.kind === 'not_sold' ? -1 : c.kind === 'cap' ? c.max : Number.POSITIVE_INFINITY);
+  return rank(caps.resident) <= rank(caps.non_resident) ? caps.resident : caps.non_resident;
+}
+
+/** `28.5 g`, `0.001 g`, `500 mg` */
+export function formatLimitAmount(amount: Milli, unit: LimitUnit): string {
+  return `${Number((amount / MILLI).toFixed(3))} ${UNIT_SYMBOL[unit]}`;
+}
+
+/** "Flower" → "flower" inside a sentence; "THC in edibles" stays. */
+function inSentence(label: string): string {
+  return /^[A-Z][A-Z]/.test(label) ? label : label.charAt(0).toLowerCase() + label.slice(1);
+}
+
+function windowPhrase(w: LimitWindow): string {
+  switch (w.type) {
+    case 'transaction':
+      return 'per order';
+    case 'day':
+      return 'per day';
+    case 'month':
+      return 'per month';
+    case 'rolling_days':
+      return w.days === 1 ? 'per day' : `per ${w.days} days`;
+  }
+}
+
+function earlierPhrase(w: LimitWindow): string {
+  switch (w.type) {
+    case 'transaction':
+      return '';
+    case 'day':
+      return 'your earlier orders today';
+    case 'month':
+      return 'your earlier orders this month';
+    case 'rolling_days':
+      return w.days === 1 ? 'your earlier orders today' : `your orders of the last ${w.days} days`;
+  }
+}
+
+/**
+ * The over-limit message. A per-order bucket keeps the spec's §8 sentence with the bucket named in
+ * place of "cannabis" (a bucket labelled "Cannabis" gives the spec's text word for word); a longer
+ * window says how much earlier orders already used.
+ */
+export function limitMessage(
+  bucket: Pick<LimitBucket, 'label' | 'unit' | 'window'>,
+  v: { reason: 'over_cap' | 'not_sold'; excess: Milli; used: Milli; inCart: Milli; cap: Cap },
+  customerType: LicenseType,
+  residency: Residency | null,
+): string {
+  const label = inSentence(bucket.label);
+  if (v.reason === 'not_sold') {
+    const who = `${residency === 'non_resident' ? 'non-resident ' : ''}${customerType} customers`;
+    return `${bucket.label} products can’t be sold to ${who}. Please remove them from your cart.`;
+  }
+  const amount = formatLimitAmount(v.excess, bucket.unit);
+  if (bucket.window.type === 'transaction') {
+    return `Your cart contains ${amount} more ${label} than can be in a single order. Please remove ${amount} from your cart.`;
+  }
+  const cap = v.cap.kind === 'cap' ? formatLimitAmount(v.cap.max, bucket.unit) : '';
+  const limit = `the ${label} limit of ${cap} ${windowPhrase(bucket.window)}`;
+  if (v.used > 0 && v.excess >= v.inCart) {
+    return `${capitalise(earlierPhrase(bucket.window))} already reach ${limit}. Please remove the ${formatLimitAmount(v.inCart, bucket.unit)} of ${label} from your cart.`;
+  }
+  const counting = v.used > 0 ? `, counting ${formatLimitAmount(v.used, bucket.unit)} in ${earlierPhrase(bucket.window)}` : '';
+  return `Your cart contains ${amount} more ${label} than ${limit} allows${counting}. Please remove ${amount} from your cart.`;
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * What to remove to bring one bucket down by at least `excess`. The rule, in order:
+ * 1. as few lines as possible: the largest lines (by what they count here) are taken off whole
+ *    until the rest of the excess fits in one line;
+ * 2. that last line loses as few packages as possible, and among the lines that could cover it the
+ *    one whose packages overshoot the excess least (the smallest amount removed); ties go to the
+ *    line added last, which is usually the one the shopper just added.
+ * Only lines that count toward the bucket are ever suggested.
+ */
+export function suggestRemoval(
+  lines: ReadonlyArray<{ id: string; qty: number; per: Milli; index: number }>,
+  excess: Milli,
+): LimitRemoval[] {
+  const counting = lines.filter((l) => l.per > 0 && l.qty > 0);
+  const byTotal = [...counting].sort((a, b) => b.per * b.qty - a.per * a.qty || b.index - a.index);
+  const out: LimitRemoval[] = [];
+  let left = excess;
+  const remaining = new Set(byTotal);
+  while (left > 0 && remaining.size > 0) {
+    const covering = [...remaining].filter((l) => l.per * l.qty >= left);
+    if (covering.length > 0) {
+      let best: { line: (typeof counting)[number]; qty: number; removed: number } | null = null;
+      for (const line of covering) {
+        const qty = Math.ceil(left / line.per);
+        const removed = qty * line.per;
+        if (
+          !best ||
+          removed < best.removed ||
+          (removed === best.removed && (qty < best.qty || (qty === best.qty && line.index > best.line.index)))
+        ) {
+          best = { line, qty, removed };
+        }
+      }
+      out.push({ lineId: best!.line.id, qty: best!.qty });
+      left -= best!.removed;
+      break;
+    }
+    const largest = byTotal.find((l) => remaining.has(l))!;
+    remaining.delete(largest);
+    out.push({ lineId: largest.id, qty: largest.qty });
+    left -= largest.per * largest.qty;
+  }
+  return out;
+}
+
+/** Evaluates a cart against a store's limit model. Pure: the same in the browser and on the server. */
+export function evaluateLimits(model: LimitModel, input: LimitEvaluationInput): LimitEvaluation {
+  const guest = input.guest === true;
+  const lines = input.cartLines.map((l, index) => ({
+    id: l.id,
+    qty: Math.max(0, Math.trunc(l.qty)),
+    index,
+    measures: productMeasures(l.facts),
+  }));
+  const earlier = guest
+    ? []
+    : (input.earlierOrders ?? [])
+        .filter((o) => !o.cancelled)
+        .map((o) => ({
+          at: new Date(o.placedAt).getTime(),
+          customerType: o.customerType,
+          lines: o.lines.map((l) => ({ qty: Math.max(0, Math.trunc(l.qty)), measures: productMeasures(l.facts) })),
+        }));
+
+  const meters: LimitMeter[] = [];
+  const violations: LimitViolation[] = [];
+  let guestPerOrderOnly = false;
+
+  for (const bucket of model.buckets) {
+    const cap = capFor(bucket, input.customerType, input.residency);
+    const perLine = lines.map((l) => ({ id: l.id, qty: l.qty, index: l.index, per: bucketAmountPerPackage(bucket, l.measures) }));
+    const inCart = perLine.reduce((s, l) => s + l.per * l.qty, 0);
+    let used = 0;
+    const start = windowStart(bucket.window, input.now, input.timezone);
+    if (start && cap.kind === 'cap') {
+      if (guest) guestPerOrderOnly = true;
+      for (const o of earlier) {
+        if (!(o.at >= start.getTime())) continue;
+        if (bucket.countOrders === 'same_customer_type' && o.customerType !== input.customerType) continue;
+        for (const l of o.lines) used += bucketAmountPerPackage(bucket, l.measures) * l.qty;
+      }
+    }
+    // Over only when this cart adds to the bucket: a cart with nothing in it is never refused for
+    // what earlier orders did (the store may have changed its caps since).
+    let over = false;
+    let excess = 0;
+    let reason: LimitViolation['reason'] = 'over_cap';
+    if (cap.kind === 'not_sold') {
+      over = inCart > 0;
+      excess = inCart;
+      reason = 'not_sold';
+    } else if (cap.kind === 'cap') {
+      excess = Math.max(0, used + inCart - cap.max);
+      over = inCart > 0 && excess > 0;
+    }
+    const remaining = cap.kind === 'cap' ? Math.max(0, cap.max - used - inCart) : null;
+    const total = formatLimitAmount(used + inCart, bucket.unit);
+    meters.push({
+      bucketId: bucket.id,
+      label: bucket.label,
+      unit: bucket.unit,
+      window: bucket.window,
+      cap,
+      used,
+      inCart,
+      remaining,
+      over,
+      text:
+        cap.kind === 'cap'
+          ? `${total} of ${formatLimitAmount(cap.max, bucket.unit)} ${windowPhrase(bucket.window)}`
+          : cap.kind === 'no_cap'
+            ? `${total}, no limit`
+            : 'not sold to you',
+    });
+    if (over) {
+      const remove =
+        reason === 'not_sold'
+          ? perLine.filter((l) => l.per > 0 && l.qty > 0).map((l) => ({ lineId: l.id, qty: l.qty }))
+          : suggestRemoval(perLine, Math.min(excess, inCart));
+      violations.push({
+        bucketId: bucket.id,
+        label: bucket.label,
+        unit: bucket.unit,
+        excess,
+        reason,
+        remove,
+        message: limitMessage(bucket, { reason, excess, used, inCart, cap }, input.customerType, input.residency),
+      });
+    }
+  }
+
+  const merged = new Map<string, number>();
+  for (const v of violations) for (const r of v.remove) merged.set(r.lineId, Math.max(merged.get(r.lineId) ?? 0, r.qty));
+  const remove = lines.filter((l) => merged.has(l.id)).map((l) => ({ lineId: l.id, qty: merged.get(l.id)! }));
+
+  return {
+    ok: violations.length === 0,
+    meters,
+    violations,
+    remove,
+    message: violations[0]?.message ?? null,
+    guestPerOrderOnly,
+    guestNotice: guestPerOrderOnly ? GUEST_LIMIT_NOTICE : null,
+  };
+}
+
+/** The cart after a removal suggestion (lines at 0 dropped): what the cart would send next. */
+export function applyRemoval<L extends { id: string; qty: number }>(lines: readonly L[], remove: readonly LimitRemoval[]): L[] {
+  const by = new Map(remove.map((r) => [r.lineId, r.qty]));
+  return lines.map((l) => ({ ...l, qty: l.qty - (by.get(l.id) ?? 0) })).filter((l) => l.qty > 0);
+}
