@@ -2,13 +2,15 @@
  * Reading a cart: its lines re-resolved against today's catalogue and prices (a cart never keeps
  * a price), the server item shape of spec §3 (item_id, quote_id, …) and the totals.
  */
-import type { Store } from '@verdant/domain';
+import { CART_COPY, type Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import type { LoadedProduct } from '../prices/loader.ts';
 import { rateLookup, storeTaxContext } from '../prices/tax-rules.ts';
 import { shippingInclTax } from '../shipping/methods.ts';
 import { findUsableCoupon, toDomainCoupon } from './coupons.ts';
 import { cartProducts, cartTaxRules, type CatalogSource } from './catalog-source.ts';
+import { stockProblem } from './checks.ts';
+import { CART_MESSAGES as M } from './messages.ts';
 import { lineInputOf, type CartLineRow, type CartRow, type CustomerRef, type Db } from './repository.ts';
 import { resolveLine, type ResolveContext, type ResolvedLine } from './resolve.ts';
 import { priceCart, totalsResponse } from './totals.ts';
@@ -16,7 +18,10 @@ import { priceCart, totalsResponse } from './totals.ts';
 export interface LineEntry {
   row: CartLineRow;
   resolved: ResolvedLine | null;
-  /** Why the line cannot be sold any more (disabled, price gone…): it is left out of the totals. */
+  /**
+   * Why the line cannot be sold any more: disabled, price gone… (`resolved` null: left out of the
+   * totals), or its stock no longer covers it (`resolved` set: still priced, but no order with it).
+   */
   error: string | null;
 }
 
@@ -36,11 +41,25 @@ export function resolveRows(rows: readonly CartLineRow[], products: ReadonlyMap<
   });
 }
 
-/** The cart's lines (`rows`, see requireCartWithLines) re-resolved against today's catalogue. */
+/**
+ * The cart's lines (`rows`, see requireCartWithLines) re-resolved against today's catalogue and
+ * stock (issue 13: a change reaches open carts on their next read). A line whose stock no longer
+ * covers it stays in the cart, priced, and carries the spec's stock-sync error (§4: 'Out of stock!',
+ * or 'Only N products of this type are available.' when some are left) in `errors.stock`; placing
+ * the order refuses it (orders/place.ts: 'Some of the ordered products are not available!').
+ */
 export async function readCart(db: Db, catalog: CatalogSource | null, store: Store, rows: readonly CartLineRow[], customer: CustomerRef | null, now: Date): Promise<LineEntry[]> {
   const ctx = resolveContext(store, customer, now);
-  const products = await cartProducts(db, catalog, store.storeId, rows.map((r) => r.sku), ctx.groupId, 'when-it-matters');
-  return resolveRows(rows, products, ctx);
+  // Stock always: one indexed query, and the only way a sold-out line is told before checkout.
+  const products = await cartProducts(db, catalog, store.storeId, rows.map((r) => r.sku), ctx.groupId, 'always');
+  const entries = resolveRows(rows, products, ctx);
+  const sellable = entries.flatMap((e) => (e.resolved ? [e.resolved] : []));
+  for (const e of entries) {
+    if (!e.resolved || e.error) continue;
+    const problem = stockProblem(sellable, [e.resolved]);
+    if (problem) e.error = problem === M.outOfStock ? CART_COPY.itemOutOfStock : problem;
+  }
+  return entries;
 }
 
 /** One server cart item (spec §3 cart item; prices in cents). */
@@ -94,5 +113,7 @@ export async function totalsOf(db: Db, catalog: CatalogSource | null, store: Sto
   return Object.assign(response, {
     license_type: cart.license_type,
     unavailable_items: entries.filter((e) => e.resolved == null).map((e) => ({ item_id: e.row.id, sku: e.row.sku, qty: e.row.qty, error: e.error })),
+    // Lines still priced above whose stock no longer covers them (sold out since they were added).
+    stock_problems: entries.filter((e) => e.resolved != null && e.error).map((e) => ({ item_id: e.row.id, sku: e.row.sku, qty: e.row.qty, error: e.error })),
   });
 }
