@@ -6,6 +6,7 @@ import { CONSOLE_BUNDLE_MARKER } from './marker.ts';
 import { AccountPage } from './routes/account.tsx';
 import { HomeRedirect, Shell, StoreLayout } from './routes/layout.tsx';
 import { LoginPage } from './routes/login.tsx';
+import { MenuPage } from './routes/menu.tsx';
 import { OrderPage } from './routes/order-detail.tsx';
 import { QueuePage } from './routes/queue.tsx';
 import { ReportsPage } from './routes/reports.tsx';
@@ -33,6 +34,7 @@ const router = createBrowserRouter(
           children: [
             { path: 'orders', element: <QueuePage /> },
             { path: 'orders/:orderId', element: <OrderPage /> },
+            { path: 'menu', element: <MenuPage /> },
             { path: 'reports', element: <ReportsPage /> },
             { path: 'settings', element: <SettingsPage /> },
             { path: 'webhooks', element: <WebhooksPage /> },

@@ -86,6 +86,9 @@ export function TopBar({ store }: { store?: ConsoleStore }) {
               <NavLink to={`/stores/${store.id}/orders`} end={false} className={linkClass}>
                 Orders
               </NavLink>
+              <NavLink to={`/stores/${store.id}/menu`} className={linkClass}>
+                Menu
+              </NavLink>
               {can(staff, 'reports:read') && (
                 <NavLink to={`/stores/${store.id}/reports`} className={linkClass}>
                   Reports

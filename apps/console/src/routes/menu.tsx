@@ -1,0 +1,773 @@
+/**
+ * The store's menu (issue 13 "Menu in the console"): the variants with search and filters, a quick
+ * edit dialog (inline errors in the import's words), the two-tap "Sold out" a budtender uses on the
+ * shop floor (tap "Sold out", tap "Confirm"), bulk actions on the selected rows, the history and the
+ * file import (./menu-import.tsx). Every outcome is also announced in a polite live region.
+ * The server decides what a role may do; the page only hides what the server would refuse.
+ */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Dialog } from '../components/Dialog.tsx';
+import { Badge, ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
+import { api, ApiFailure, errorText, query } from '../lib/api.ts';
+import { useSession } from '../lib/session.tsx';
+import { useResource } from '../lib/use-resource.ts';
+import { useStore, useTitle } from './layout.tsx';
+import { MenuHistory, MenuImport } from './menu-import.tsx';
+
+export interface MenuItem {
+  productId: number;
+  parentId: number | null;
+  externalId: string;
+  sku: string;
+  name: string;
+  brand: string | null;
+  category: string;
+  unit: string;
+  weightG: number | null;
+  licenseType: string;
+  price: string;
+  specialPrice: string;
+  specialFrom: string;
+  specialTo: string;
+  stock: number;
+  orderable: boolean;
+  status: 'active' | 'disabled';
+  version: number;
+  thumbnail: string | null;
+}
+
+interface MenuPage {
+  items: MenuItem[];
+  total: number;
+  page: number;
+  size: number;
+  categories: string[];
+}
+
+interface Problem {
+  column: string;
+  value: string;
+  reason: string;
+  productId: number;
+  sku: string;
+}
+
+const PAGE_SIZE = 50;
+
+type Filters = { q: string; category: string; status: string; stock: string; orderable: string; sort: string; page: number };
+const NO_FILTERS: Filters = { q: '', category: '', status: '', stock: '', orderable: '', sort: 'name', page: 1 };
+
+export function MenuPage() {
+  useTitle('Menu');
+  const { store } = useStore();
+  const { staff } = useSession();
+  const manager = staff?.role === 'owner' || staff?.role === 'manager';
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [search, setSearch] = useState('');
+  const [announce, setAnnounce] = useState('');
+  const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [editing, setEditing] = useState<MenuItem | null>(null);
+  const [panel, setPanel] = useState<'none' | 'import' | 'history'>('none');
+  const [historyOf, setHistoryOf] = useState<MenuItem | null>(null);
+
+  // Typing in the search box reloads the list once the typing pauses.
+  useEffect(() => {
+    const timer = setTimeout(() => setFilters((f) => (f.q === search.trim() ? f : { ...f, q: search.trim(), page: 1 })), 250);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const key = `${store.id}:${JSON.stringify(filters)}`;
+  const menu = useResource(key, () =>
+    api<MenuPage>(
+      'GET',
+      `/stores/${store.id}/menu${query({
+        q: filters.q,
+        category: filters.category,
+        status: filters.status,
+        stock: filters.stock,
+        orderable: filters.orderable,
+        sort: filters.sort.replace(/-desc$/, ''),
+        dir: filters.sort.endsWith('-desc') ? 'desc' : 'asc',
+        page: filters.page,
+        size: PAGE_SIZE,
+      })}`,
+    ),
+  );
+
+  function say(text: string, error = false) {
+    setMessage({ text, error });
+    setAnnounce(text);
+  }
+
+  function replaceItem(item: MenuItem) {
+    menu.setData((data) => (data ? { ...data, items: data.items.map((i) => (i.productId === item.productId ? item : i)) } : data));
+  }
+
+  const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch, page: patch.page ?? 1 }));
+  const items = menu.data?.items ?? [];
+  const allOnPage = items.length > 0 && items.every((i) => selected.has(i.productId));
+
+  return (
+    <>
+      <PageTitle
+        actions={
+          <>
+            {manager && (
+              <button
+                type="button"
+                className={panel === 'import' ? 'btn' : 'btn-secondary'}
+                aria-expanded={panel === 'import'}
+                onClick={() => setPanel(panel === 'import' ? 'none' : 'import')}
+              >
+                Import a file
+              </button>
+            )}
+            <button
+              type="button"
+              className={panel === 'history' ? 'btn' : 'btn-secondary'}
+              aria-expanded={panel === 'history'}
+              onClick={() => {
+                setHistoryOf(null);
+                setPanel(panel === 'history' ? 'none' : 'history');
+              }}
+            >
+              History
+            </button>
+            <a className="btn-secondary" href={`/api/console/stores/${store.id}/menu/export.csv`} download>
+              Export CSV
+            </a>
+            <a className="btn-secondary" href={`/api/console/stores/${store.id}/menu/export.json`} download>
+              Export JSON
+            </a>
+          </>
+        }
+      >
+        Menu
+      </PageTitle>
+      <div role="status" aria-live="polite" className="sr-only" data-testid="menu-announcer">
+        {announce}
+      </div>
+      {message && (
+        <p
+          className={`mb-3 rounded border px-3 py-2 ${message.error ? 'border-red-300 bg-red-50 text-red-900' : 'border-green-300 bg-green-50 text-green-950'}`}
+        >
+          {message.text}
+        </p>
+      )}
+      {panel === 'import' && manager && (
+        <MenuImport
+          storeId={store.id}
+          onApplied={(text) => {
+            say(text);
+            void menu.reload();
+          }}
+        />
+      )}
+      {panel === 'history' && (
+        <MenuHistory storeId={store.id} timeZone={store.timezone} item={historyOf} onClear={() => setHistoryOf(null)} />
+      )}
+
+      <form
+        role="search"
+        aria-label="Menu"
+        className="mb-3 grid gap-3 sm:grid-cols-3 lg:grid-cols-6"
+        onSubmit={(event) => {
+          event.preventDefault();
+          set({ q: search.trim() });
+        }}
+      >
+        <div className="sm:col-span-3 lg:col-span-2">
+          <label htmlFor="menu-search">Search name, brand, SKU or POS id</label>
+          <input id="menu-search" type="search" className="field" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </div>
+        <Select id="menu-category" label="Category" value={filters.category} onChange={(v) => set({ category: v })}>
+          <option value="">All categories</option>
+          {(menu.data?.categories ?? []).map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </Select>
+        <Select id="menu-stock" label="Stock" value={filters.stock} onChange={(v) => set({ stock: v })}>
+          <option value="">In stock and sold out</option>
+          <option value="in">In stock</option>
+          <option value="out">Sold out</option>
+        </Select>
+        <Select id="menu-status" label="Status" value={filters.status} onChange={(v) => set({ status: v })}>
+          <option value="">On and off the menu</option>
+          <option value="active">On the menu</option>
+          <option value="disabled">Off the menu</option>
+        </Select>
+        <Select id="menu-sort" label="Sort by" value={filters.sort} onChange={(v) => set({ sort: v })}>
+          <option value="name">Name</option>
+          <option value="sku">SKU</option>
+          <option value="category">Category</option>
+          <option value="price">Price, low to high</option>
+          <option value="price-desc">Price, high to low</option>
+          <option value="stock">Stock, lowest first</option>
+          <option value="stock-desc">Stock, highest first</option>
+        </Select>
+      </form>
+
+      {selected.size > 0 && (
+        <BulkBar
+          storeId={store.id}
+          ids={[...selected]}
+          manager={manager}
+          onDone={(text) => {
+            say(text);
+            setSelected(new Set());
+            void menu.reload();
+          }}
+          onError={(text) => say(text, true)}
+          onClear={() => setSelected(new Set())}
+        />
+      )}
+
+      <ErrorNote>{menu.error}</ErrorNote>
+      {!menu.data ? (
+        menu.loading && <Loading label="Loading the menu…" />
+      ) : menu.data.total === 0 ? (
+        <p className="card">
+          {filters.q || filters.category || filters.status || filters.stock
+            ? 'Nothing on the menu matches these filters.'
+            : 'The menu is empty. Import a menu file to put your products on it.'}
+        </p>
+      ) : (
+        <>
+          <p className="mb-2 text-stone-700" aria-live="off">
+            {menu.data.total} {menu.data.total === 1 ? 'item' : 'items'}
+            {menu.loading ? ' · updating…' : ''}
+          </p>
+          <div className="overflow-x-auto">
+            <table className="data-table" aria-label="Menu items">
+              <thead>
+                <tr>
+                  <th scope="col" className="w-10">
+                    <input
+                      type="checkbox"
+                      aria-label="Select all items on this page"
+                      className="size-5"
+                      checked={allOnPage}
+                      onChange={(e) =>
+                        setSelected((s) => {
+                          const next = new Set(s);
+                          for (const i of items) e.target.checked ? next.add(i.productId) : next.delete(i.productId);
+                          return next;
+                        })
+                      }
+                    />
+                  </th>
+                  <th scope="col">Item</th>
+                  <th scope="col">Price</th>
+                  <th scope="col">Stock</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="sr-only sm:not-sr-only">
+                    Actions
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((item) => (
+                  <Row
+                    key={item.productId}
+                    item={item}
+                    storeId={store.id}
+                    selected={selected.has(item.productId)}
+                    onSelect={(on) =>
+                      setSelected((s) => {
+                        const next = new Set(s);
+                        on ? next.add(item.productId) : next.delete(item.productId);
+                        return next;
+                      })
+                    }
+                    onEdit={() => setEditing(item)}
+                    onHistory={() => {
+                      setHistoryOf(item);
+                      setPanel('history');
+                    }}
+                    onChanged={(updated, text) => {
+                      replaceItem(updated);
+                      say(text);
+                    }}
+                    onError={(text, current) => {
+                      if (current) replaceItem(current);
+                      say(text, true);
+                    }}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav aria-label="Pages" className="mt-3 flex items-center gap-3">
+            <button type="button" className="btn-secondary" disabled={filters.page <= 1} onClick={() => set({ page: filters.page - 1 })}>
+              Previous page
+            </button>
+            <span>
+              Page {filters.page} of {Math.max(1, Math.ceil(menu.data.total / PAGE_SIZE))}
+            </span>
+            <button
+              type="button"
+              className="btn-secondary"
+              disabled={filters.page * PAGE_SIZE >= menu.data.total}
+              onClick={() => set({ page: filters.page + 1 })}
+            >
+              Next page
+            </button>
+          </nav>
+        </>
+      )}
+      <EditDialog
+        item={editing}
+        storeId={store.id}
+        manager={manager}
+        onClose={() => setEditing(null)}
+        onSaved={(item) => {
+          replaceItem(item);
+          setEditing(null);
+          say(`${item.name} saved.`);
+        }}
+      />
+    </>
+  );
+}
+
+function Select({
+  id,
+  label,
+  value,
+  onChange,
+  children,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  children: React.ReactNode;
+}) {
+  return (
+    <div>
+      <label htmlFor={id}>{label}</label>
+      <select id={id} className="field" value={value} onChange={(e) => onChange(e.target.value)}>
+        {children}
+      </select>
+    </div>
+  );
+}
+
+function failureText(err: unknown): { text: string; current?: MenuItem } {
+  if (err instanceof ApiFailure && err.errorCode === 'stale_edit')
+    return { text: err.message, current: (err.meta as { current?: MenuItem } | undefined)?.current };
+  return { text: errorText(err) };
+}
+
+/** One variant: the two-tap sold out (or back in stock through the edit dialog), edit, history. */
+function Row({
+  item,
+  storeId,
+  selected,
+  onSelect,
+  onEdit,
+  onHistory,
+  onChanged,
+  onError,
+}: {
+  item: MenuItem;
+  storeId: number;
+  selected: boolean;
+  onSelect: (on: boolean) => void;
+  onEdit: () => void;
+  onHistory: () => void;
+  onChanged: (item: MenuItem, text: string) => void;
+  onError: (text: string, current?: MenuItem) => void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const soldOutRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) confirmRef.current?.focus();
+  }, [confirming]);
+
+  async function markSoldOut() {
+    setBusy(true);
+    try {
+      const updated = await api<MenuItem>('PATCH', `/stores/${storeId}/menu/variants/${item.productId}`, {
+        stock: 0,
+        version: item.version,
+      });
+      onChanged(updated, `${item.name} is marked sold out.`);
+    } catch (err) {
+      const { text, current } = failureText(err);
+      onError(text, current);
+    } finally {
+      setBusy(false);
+      setConfirming(false);
+    }
+  }
+
+  const soldOut = item.stock === 0;
+  return (
+    <tr data-testid={`menu-row-${item.sku}`}>
+      <td>
+        <input
+          type="checkbox"
+          className="size-5"
+          aria-label={`Select ${item.name}`}
+          checked={selected}
+          onChange={(e) => onSelect(e.target.checked)}
+        />
+      </td>
+      <td>
+        <div className="flex items-start gap-3">
+          {item.thumbnail ? (
+            <img src={item.thumbnail} alt="" width={48} height={48} className="size-12 rounded object-cover" loading="lazy" />
+          ) : (
+            <span className="size-12 shrink-0 rounded bg-stone-200" aria-hidden="true" />
+          )}
+          <div>
+            <span className="font-semibold">{item.name}</span>
+            <span className="block text-sm text-stone-700">
+              {item.sku}
+              {item.brand ? ` · ${item.brand}` : ''} · {item.category}
+            </span>
+          </div>
+        </div>
+      </td>
+      <td>
+        {item.specialPrice ? (
+          <>
+            <span className="font-semibold">${item.specialPrice}</span> <s className="text-stone-700">${item.price}</s>
+            {item.specialTo && <span className="block text-sm text-stone-700">until {item.specialTo.slice(0, 10)}</span>}
+          </>
+        ) : (
+          `$${item.price}`
+        )}
+      </td>
+      <td>{soldOut ? <Badge tone="red">Sold out</Badge> : item.stock}</td>
+      <td>
+        <span className="flex flex-wrap gap-1">
+          {item.status === 'disabled' ? <Badge>Off the menu</Badge> : <Badge tone="green">On the menu</Badge>}
+          {!item.orderable && <Badge tone="amber">Not orderable</Badge>}
+        </span>
+      </td>
+      <td>
+        <div className="flex flex-wrap gap-2">
+          {!soldOut &&
+            (confirming ? (
+              <>
+                <button ref={confirmRef} type="button" className="btn-danger" disabled={busy} onClick={() => void markSoldOut()}>
+                  Confirm sold out
+                </button>
+                <button
+                  type="button"
+                  className="btn-secondary"
+                  onClick={() => {
+                    setConfirming(false);
+                    requestAnimationFrame(() => soldOutRef.current?.focus());
+                  }}
+                >
+                  Cancel
+                </button>
+              </>
+            ) : (
+              <button
+                ref={soldOutRef}
+                type="button"
+                className="btn-secondary"
+                aria-label={`Sold out: ${item.name}`}
+                onClick={() => setConfirming(true)}
+              >
+                Sold out
+              </button>
+            ))}
+          <button type="button" className="btn-secondary" aria-label={`Edit ${item.name}`} onClick={onEdit}>
+            {soldOut ? 'Restock or edit' : 'Edit'}
+          </button>
+          <button type="button" className="btn-ghost" aria-label={`History of ${item.name}`} onClick={onHistory}>
+            History
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+const FIELDS = [
+  { key: 'price', column: 'price', label: 'Price ($)', managerOnly: true },
+  { key: 'specialPrice', column: 'special_price', label: 'Special price ($, empty for none)', managerOnly: true },
+  { key: 'specialFrom', column: 'special_from', label: 'Special from (2026-05-01, empty = now)', managerOnly: true },
+  { key: 'specialTo', column: 'special_to', label: 'Special until (empty = open-ended)', managerOnly: true },
+  { key: 'stock', column: 'stock', label: 'Stock (packages)', managerOnly: false },
+] as const;
+
+type FormValues = Record<(typeof FIELDS)[number]['key'], string> & { orderable: boolean; status: 'active' | 'disabled' };
+
+function valuesOf(item: MenuItem): FormValues {
+  return {
+    price: item.price,
+    specialPrice: item.specialPrice,
+    specialFrom: item.specialFrom,
+    specialTo: item.specialTo,
+    stock: String(item.stock),
+    orderable: item.orderable,
+    status: item.status,
+  };
+}
+
+/** Quick edit: only the fields that changed are sent, with the version the form was opened at. */
+function EditDialog({
+  item,
+  storeId,
+  manager,
+  onClose,
+  onSaved,
+}: {
+  item: MenuItem | null;
+  storeId: number;
+  manager: boolean;
+  onClose: () => void;
+  onSaved: (item: MenuItem) => void;
+}) {
+  const [base, setBase] = useState<MenuItem | null>(item);
+  const [values, setValues] = useState<FormValues | null>(item ? valuesOf(item) : null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    setBase(item);
+    setValues(item ? valuesOf(item) : null);
+    setErrors({});
+    setError(null);
+  }, [item]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!base || !values) return;
+    const before = valuesOf(base);
+    const body: Record<string, unknown> = { version: base.version };
+    for (const key of Object.keys(values) as (keyof FormValues)[]) if (values[key] !== before[key]) body[key] = values[key];
+    if (Object.keys(body).length === 1) {
+      onClose();
+      return;
+    }
+    setBusy(true);
+    setErrors({});
+    setError(null);
+    try {
+      onSaved(await api<MenuItem>('PATCH', `/stores/${storeId}/menu/variants/${base.productId}`, body));
+    } catch (err) {
+      if (err instanceof ApiFailure && err.errorCode === 'invalid_menu_edit') {
+        const problems = ((err.meta as { problems?: Problem[] } | undefined)?.problems ?? []) as Problem[];
+        const byField: Record<string, string> = {};
+        for (const p of problems) {
+          const field =
+            FIELDS.find((f) => f.column === p.column)?.key ?? (p.column === 'orderable' || p.column === 'status' ? p.column : null);
+          if (field && !byField[field]) byField[field] = p.reason;
+        }
+        setErrors(byField);
+        setError(Object.keys(byField).length ? 'Please correct the marked fields.' : err.message);
+        const first = FIELDS.find((f) => byField[f.key]);
+        if (first) requestAnimationFrame(() => document.getElementById(`edit-${first.key}`)?.focus());
+      } else if (err instanceof ApiFailure && err.errorCode === 'stale_edit') {
+        const current = (err.meta as { current?: MenuItem } | undefined)?.current;
+        if (current) {
+          setBase(current);
+          setValues(valuesOf(current));
+        }
+        setError(err.message);
+      } else setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog title={base ? `Edit ${base.name}` : 'Edit'} open={item !== null} onClose={onClose}>
+      {base && values && (
+        <form onSubmit={submit} className="grid gap-3" noValidate>
+          <p className="text-sm text-stone-700">
+            {base.sku} · POS id {base.externalId}
+          </p>
+          <ErrorNote>{error}</ErrorNote>
+          {FIELDS.filter((f) => manager || !f.managerOnly).map((f) => (
+            <div key={f.key}>
+              <label htmlFor={`edit-${f.key}`}>{f.label}</label>
+              <input
+                id={`edit-${f.key}`}
+                className="field"
+                inputMode={f.key === 'stock' ? 'numeric' : f.key.startsWith('special') && f.key !== 'specialPrice' ? 'text' : 'decimal'}
+                value={values[f.key]}
+                aria-invalid={errors[f.key] ? true : undefined}
+                aria-describedby={errors[f.key] ? `edit-${f.key}-error` : undefined}
+                onChange={(e) => setValues({ ...values, [f.key]: e.target.value })}
+              />
+              {errors[f.key] && (
+                <p id={`edit-${f.key}-error`} className="mt-1 text-sm text-red-800">
+                  {errors[f.key]}
+                </p>
+              )}
+            </div>
+          ))}
+          <label className="flex items-center gap-2 font-normal">
+            <input
+              type="checkbox"
+              className="size-5"
+              checked={values.orderable}
+              onChange={(e) => setValues({ ...values, orderable: e.target.checked })}
+            />
+            Can be ordered online
+          </label>
+          {manager && (
+            <div>
+              <label htmlFor="edit-status">On the menu</label>
+              <select
+                id="edit-status"
+                className="field"
+                value={values.status}
+                onChange={(e) => setValues({ ...values, status: e.target.value as FormValues['status'] })}
+              >
+                <option value="active">On the menu</option>
+                <option value="disabled">Off the menu (not shown to shoppers)</option>
+              </select>
+            </div>
+          )}
+          <div className="flex gap-2">
+            <button type="submit" className="btn" disabled={busy}>
+              {busy ? 'Saving…' : 'Save'}
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}
+
+/** Actions on the selected rows; a budtender gets the stock ones only (the server checks too). */
+function BulkBar({
+  storeId,
+  ids,
+  manager,
+  onDone,
+  onError,
+  onClear,
+}: {
+  storeId: number;
+  ids: number[];
+  manager: boolean;
+  onDone: (text: string) => void;
+  onError: (text: string) => void;
+  onClear: () => void;
+}) {
+  const [qty, setQty] = useState('1');
+  const [percent, setPercent] = useState('');
+  const [busy, setBusy] = useState(false);
+  const tooMany = ids.length > 500;
+
+  async function run(action: string, extra: Record<string, number> = {}, done = 'Done') {
+    setBusy(true);
+    try {
+      const result = await api<{ selected: number; changed: number }>('POST', `/stores/${storeId}/menu/bulk`, {
+        productIds: ids,
+        action,
+        ...extra,
+      });
+      onDone(`${done}: ${result.changed} of ${result.selected} selected ${result.selected === 1 ? 'item' : 'items'} changed.`);
+    } catch (err) {
+      onError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-label="Selected items" className="card sticky top-0 z-10 mb-3 grid gap-3 border-green-800">
+      <div className="flex flex-wrap items-center gap-2">
+        <p className="font-semibold">
+          {ids.length} selected{tooMany ? ' — at most 500 at once' : ''}
+        </p>
+        <button type="button" className="btn-ghost" onClick={onClear}>
+          Clear selection
+        </button>
+      </div>
+      <div className="flex flex-wrap items-end gap-2">
+        <button
+          type="button"
+          className="btn-secondary"
+          disabled={busy || tooMany}
+          onClick={() => void run('sold_out', {}, 'Marked sold out')}
+        >
+          Mark sold out
+        </button>
+        <div>
+          <label htmlFor="bulk-qty">Back in stock with</label>
+          <input id="bulk-qty" className="field w-24" inputMode="numeric" value={qty} onChange={(e) => setQty(e.target.value)} />
+        </div>
+        <button
+          type="button"
+          className="btn-secondary"
+          disabled={busy || tooMany || !/^\d+$/.test(qty)}
+          onClick={() => void run('in_stock', { qty: Number(qty) }, 'Back in stock')}
+        >
+          Back in stock
+        </button>
+        <button
+          type="button"
+          className="btn-secondary"
+          disabled={busy || tooMany}
+          onClick={() => void run('orderable_on', {}, 'Orderable online')}
+        >
+          Orderable online
+        </button>
+        <button
+          type="button"
+          className="btn-secondary"
+          disabled={busy || tooMany}
+          onClick={() => void run('orderable_off', {}, 'Not orderable online')}
+        >
+          Not orderable online
+        </button>
+        {manager && (
+          <>
+            <button
+              type="button"
+              className="btn-secondary"
+              disabled={busy || tooMany}
+              onClick={() => void run('enable', {}, 'Put on the menu')}
+            >
+              Put on the menu
+            </button>
+            <button
+              type="button"
+              className="btn-secondary"
+              disabled={busy || tooMany}
+              onClick={() => void run('disable', {}, 'Taken off the menu')}
+            >
+              Take off the menu
+            </button>
+            <div>
+              <label htmlFor="bulk-percent">Change price by %</label>
+              <input
+                id="bulk-percent"
+                className="field w-24"
+                inputMode="decimal"
+                value={percent}
+                onChange={(e) => setPercent(e.target.value)}
+              />
+            </div>
+            <button
+              type="button"
+              className="btn-secondary"
+              disabled={busy || tooMany || !/^-?\d+(\.\d+)?$/.test(percent) || Number(percent) === 0}
+              onClick={() => void run('price_percent', { percent: Number(percent) }, 'Prices changed')}
+            >
+              Change prices
+            </button>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
