@@ -14,7 +14,7 @@
 import os from 'node:os';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { redisBus } from '../catalog/change-bus.ts';
@@ -171,6 +171,8 @@ export async function runImportCli(
       dryRun: args.dryRun,
       full: args.full,
       onProgress: (rows) => io.progress?.(rows, bytes, size),
+      // Pictures named in the file are beside it; copied into the media the storefront serves.
+      images: { sourceDir: dirname(args.file), mediaDir: join(config.dataDir, 'media') },
       // The history names who ran it: the OS user of the command line.
       audit: { source: 'import', actor: { type: 'cli', name: `command line (${cliUser()})` } },
       onChanged: async (storeId, productIds) => {

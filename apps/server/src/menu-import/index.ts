@@ -18,8 +18,9 @@ import { stringify } from 'csv-stringify/sync';
 import type { Database, MenuChangeSource } from '../db/schema.ts';
 import { recordMenuChanges, type MenuActor, type MenuChange } from '../menu-admin/audit.ts';
 import { cellOf, COLUMN_NAMES, escapeCell, type MenuRow } from './format.ts';
-import { applyPlan, planImport, readStoreMenu, type FieldChange, type PlannedVariant } from './menu.ts';
-import { parseMenuFile, type MenuFileFormat, type Problem } from './parse.ts';
+import { applyPlan, planImport, readStoreMenu, type FieldChange, type ImportPlan, type PlannedVariant } from './menu.ts';
+import { parseMenuFile, MAX_PROBLEMS, type MenuFileFormat, type Problem } from './parse.ts';
+import { prepareImages, type ImageSource } from './images.ts';
 
 export type { Problem, MenuFileFormat } from './parse.ts';
 export type { FieldChange, PlannedVariant } from './menu.ts';
@@ -46,6 +47,12 @@ export interface ImportOptions {
    * variant a `full` import took off the menu.
    */
   audit?: { source: MenuChangeSource; actor: MenuActor };
+  /**
+   * Where the pictures named in the `images` column are, and the media directory to copy them to
+   * (images.ts). Without it (an upload of the file alone, the integration API) the names are kept
+   * with the product and its pictures are left as they are.
+   */
+  images?: ImageSource;
 }
 
 export interface ImportReport {
@@ -84,8 +91,14 @@ export async function importMenu(db: Kysely<Database>, opts: ImportOptions): Pro
     db.transaction().execute(async (trx) => {
       const menu = await readStoreMenu(trx, opts.storeId);
       const plan = planImport(menu, parsed, opts.full === true);
+      const pictures = opts.images && plan.problemCount === 0 ? await picturesToTake(plan, opts.images) : undefined;
       const now = (opts.clock ?? (() => new Date()))();
-      const ids = dry || plan.problemCount > 0 ? [] : await applyPlan(trx, menu, plan, now);
+      const write = !dry && plan.problemCount === 0 && plan.writes.length > 0;
+      // Pictures first (content-named: one left by a failed transaction is never referenced).
+      if (write) await pictures?.prepared.store();
+      const ids = write
+        ? await applyPlan(trx, menu, plan, now, pictures && { mediaOf: pictures.prepared.mediaOf, rows: pictures.rows })
+        : [];
       if (ids.length > 0 && opts.audit) await recordImport(trx, opts.storeId, plan, opts.audit, now);
       return { plan, ids };
     });
@@ -124,6 +137,24 @@ export async function importMenu(db: Kysely<Database>, opts: ImportOptions): Pro
     productIds: ids,
     ...(notifyError === undefined ? {} : { notifyError }),
   };
+}
+
+/** The written rows that take pictures (new, or `images` changed), checked; problems go into the plan. */
+async function picturesToTake(plan: ImportPlan, src: ImageSource) {
+  const fileRow = new Map([...plan.created, ...plan.updated].map((v) => [v.external_id, v.row]));
+  const rows = new Set<MenuRow>();
+  const firstRow = new Map<string, number>();
+  for (const { row, current } of plan.writes) {
+    if (current && cellOf(current.row, 'images') === cellOf(row, 'images')) continue;
+    rows.add(row);
+    for (const name of row.images) if (!firstRow.has(name)) firstRow.set(name, fileRow.get(row.external_id) ?? 0);
+  }
+  const prepared = await prepareImages(firstRow, src);
+  if (prepared.problems.length) {
+    plan.problems = [...plan.problems, ...prepared.problems].sort((a, b) => a.row - b.row).slice(0, MAX_PROBLEMS);
+    plan.problemCount += prepared.problems.length;
+  }
+  return { prepared, rows };
 }
 
 async function recordImport(

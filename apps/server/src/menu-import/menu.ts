@@ -461,7 +461,18 @@ export function planImport(
 // ---------------------------------------------------------------- apply
 
 /** Write a plan (without problems) in `trx`; returns the product ids written (variants and parents). */
-export async function applyPlan(trx: Transaction<Database>, menu: StoreMenu, plan: ImportPlan, now: Date): Promise<number[]> {
+/**
+ * Write a plan (no problems) in the caller's transaction; returns the product ids written.
+ * `media` (images.ts): the pictures of the products written from `media.rows` become what their
+ * `images` cell names; other products' pictures are left alone.
+ */
+export async function applyPlan(
+  trx: Transaction<Database>,
+  menu: StoreMenu,
+  plan: ImportPlan,
+  now: Date,
+  media?: { mediaOf: ReadonlyMap<string, string>; rows: ReadonlySet<MenuRow> },
+): Promise<number[]> {
   if (plan.problemCount > 0) throw new Error('a plan with problems is never applied');
   if (plan.writes.length === 0) return [];
   const at = now.toISOString();
@@ -609,6 +620,7 @@ export async function applyPlan(trx: Transaction<Database>, menu: StoreMenu, pla
     else {
       await writeAttributes(trx, id, { ...variantAttrs, ...productAttributes(row) });
       await writeProductParts(trx, storeId, id, row, categoryOf(row));
+      if (media?.rows.has(row)) await writeMedia(trx, id, row, media.mediaOf);
     }
   }
 
@@ -627,6 +639,7 @@ export async function applyPlan(trx: Transaction<Database>, menu: StoreMenu, pla
       .execute();
     await writeAttributes(trx, parentId, productAttributes(row));
     await writeProductParts(trx, storeId, parentId, row, categoryOf(row));
+    if (media?.rows.has(row)) await writeMedia(trx, parentId, row, media.mediaOf);
     const children = await trx
       .selectFrom('products')
       .innerJoin('stock', 'stock.product_id', 'products.id')
@@ -696,6 +709,18 @@ async function writeAttributes(trx: Transaction<Database>, productId: number, va
   await trx.deleteFrom('product_attribute_values').where('product_id', '=', productId).where('attribute_code', 'in', codes).execute();
   const rows = codes.filter((c) => values[c] != null).map((c) => ({ product_id: productId, attribute_code: c, value: values[c]! }));
   if (rows.length) await trx.insertInto('product_attribute_values').values(rows).execute();
+}
+
+/** The product's pictures become the row's `images`, in order; the first is its main image. */
+async function writeMedia(trx: Transaction<Database>, productId: number, r: MenuRow, mediaOf: ReadonlyMap<string, string>): Promise<void> {
+  const paths = [...new Set(r.images.map((n) => mediaOf.get(n)).filter((p): p is string => p !== undefined))];
+  await trx.updateTable('products').set({ image: paths[0] ?? null }).where('id', '=', productId).execute();
+  await trx.deleteFrom('product_media').where('product_id', '=', productId).where('media_type', '=', 'image').execute();
+  if (paths.length)
+    await trx
+      .insertInto('product_media')
+      .values(paths.map((image, position) => ({ product_id: productId, position, media_type: 'image' as const, image, video: null, label: r.name })))
+      .execute();
 }
 
 /** Category and weight discounts of a product (parent or standalone). */
