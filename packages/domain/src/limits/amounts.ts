@@ -81,29 +81,51 @@ export function productMeasures(f: LimitProductFacts): ProductMeasures {
   };
 }
 
-/** ⌈a·b / c⌉ exactly (BigInt: a and b may each be up to 10⁹). */
-function mulDivCeil(a: number, b: number, c: number): number {
-  const n = BigInt(a) * BigInt(b);
-  const d = BigInt(c);
-  return Number((n + d - 1n) / d);
+function gcd(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}
+
+/** ⌈n / d⌉ for non-negative n and positive d. */
+export function ceilDiv(n: bigint, d: bigint): bigint {
+  return (n + d - 1n) / d;
 }
 
 /**
- * What one package counts toward a bucket, in thousandths of the bucket's unit.
- *
- * A flower_equivalent_g bucket takes the product's own flower equivalent when it has one (and the
- * bucket allows it), else applies the bucket's factors. A factor that does not divide evenly is
- * rounded UP to the next thousandth, per package: the rounding can only make a cart look fuller,
- * never let an amount over the legal limit through (Colorado's 800 mg = 28.349 g comes out exact).
+ * Exact arithmetic for equivalence factors: a bucket's amounts are counted in 1/scale of a
+ * thousandth of its unit, where scale is the least common multiple of its factors' `amount`s, so
+ * that every factor multiplies to a whole number and nothing is rounded before the comparison with
+ * the cap. (Rounding each package up instead would refuse 8 one-gram carts at Colorado's 1 oz =
+ * 8 g: 8 × ⌈3543.625⌉ = 28352 > 28349.) BigInt: the products reach 10¹⁸ and beyond.
  */
-export function bucketAmountPerPackage(bucket: LimitBucket, m: ProductMeasures): Milli {
-  if (bucket.useProductEquivalent && m.flower_equivalent_g != null) return m.flower_equivalent_g;
-  let total = 0;
+export function bucketScale(bucket: LimitBucket): bigint {
+  let scale = 1n;
+  for (const measure of LIMIT_MEASURES) {
+    const f = bucket.counts[measure];
+    if (f) scale = (scale * BigInt(f.amount)) / gcd(scale, BigInt(f.amount));
+  }
+  return scale;
+}
+
+/**
+ * What one package counts toward a bucket, in 1/scale thousandths of the bucket's unit. A
+ * flower_equivalent_g bucket takes the product's own flower equivalent when it has one (and the
+ * bucket allows it), else applies the bucket's factors.
+ */
+export function bucketScaledPerPackage(bucket: LimitBucket, m: ProductMeasures, scale: bigint = bucketScale(bucket)): bigint {
+  if (bucket.useProductEquivalent && m.flower_equivalent_g != null) return BigInt(m.flower_equivalent_g) * scale;
+  let total = 0n;
   for (const measure of LIMIT_MEASURES) {
     const f = bucket.counts[measure];
     const amount = m[measure as LimitMeasure];
     if (!f || amount === 0) continue;
-    total += mulDivCeil(amount, f.countsAs, f.amount);
+    total += (BigInt(amount) * BigInt(f.countsAs) * scale) / BigInt(f.amount);
   }
   return total;
+}
+
+/** What one package counts toward a bucket, in thousandths of its unit, rounded up (for display). */
+export function bucketAmountPerPackage(bucket: LimitBucket, m: ProductMeasures): Milli {
+  const scale = bucketScale(bucket);
+  return Number(ceilDiv(bucketScaledPerPackage(bucket, m, scale), scale));
 }

@@ -1,5 +1,5 @@
 import type { LicenseType } from '../license.ts';
-import { bucketAmountPerPackage, productMeasures, type LimitProductFacts } from './amounts.ts';
+import { bucketScale, bucketScaledPerPackage, ceilDiv, productMeasures, type LimitProductFacts } from './amounts.ts';
 import {
   MILLI,
   UNIT_SYMBOL,
@@ -147,7 +147,7 @@ function earlierPhrase(w: LimitWindow): string {
  */
 export function limitMessage(
   bucket: Pick<LimitBucket, 'label' | 'unit' | 'window'>,
-  v: { reason: 'over_cap' | 'not_sold'; excess: Milli; used: Milli; inCart: Milli; cap: Cap },
+  v: { reason: 'over_cap' | 'not_sold'; excess: Milli; used: Milli; inCart: Milli; cap: Cap; earlierReachCap: boolean },
   customerType: LicenseType,
   residency: Residency | null,
 ): string {
@@ -162,7 +162,7 @@ export function limitMessage(
   }
   const cap = v.cap.kind === 'cap' ? formatLimitAmount(v.cap.max, bucket.unit) : '';
   const limit = `the ${label} limit of ${cap} ${windowPhrase(bucket.window)}`;
-  if (v.used > 0 && v.excess >= v.inCart) {
+  if (v.earlierReachCap) {
     return `${capitalise(earlierPhrase(bucket.window))} already reach ${limit}. Please remove the ${formatLimitAmount(v.inCart, bucket.unit)} of ${label} from your cart.`;
   }
   const counting = v.used > 0 ? `, counting ${formatLimitAmount(v.used, bucket.unit)} in ${earlierPhrase(bucket.window)}` : '';
@@ -181,20 +181,24 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
  * Only lines that count toward the bucket are ever suggested.
  */
 export function suggestRemoval(
-  lines: ReadonlyArray<{ id: string; qty: number; per: Milli; index: number }>,
-  excess: Milli,
+  lines: ReadonlyArray<{ id: string; qty: number; per: bigint; index: number }>,
+  excess: bigint,
 ): LimitRemoval[] {
-  const counting = lines.filter((l) => l.per > 0 && l.qty > 0);
-  const byTotal = [...counting].sort((a, b) => b.per * b.qty - a.per * a.qty || b.index - a.index);
+  const total = (l: { qty: number; per: bigint }) => l.per * BigInt(l.qty);
+  const counting = lines.filter((l) => l.per > 0n && l.qty > 0);
+  const byTotal = [...counting].sort((a, b) => {
+    const d = total(b) - total(a);
+    return d > 0n ? 1 : d < 0n ? -1 : b.index - a.index;
+  });
   const out: LimitRemoval[] = [];
   let left = excess;
   const remaining = new Set(byTotal);
-  while (left > 0 && remaining.size > 0) {
-    const covering = [...remaining].filter((l) => l.per * l.qty >= left);
+  while (left > 0n && remaining.size > 0) {
+    const covering = [...remaining].filter((l) => total(l) >= left);
     if (covering.length > 0) {
-      let best: { line: (typeof counting)[number]; qty: number; removed: number } | null = null;
+      let best: { line: (typeof counting)[number]; qty: bigint; removed: bigint } | null = null;
       for (const line of covering) {
-        const qty = Math.ceil(left / line.per);
+        const qty = ceilDiv(left, line.per);
         const removed = qty * line.per;
         if (
           !best ||
@@ -204,14 +208,14 @@ export function suggestRemoval(
           best = { line, qty, removed };
         }
       }
-      out.push({ lineId: best!.line.id, qty: best!.qty });
+      out.push({ lineId: best!.line.id, qty: Number(best!.qty) });
       left -= best!.removed;
       break;
     }
     const largest = byTotal.find((l) => remaining.has(l))!;
     remaining.delete(largest);
     out.push({ lineId: largest.id, qty: largest.qty });
-    left -= largest.per * largest.qty;
+    left -= total(largest);
   }
   return out;
 }
@@ -241,33 +245,41 @@ export function evaluateLimits(model: LimitModel, input: LimitEvaluationInput): 
 
   for (const bucket of model.buckets) {
     const cap = capFor(bucket, input.customerType, input.residency);
-    const perLine = lines.map((l) => ({ id: l.id, qty: l.qty, index: l.index, per: bucketAmountPerPackage(bucket, l.measures) }));
-    const inCart = perLine.reduce((s, l) => s + l.per * l.qty, 0);
-    let used = 0;
+    // Exact: sums in 1/scale thousandths (amounts.ts bucketScale), compared with the cap before any
+    // rounding; only the figures shown are rounded (used and in-cart up, remaining down).
+    const scale = bucketScale(bucket);
+    const perLine = lines.map((l) => ({ id: l.id, qty: l.qty, index: l.index, per: bucketScaledPerPackage(bucket, l.measures, scale) }));
+    const inCartScaled = perLine.reduce((s, l) => s + l.per * BigInt(l.qty), 0n);
+    let usedScaled = 0n;
     const start = windowStart(bucket.window, input.now, input.timezone);
     if (start && cap.kind === 'cap') {
       if (guest) guestPerOrderOnly = true;
       for (const o of earlier) {
         if (!(o.at >= start.getTime())) continue;
         if (bucket.countOrders === 'same_customer_type' && o.customerType !== input.customerType) continue;
-        for (const l of o.lines) used += bucketAmountPerPackage(bucket, l.measures) * l.qty;
+        for (const l of o.lines) usedScaled += bucketScaledPerPackage(bucket, l.measures, scale) * BigInt(l.qty);
       }
     }
     // Over only when this cart adds to the bucket: a cart with nothing in it is never refused for
     // what earlier orders did (the store may have changed its caps since).
     let over = false;
-    let excess = 0;
+    let excessScaled = 0n;
     let reason: LimitViolation['reason'] = 'over_cap';
     if (cap.kind === 'not_sold') {
-      over = inCart > 0;
-      excess = inCart;
+      over = inCartScaled > 0n;
+      excessScaled = inCartScaled;
       reason = 'not_sold';
     } else if (cap.kind === 'cap') {
-      excess = Math.max(0, used + inCart - cap.max);
-      over = inCart > 0 && excess > 0;
+      const e = usedScaled + inCartScaled - BigInt(cap.max) * scale;
+      excessScaled = e > 0n ? e : 0n;
+      over = inCartScaled > 0n && excessScaled > 0n;
     }
-    const remaining = cap.kind === 'cap' ? Math.max(0, cap.max - used - inCart) : null;
-    const total = formatLimitAmount(used + inCart, bucket.unit);
+    const used = Number(ceilDiv(usedScaled, scale));
+    const inCart = Number(ceilDiv(inCartScaled, scale));
+    const excess = Number(ceilDiv(excessScaled, scale));
+    const leftScaled = cap.kind === 'cap' ? BigInt(cap.max) * scale - usedScaled - inCartScaled : 0n;
+    const remaining = cap.kind === 'cap' ? (leftScaled > 0n ? Number(leftScaled / scale) : 0) : null;
+    const total = formatLimitAmount(Number(ceilDiv(usedScaled + inCartScaled, scale)), bucket.unit);
     meters.push({
       bucketId: bucket.id,
       label: bucket.label,
@@ -288,8 +300,8 @@ export function evaluateLimits(model: LimitModel, input: LimitEvaluationInput): 
     if (over) {
       const remove =
         reason === 'not_sold'
-          ? perLine.filter((l) => l.per > 0 && l.qty > 0).map((l) => ({ lineId: l.id, qty: l.qty }))
-          : suggestRemoval(perLine, Math.min(excess, inCart));
+          ? perLine.filter((l) => l.per > 0n && l.qty > 0).map((l) => ({ lineId: l.id, qty: l.qty }))
+          : suggestRemoval(perLine, excessScaled < inCartScaled ? excessScaled : inCartScaled);
       violations.push({
         bucketId: bucket.id,
         label: bucket.label,
@@ -297,7 +309,12 @@ export function evaluateLimits(model: LimitModel, input: LimitEvaluationInput): 
         excess,
         reason,
         remove,
-        message: limitMessage(bucket, { reason, excess, used, inCart, cap }, input.customerType, input.residency),
+        message: limitMessage(
+          bucket,
+          { reason, excess, used, inCart, cap, earlierReachCap: usedScaled > 0n && excessScaled >= inCartScaled },
+          input.customerType,
+          input.residency,
+        ),
       });
     }
   }
