@@ -82,7 +82,8 @@ export async function idempotent(
     }
     if (claimed.request_hash !== hash) throw new ApiError(422, IDEMPOTENCY_MESSAGES.reused, { errorCode: 'idempotency_key_reused' });
     if (claimed.status === 'completed') return { status: claimed.http_status ?? 200, body: JSON.parse(claimed.response ?? 'null') };
-    if (Date.now() - Date.parse(claimed.created_at) > STALE_PENDING_MS) {
+    // The claim's time is on the app's clock (tests pin it), so judge its age on the same clock.
+    if (now().getTime() - Date.parse(claimed.created_at) > STALE_PENDING_MS) {
       // Left behind by a node that died mid-request: take it over.
       await db.deleteFrom('api_idempotency').where('id', '=', claimed.id).where('status', '=', 'pending').execute();
       continue;
