@@ -184,7 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerIntegration(app, { db: deps.db, production: deps.config.production, redisUrl: deps.config.redisUrl, redisPrefix: deps.config.redisPrefix, now: deps.clock, rateLimit: deps.integrationRateLimit });
   registerMenuAdminRoutes(app, { db: deps.db, now: deps.clock ?? (() => new Date()) });
   await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });
-  app.get('/api/health', async () => ({ code: 200, result: 'ok' }));
+  app.get('/api/health', { config: { docs: { summary: 'Whether the server answers', tags: ['Health'], security: 'none' } } }, async () => ({ code: 200, result: 'ok' }));
   app.all('/api/*', async (request, reply) => sendError(reply, 404, `No API endpoint ${request.method} ${request.url.split('?')[0]}`));
 
   const mediaDir = path.join(deps.config.dataDir, 'media');

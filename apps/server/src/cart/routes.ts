@@ -15,7 +15,8 @@ import { CART_MESSAGES as M } from './messages.ts';
 import { cartTokenOf, createCart, customerOf, openCartOf, requireCart, requireCartWithLines, viewerOf, type CartRow } from './repository.ts';
 import { cartCacheFor } from './cart-cache.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
-import { cartDeleteSchema, cartUpdateSchemaOf, firstIssue, orderTypeSchema } from './schemas.ts';
+import { cartDeleteSchema, cartUpdateSchema, cartUpdateSchemaOf, firstIssue, orderTypeSchema } from './schemas.ts';
+import type { RouteDocs } from '../http/route-docs.ts';
 import { deleteFromCart, updateCart } from './update.ts';
 import { cartTotals, readCart, serverItem, totalsOf } from './view.ts';
 
@@ -61,6 +62,22 @@ const collectTotalsSchema = z.object({
 
 const couponSchema = z.object({ coupon: z.string().trim().min(1, M.incorrectCoupon).max(64, M.incorrectCoupon) });
 
+/** The OpenAPI entry of a cart route (openapi/): every one names its cart the same way. */
+const CART_ID_TEXT =
+  'The cart is named by the `cartId` query parameter (or `Authorization: Bearer <cartId>` while there is no customer token); ' +
+  "a logged-in customer's cart also needs that customer's token (Bearer). A cart is only found in the store of the request.";
+const cartDocs = (summary: string, { description, ...more }: Partial<RouteDocs> = {}): { config: { docs: RouteDocs } } => ({
+  config: { docs: { summary, description: description ? `${CART_ID_TEXT}\n\n${description}` : CART_ID_TEXT, tags: ['Cart'], security: 'none', ...more } },
+});
+const updateDocs = cartDocs('Add, change or replace cart lines', {
+  description: 'One line `{cartItem, order_type}` (added, or its quantity set), or every line `{cartItems, order_type, burnCredits}`; the form is picked by its key.',
+  body: cartUpdateSchema,
+});
+const couponDocs = cartDocs('Apply a coupon code', {
+  description: 'The code as the `coupon` query parameter (spec §7); a `coupon` in a JSON body is read when the query has none.',
+  query: couponSchema,
+});
+
 function assertDeliversIf(store: Store, code: ShippingMethodCode | undefined): void {
   if (code === 'delivery' && !storeDelivers(store)) throw new ApiError(400, M.deliveryNotOffered);
 }
@@ -68,7 +85,7 @@ function assertDeliversIf(store: Store, code: ShippingMethodCode | undefined): v
 export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): void {
   const token = (request: FastifyRequest) => cartTokenOf(request);
 
-  app.post('/api/cart/create', async (request) => {
+  app.post('/api/cart/create', cartDocs('Create a cart (a logged-in customer gets their open cart back)', { body: createSchema }), async (request) => {
     const body = parseOr400(createSchema, request.body);
     const store = request.store;
     const licenseType = body.license_type ?? offeredLicenseTypes(store)[0];
@@ -80,7 +97,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
     return ok(cart.token, { license_type: licenseType });
   });
 
-  app.post('/api/cart/update', async (request) => {
+  app.post('/api/cart/update', updateDocs, async (request) => {
     const body = parseOr400(cartUpdateSchemaOf(request.body), request.body);
     assertDeliversIf(request.store, body.order_type);
     const viewer = await viewerOf(request);
@@ -101,25 +118,25 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
     return ok('cartItem' in body && items.length === 1 ? items[0] : items);
   });
 
-  app.post('/api/cart/delete', async (request) => {
+  app.post('/api/cart/delete', cartDocs('Remove a cart line', { body: cartDeleteSchema }), async (request) => {
     const body = parseOr400(cartDeleteSchema, request.body);
     return ok(await deleteFromCart(c.db, request.store, token(request), await viewerOf(request), body.cartItem, c.now()));
   });
 
-  app.get('/api/cart/pull', async (request) => {
+  app.get('/api/cart/pull', cartDocs('Read the cart lines, re-priced now'), async (request) => {
     const viewer = await viewerOf(request);
     const { cart, rows } = await requireCartWithLines(c.db, token(request), request.store.storeId, viewer);
     const entries = await readCart(c.db, c.catalog, request.store, rows, viewer.customer, c.now());
     return ok(entries.map((e) => serverItem(e.row, e.resolved, cart.token, e.error)));
   });
 
-  app.get('/api/cart/totals', async (request) => {
+  app.get('/api/cart/totals', cartDocs('Read the cart totals (integer cents)'), async (request) => {
     const viewer = await viewerOf(request);
     const { cart, rows } = await requireCartWithLines(c.db, token(request), request.store.storeId, viewer);
     return ok(await cartTotals(c.db, c.catalog, request.store, cart, rows, viewer.customer, c.now()));
   });
 
-  app.post('/api/cart/collect-totals', async (request) => {
+  app.post('/api/cart/collect-totals', cartDocs('Choose pickup or delivery and read the totals', { body: collectTotalsSchema }), async (request) => {
     const body = parseOr400(collectTotalsSchema, request.body);
     const code = body.methods?.shippingMethodCode;
     assertDeliversIf(request.store, code);
@@ -129,18 +146,18 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
     return ok(await cartTotals(c.db, c.catalog, request.store, cart, rows, viewer.customer, c.now()));
   });
 
-  app.get('/api/cart/payment-methods', async (request) => {
+  app.get('/api/cart/payment-methods', cartDocs('List the payment methods for this cart'), async (request) => {
     const { rows } = await requireCartWithLines(c.db, token(request), request.store.storeId, await viewerOf(request));
     const entries = await readCart(c.db, c.catalog, request.store, rows, null, c.now());
     return ok(paymentMethodsFor(entries.flatMap((e) => (e.resolved ? [e.resolved.productType] : []))));
   });
 
-  app.get('/api/cart/shipping-methods', async (request) => {
+  app.get('/api/cart/shipping-methods', cartDocs('List pickup and delivery for this cart'), async (request) => {
     const cart = await requireCart(c.db, token(request), request.store.storeId, await viewerOf(request));
     return ok(shippingMethodsFor(request.store).map((m) => ({ ...m, selected: m.method_code === cart.order_type })));
   });
 
-  app.post('/api/cart/shipping-information', async (request) => {
+  app.post('/api/cart/shipping-information', cartDocs('Set the order type and delivery address', { body: shippingInfoSchema }), async (request) => {
     const { addressInformation: info } = parseOr400(shippingInfoSchema, request.body);
     const store = request.store;
     const code = info.shipping_method_code ?? 'pickup';
@@ -161,7 +178,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
     });
   });
 
-  app.post('/api/cart/apply-coupon', async (request) => {
+  app.post('/api/cart/apply-coupon', couponDocs, async (request) => {
     const query = request.query as Record<string, unknown>;
     const { coupon } = parseOr400(couponSchema, { coupon: query.coupon ?? (request.body as Record<string, unknown> | undefined)?.coupon });
     const cart = await requireCart(c.db, token(request), request.store.storeId, await viewerOf(request));
@@ -171,7 +188,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
     return ok(true);
   });
 
-  app.post('/api/cart/delete-coupon', async (request) => {
+  app.post('/api/cart/delete-coupon', cartDocs('Remove the coupon'), async (request) => {
     const cart = await requireCart(c.db, token(request), request.store.storeId, await viewerOf(request));
     await changeCart(c, cart, { coupon_code: null });
     return ok(true);

@@ -61,13 +61,19 @@ const productQuery = z
   })
   .strict();
 
+/** GET /api/catalog/product/:sku takes no query parameter but storeCode. */
+const productBySkuQuery = z.object({ storeCode }).strict();
+
 export interface LookupRouteDeps {
   registry: StoreRegistry;
   manager: CatalogIndexManager;
 }
 
 export function registerCatalogLookupRoutes(app: FastifyInstance, { registry, manager }: LookupRouteDeps): void {
-  app.get('/api/catalog/categories', async (request) => {
+  app.get(
+    '/api/catalog/categories',
+    { config: { docs: { summary: 'List categories visible in the store', tags: ['Catalogue'], query: categoriesQuery, security: 'none' } } },
+    async (request) => {
     const store = requestStore(registry, request);
     const q = parseOr400(categoriesQuery, request.query);
     const catalog = manager.catalog(store.storeId);
@@ -94,7 +100,10 @@ export function registerCatalogLookupRoutes(app: FastifyInstance, { registry, ma
     return ok({ items: result.items, total: result.total, start: result.start, perPage: result.perPage });
   });
 
-  app.get('/api/catalog/attributes', async (request) => {
+  app.get(
+    '/api/catalog/attributes',
+    { config: { docs: { summary: 'List product attributes and their options', description: '`attribute_code` and `attribute_id` take comma-separated lists.', tags: ['Catalogue'], query: attributesQuery, security: 'none' } } },
+    async (request) => {
     const store = requestStore(registry, request);
     const q = parseOr400(attributesQuery, request.query);
     const filters: Filter[] = [];
@@ -115,9 +124,12 @@ export function registerCatalogLookupRoutes(app: FastifyInstance, { registry, ma
     return ok({ items: result.items, total: result.total, start: result.start, perPage: result.perPage });
   });
 
-  app.get<{ Params: { sku: string } }>('/api/catalog/product/:sku', async (request) => {
+  app.get<{ Params: { sku: string } }>(
+    '/api/catalog/product/:sku',
+    { config: { docs: { summary: 'Read one product by sku', tags: ['Catalogue'], query: productBySkuQuery, security: 'none', errors: { 404: 'No such product in this store' } } } },
+    async (request) => {
     const store = requestStore(registry, request);
-    parseOr400(z.object({ storeCode }).strict(), request.query);
+    parseOr400(productBySkuQuery, request.query);
     const sku = request.params.sku;
     if (!sku || sku.length > 255) throw new ApiError(400, LOOKUP_MESSAGES.searchKey);
     const product = loadProduct(manager.catalog(store.storeId), store, sku);
@@ -125,7 +137,10 @@ export function registerCatalogLookupRoutes(app: FastifyInstance, { registry, ma
     return ok(product);
   });
 
-  app.get('/api/catalog/product', async (request) => {
+  app.get(
+    '/api/catalog/product',
+    { config: { docs: { summary: 'Find one product by sku, url_path or a child\'s sku', tags: ['Catalogue'], query: productQuery, security: 'none', errors: { 404: 'No such product in this store' } } } },
+    async (request) => {
     const store = requestStore(registry, request);
     const q = parseOr400(productQuery, request.query);
     const catalog = manager.catalog(store.storeId);

@@ -112,7 +112,23 @@ export function registerCatalogRoutes(app: FastifyInstance, deps: CatalogRouteDe
   const answers = new TtlCache<string>(60_000, 500);
   app.onStoreInvalidated((storeId) => answers.invalidate(storeId));
 
-  app.get('/api/catalog/products', async (request, reply) => {
+  app.get(
+    '/api/catalog/products',
+    {
+      config: {
+        docs: {
+          summary: 'Search and filter the store\'s products (catalogue search of spec §7)',
+          description:
+            'Besides these parameters, filters and the sort are query parameters too: an attribute code with a value (repeatable, e.g. `brand=12&brand=13`), ' +
+            '`price=10-20`, `sizes=92` for the size filter, `sort=price:asc`. Unknown filters or sorts are a 400.',
+          tags: ['Catalogue'],
+          query: listQuery,
+          security: 'none',
+          errors: { 404: 'No such category or store' },
+        },
+      },
+    },
+    async (request, reply) => {
     const store = requestStore(registry, request);
     const key = storeKey(store.storeId, request.url);
     const hit = answers.peek(key);
@@ -157,7 +173,20 @@ export function registerCatalogRoutes(app: FastifyInstance, deps: CatalogRouteDe
     return reply.type('application/json; charset=utf-8').send(body);
   });
 
-  app.post('/api/catalog/search', async (request) => {
+  app.post(
+    '/api/catalog/search',
+    {
+      config: {
+        docs: {
+          summary: 'Search the catalogue index (products, categories, attributes, tax rules, CMS)',
+          description: 'The store\'s own filters (visibility, status, stock, store) are always added to the query\'s `filters`.',
+          tags: ['Catalogue'],
+          body: searchBody,
+          security: 'none',
+        },
+      },
+    },
+    async (request) => {
     const store = requestStore(registry, request);
     const body = parseOr400(searchBody, request.body ?? {});
     const catalog = manager.catalog(store.storeId);

@@ -43,7 +43,21 @@ export function registerSnapshotRoutes(app: FastifyInstance, deps: { manager: Ca
     return entry;
   };
 
-  app.get('/api/catalog/snapshot', async (request, reply) => {
+  app.get(
+    '/api/catalog/snapshot',
+    {
+      config: {
+        docs: {
+          summary: 'The whole catalogue of the store, for offline use',
+          description: 'Not in the `{code, result}` envelope: the snapshot itself, with an ETag (`If-None-Match` answers 304) and gzip when accepted.',
+          tags: ['Catalogue'],
+          security: 'none',
+          headers: { 'If-None-Match': 'optional: the ETag of the snapshot held; 304 when unchanged' },
+          errors: { 304: 'Not modified' },
+        },
+      },
+    },
+    async (request, reply) => {
     const entry = prepare(request.store);
     reply.header('etag', entry.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();

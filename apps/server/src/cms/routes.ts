@@ -52,7 +52,10 @@ export function registerCmsRoutes(app: FastifyInstance, { registry, manager }: C
     ['block', (storeId) => manager.catalog(storeId).cmsBlocks],
   ];
   for (const [type, indexOf] of routes) {
-    app.get(`/api/cms/${type}/:id`, async (request) => {
+    app.get(
+      `/api/cms/${type}/:id`,
+      { config: { docs: { summary: `Read one CMS ${type} by id`, tags: ['CMS'], params: byId, security: 'none', errors: { 404: 'No such active CMS entry' } } } },
+      async (request) => {
       const store = requestStore(registry, request);
       const { id } = parseOr400(byId, request.params);
       const doc = indexOf(store.storeId).get(id);
@@ -60,7 +63,10 @@ export function registerCmsRoutes(app: FastifyInstance, { registry, manager }: C
       return ok(doc);
     });
 
-    app.get(`/api/cms/${type}`, async (request) => {
+    app.get(
+      `/api/cms/${type}`,
+      { config: { docs: { summary: `Find a CMS ${type} by identifier, or list them`, tags: ['CMS'], query: listQuery, security: 'none', errors: { 404: 'No active CMS entry with that identifier' } } } },
+      async (request) => {
       const store = requestStore(registry, request);
       const q = parseOr400(listQuery, request.query);
       const index = indexOf(store.storeId);

@@ -98,13 +98,19 @@ export function registerNewsletterRoutes(app: FastifyInstance): void {
       .catch((err: unknown) => request.log.warn({ err }, 'newsletter mail failed'));
   }
 
-  app.get('/api/newsletter', async (request) => {
+  app.get(
+    '/api/newsletter',
+    { config: { docs: { summary: 'Whether my address is subscribed', description: 'The address is the logged-in customer\'s (token) or the one of a signed newsletter link (`linkToken`).', tags: ['Newsletter'], query: anyInput, security: 'customer', errors: { 401: 'No customer token and no link token' } } } },
+    async (request) => {
     const target = required(await targetOf(request, parseOr400(anyInput, request.query)));
     const row = await find(request.store.storeId, target.email);
     return ok({ isSubscribed: row?.subscribed === 1, email: target.email });
   });
 
-  app.post('/api/newsletter', async (request) => {
+  app.post(
+    '/api/newsletter',
+    { config: { docs: { summary: 'Subscribe (anonymous: an e-mail address; a customer: their own)', tags: ['Newsletter'], body: anyInput, security: 'none', errors: { 403: 'Not your address', 429: 'Too many subscriptions from this address' } } } },
+    async (request) => {
     const input = parseOr400(anyInput, request.body);
     const store = request.store;
     const target = await targetOf(request, input);
@@ -120,7 +126,10 @@ export function registerNewsletterRoutes(app: FastifyInstance): void {
     return ok({ accepted: true });
   });
 
-  app.delete('/api/newsletter', async (request) => {
+  app.delete(
+    '/api/newsletter',
+    { config: { docs: { summary: 'Unsubscribe my address', description: 'The fields as a JSON body, or in the query when there is no body.', tags: ['Newsletter'], body: anyInput, query: anyInput, security: 'customer', errors: { 401: 'No customer token and no link token', 403: 'Not your address' } } } },
+    async (request) => {
     const target = required(await targetOf(request, parseOr400(anyInput, request.body ?? request.query)));
     const row = await find(request.store.storeId, target.email);
     if (row?.subscribed !== 1) return ok({ isSubscribed: false, skipped: true });

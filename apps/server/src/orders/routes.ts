@@ -18,7 +18,24 @@ import { orderSaveSchema } from './schema.ts';
 const uuid = z.string().uuid();
 
 export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): void {
-  app.post('/api/order/save', async (request, reply) => {
+  app.post(
+    '/api/order/save',
+    {
+      config: {
+        docs: {
+          summary: 'Place the order of a cart',
+          description:
+            'An idempotency key (a UUID) is required, as `idempotency_key` in the body or the `Idempotency-Key` header: a repeat of a placed order answers ' +
+            'the first order (header `Idempotent-Replayed: true`), the same key with another payload is a 422. A customer token makes it the customer\'s order.',
+          tags: ['Order'],
+          body: orderSaveSchema,
+          security: 'none',
+          headers: { 'Idempotency-Key': 'required unless idempotency_key is in the body: a UUID, the same for every retry of this order' },
+          errors: { 401: 'The customer token is invalid or expired', 409: 'A product is no longer available, or this order is still being placed', 422: 'The idempotency key was used for another order' },
+        },
+      },
+    },
+    async (request, reply) => {
     const input = parseOr400(orderSaveSchema, request.body);
     const header = request.headers['idempotency-key'];
     const fromHeader = typeof header === 'string' && header !== '' ? header.trim() : undefined;

@@ -71,7 +71,10 @@ export async function trackOrder(db: Db, storeId: number, number: string, phone:
 }
 
 export function registerOrderTracking(app: FastifyInstance, db: Db): void {
-  app.post('/api/order-tracking', async (request) => {
+  app.post(
+    '/api/order-tracking',
+    { config: { docs: { summary: 'Look an order up by its number and phone number (no account needed)', tags: ['Order'], body: trackingSchema, security: 'none', errors: { 404: 'No order with that number and phone', 429: 'Too many look-ups; Retry-After says when to try again' } } } },
+    async (request) => {
     const body = parseOr400(trackingSchema, request.body);
     const allowed = await accountsOf(app).limiter.hit(`track-ip:${request.ip}`, TRACKING_PER_IP_PER_MINUTE, TRACKING_WINDOW_MS);
     // Retry-After: the window's length (it began at the first counted look-up, so it is over by then).

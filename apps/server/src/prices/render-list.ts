@@ -45,7 +45,10 @@ interface UnitView {
 }
 
 export function registerRenderListRoute(app: FastifyInstance, c: CommerceContext): void {
-  app.get('/api/products/render-list', async (request) => {
+  app.get(
+    '/api/products/render-list',
+    { config: { docs: { summary: 'Prices of products now (price, special, taxes; integer cents)', description: '`skus` is a comma-separated list; `userGroupId` picks a price tier.', tags: ['Prices'], query: querySchema, security: 'none', errors: { 404: 'No such store' } } } },
+    async (request) => {
     const q = parseOr400(querySchema, request.query);
     const store = c.registry.stores.find((s) => s.storeId === q.storeId);
     if (!store) throw new ApiError(404, `Store ${q.storeId} does not exist`);

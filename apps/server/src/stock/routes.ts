@@ -78,7 +78,10 @@ const listSchema = z.object({
 });
 
 export function registerStockRoutes(app: FastifyInstance, c: CommerceContext): void {
-  app.get('/api/stock/check', async (request) => {
+  app.get(
+    '/api/stock/check',
+    { config: { docs: { summary: 'Check the stock of one product (a configurable parent with product_size: that size)', description: 'For a gram product the weight checked is the size times qty.', tags: ['Stock'], query: checkSchema, security: 'none', errors: { 404: 'No such product (or size) in this store' } } } },
+    async (request) => {
     const q = parseOr400(checkSchema, request.query);
     const storeId = request.store.storeId;
     const row = await stockQuery(c.db).where('p.store_id', '=', storeId).where('p.sku', '=', q.sku).executeTakeFirst();
@@ -92,7 +95,10 @@ export function registerStockRoutes(app: FastifyInstance, c: CommerceContext): v
     return ok(stockItem(row, q.qty ?? 1, row.size ?? q.product_size ?? null));
   });
 
-  app.get('/api/stock/list', async (request) => {
+  app.get(
+    '/api/stock/list',
+    { config: { docs: { summary: 'Stock of several products and their configurable children', description: '`skus` is a comma-separated list.', tags: ['Stock'], query: listSchema, security: 'none' } } },
+    async (request) => {
     const q = parseOr400(listSchema, request.query);
     const storeId = request.store.storeId;
     const rows = await stockQuery(c.db).where('p.store_id', '=', storeId).where('p.sku', 'in', q.skus).execute();

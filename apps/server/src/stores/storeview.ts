@@ -45,7 +45,10 @@ export function registerStoreviewRoutes(app: FastifyInstance, registry: StoreReg
   // The payloads never change while the process runs, so serialise each once.
   const bodies = new Map(registry.stores.map((s) => [s.storeCode, JSON.stringify(ok(storeView(s)))]));
 
-  app.get('/api/storeview', async (request, reply) => {
+  app.get(
+    '/api/storeview',
+    { config: { docs: { summary: 'The store: settings, specials, best sellers, compliance settings, place info', tags: ['Store'], query: querySchema, security: 'none', errors: { 404: 'No such store' } } } },
+    async (request, reply) => {
     const parsed = querySchema.safeParse(request.query);
     if (!parsed.success) return sendError(reply, 400, parsed.error.issues[0].message);
     // Without a storeCode the store is the one the request's host (or path prefix) resolves to.

@@ -46,7 +46,21 @@ export function registerUploadRoutes(app: FastifyInstance): void {
   void app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5 } });
 
-    scope.post('/api/user/upload', async (request, reply) => {
+    scope.post(
+      '/api/user/upload',
+      {
+        config: {
+          docs: {
+            summary: 'Upload my ID or medical card (one JPEG, PNG or PDF file, up to 10 MB)',
+            description: 'A `multipart/form-data` body with one file; the `kind` query parameter says which document it is. A new upload of a kind replaces the last.',
+            tags: ['User'],
+            query: kindSchema,
+            security: 'customer',
+            errors: { 400: 'No file, not a JPEG, PNG or PDF file, or not a valid form', 401: 'No valid customer token', 413: 'The file is larger than 10 MB', 429: 'Too many uploads' },
+          },
+        },
+      },
+      async (request, reply) => {
       const claims = await requireCustomer(request);
       const { kind } = parseOr400(kindSchema, request.query);
       if (!request.isMultipart()) throw new ApiError(400, UPLOAD_MESSAGES.fileRequired);
@@ -127,7 +141,10 @@ export function registerUploadRoutes(app: FastifyInstance): void {
       }
     }
 
-    scope.get('/api/user/uploads', async (request) => {
+    scope.get(
+      '/api/user/uploads',
+      { config: { docs: { summary: 'List my uploaded documents', tags: ['User'], security: 'customer', errors: { 401: 'No valid customer token' } } } },
+      async (request) => {
       const claims = await requireCustomer(request);
       const rows = await accountsOf(app)
         .db.selectFrom('uploads')

@@ -47,7 +47,21 @@ export interface UrlRouteDeps {
 }
 
 export function registerUrlRoutes(app: FastifyInstance, { registry, manager, clock }: UrlRouteDeps): void {
-  app.post('/api/url/map', async (request, reply) => {
+  app.post(
+    '/api/url/map',
+    {
+      config: {
+        docs: {
+          summary: 'Resolve a storefront URL to the product, category or CMS page it shows',
+          description: 'The answer has `_type` (product, category or cms_page) and `_source`; an unknown URL is a 404 with `page-not-found`.',
+          tags: ['URL mapping'],
+          body: mapBody,
+          security: 'none',
+          errors: { 404: 'page-not-found' },
+        },
+      },
+    },
+    async (request, reply) => {
     const store = requestStore(registry, request);
     const body = parseOr400(mapBody, request.body ?? {});
     const resolution = resolveUrl(manager.catalog(store.storeId), store, body.url);

@@ -20,7 +20,7 @@ import { confirmLoginCode, CODE_MESSAGES, sendLoginCode } from './login-codes.ts
 import { birthdaySchema, createCustomer, findById, findByPhone, licenseSchema, phoneSchema, type CustomerRow } from './customers.ts';
 import { assertBirthday, assertOffered, assertStore, orderTypeSchema, storeIdSchema } from './login-checks.ts';
 import { markPhoneProven } from './proof.ts';
-import { checkPasswordLogin, parsePasswordLogin } from './password-routes.ts';
+import { checkPasswordLogin, parsePasswordLogin, passwordLoginSchema } from './password-routes.ts';
 import { issueSession } from './session.ts';
 
 
@@ -47,6 +47,28 @@ const refreshSchema = z.object({
   order_type: orderTypeSchema,
 });
 
+/**
+ * The forms POST /api/user/login takes, for the OpenAPI document (openapi/). The handler picks the
+ * form by its keys (password → password login; pendingToken, license_type or birthday → complete;
+ * code → confirm; else send the code) and validates with that member, the same schema object.
+ */
+const loginSchema = z.union([sendSchema, confirmSchema, completeSchema, passwordLoginSchema]);
+const loginDocs = {
+  config: {
+    docs: {
+      summary: 'Log in by SMS code (send, confirm, complete a new account) or by e-mail and password',
+      description:
+        'One route, four forms picked by their keys: `{phone, storeId}` sends a 6-digit code by SMS; `{phone, code, order_type}` confirms it ' +
+        '(tokens, or `{needs: [license_type, birthday]}` with a `pendingToken` in `meta` for a new phone); `{phone, license_type, birthday, pendingToken}` ' +
+        'creates the customer; `{email, password}` logs in with a password. Tokens come in `meta` (`token`, `refreshToken`).',
+      tags: ['User'],
+      body: loginSchema,
+      security: 'none' as const,
+      errors: { 401: 'Code, token or password not accepted', 429: 'Too many codes or attempts; Retry-After says when to try again' },
+    },
+  },
+};
+
 export function registerLoginRoutes(app: FastifyInstance): void {
   const ctx = () => accountsOf(app);
 
@@ -55,14 +77,17 @@ export function registerLoginRoutes(app: FastifyInstance): void {
     return ok('ok', { token: session.token, refreshToken: session.refreshToken, ...(customer ? { customer_id: customer.id } : {}) });
   };
 
-  app.post('/api/user/login-guest', async (request) => {
+  app.post(
+    '/api/user/login-guest',
+    { config: { docs: { summary: 'Get a guest token (no account)', tags: ['User'], body: guestSchema, security: 'none' } } },
+    async (request) => {
     const body = parseOr400(guestSchema, request.body);
     assertStore(request, body.storeId);
     assertOffered(request, body.license_type);
     return answerTokens(request, null, body.license_type, 'pickup');
   });
 
-  app.post('/api/user/login', async (request) => {
+  app.post('/api/user/login', loginDocs, async (request) => {
     const raw = (request.body ?? {}) as Record<string, unknown>;
     const c = ctx();
     const store = request.store;
@@ -111,7 +136,10 @@ export function registerLoginRoutes(app: FastifyInstance): void {
     return ok('sent', c.demoMode && c.sms.lastCode ? { demo_code: code } : undefined);
   });
 
-  app.post('/api/user/refresh', async (request) => {
+  app.post(
+    '/api/user/refresh',
+    { config: { docs: { summary: 'Trade a refresh token for a new access token (the refresh token rotates)', tags: ['User'], body: refreshSchema, security: 'none', errors: { 401: 'Refresh token not valid' } } } },
+    async (request) => {
     const body = parseOr400(refreshSchema, request.body);
     const c = ctx();
     const store = request.store;

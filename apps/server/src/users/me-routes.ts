@@ -145,9 +145,24 @@ export function registerMeRoutes(app: FastifyInstance): void {
     return customer;
   }
 
-  app.get('/api/user/me', async (request) => ok(await customerView(ctx().db, await me(request))));
+  app.get('/api/user/me', { config: { docs: { summary: 'Read my profile', tags: ['User'], security: 'customer', errors: { 401: 'No valid customer token' } } } }, async (request) => ok(await customerView(ctx().db, await me(request))));
 
-  app.post('/api/user/me', async (request) => {
+  app.post(
+    '/api/user/me',
+    {
+      config: {
+        docs: {
+          summary: 'Change my e-mail, addresses, or give my name once',
+          description: 'Only these fields: a payload changing anything else (birthday, licence, medical card) is refused. `Idempotency-Key` makes a retry safe.',
+          tags: ['User'],
+          body: updateSchema,
+          security: 'customer',
+          headers: { 'Idempotency-Key': 'optional: a retry with the same key and body is answered once' },
+          errors: { 401: 'No valid customer token' },
+        },
+      },
+    },
+    async (request) => {
     const customer = await me(request);
     const body = parseOr400(updateSchema, request.body);
     const { db, now } = ctx();
@@ -187,7 +202,10 @@ export function registerMeRoutes(app: FastifyInstance): void {
     return ok(await customerView(db, (await findById(db, customer.store_id, customer.id))!));
   });
 
-  app.delete<{ Params: { id: string } }>('/api/user/me/addresses/:id', async (request) => {
+  app.delete<{ Params: { id: string } }>(
+    '/api/user/me/addresses/:id',
+    { config: { docs: { summary: 'Delete one of my addresses', tags: ['User'], security: 'customer', errors: { 401: 'No valid customer token', 404: 'No such address of mine' } } } },
+    async (request) => {
     const customer = await me(request);
     const id = Number(request.params.id);
     if (!Number.isSafeInteger(id)) throw new ApiError(404, ME_MESSAGES.addressNotFound);
@@ -200,13 +218,19 @@ export function registerMeRoutes(app: FastifyInstance): void {
     return ok(await customerView(ctx().db, customer));
   });
 
-  app.get('/api/user/order-history', async (request) => {
+  app.get(
+    '/api/user/order-history',
+    { config: { docs: { summary: 'List my orders, newest first', tags: ['User'], query: pageSchema, security: 'customer', errors: { 401: 'No valid customer token' } } } },
+    async (request) => {
     const customer = await me(request);
     const q = parseOr400(pageSchema, request.query);
     return ok(await orderPage(ctx().db, customer.store_id, customer.id, q.pageSize, q.currentPage));
   });
 
-  app.get<{ Params: { incrementId: string } }>('/api/user/order/:incrementId', async (request) => {
+  app.get<{ Params: { incrementId: string } }>(
+    '/api/user/order/:incrementId',
+    { config: { docs: { summary: 'Read one of my orders with its status and timeline', tags: ['User'], security: 'customer', errors: { 401: 'No valid customer token', 404: 'No such order of mine' } } } },
+    async (request) => {
     const customer = await me(request);
     const { db } = ctx();
     const order = await db

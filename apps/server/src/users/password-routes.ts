@@ -69,7 +69,7 @@ const createSchema = z.object({
   resetToken: z.string({ error: PASSWORD_MESSAGES.resetLinkInvalid }).min(1, PASSWORD_MESSAGES.resetLinkInvalid).max(200, PASSWORD_MESSAGES.resetLinkInvalid),
 });
 const changeSchema = z.object({ currentPassword: givenPasswordSchema, newPassword: newPasswordSchema });
-const passwordLoginSchema = z.object({
+export const passwordLoginSchema = z.object({
   email: emailSchema,
   password: givenPasswordSchema,
   order_type: z.enum(['pickup', 'delivery']).default('pickup'),
@@ -114,7 +114,10 @@ export async function checkPasswordLogin(ctx: AccountsContext, storeId: number, 
 export function registerPasswordRoutes(app: FastifyInstance): void {
   const ctx = () => accountsOf(app);
 
-  app.post('/api/user/reset-password', async (request) => {
+  app.post(
+    '/api/user/reset-password',
+    { config: { docs: { summary: 'Send a password reset link by e-mail', tags: ['User'], body: resetSchema, security: 'none', errors: { 429: 'Too many resets', 502: 'The mail could not be sent' } } } },
+    async (request) => {
     const body = parseBody(resetSchema, request.body);
     const c = ctx();
     const store = request.store;
@@ -137,7 +140,10 @@ export function registerPasswordRoutes(app: FastifyInstance): void {
     return ok(PASSWORD_MESSAGES.resetSent);
   });
 
-  app.post('/api/user/create-password', async (request) => {
+  app.post(
+    '/api/user/create-password',
+    { config: { docs: { summary: 'Set a new password with the reset link\'s token (ends every session)', tags: ['User'], body: createSchema, security: 'none' } } },
+    async (request) => {
     const body = parseBody(createSchema, request.body);
     const c = ctx();
     const store = request.store;
@@ -159,7 +165,10 @@ export function registerPasswordRoutes(app: FastifyInstance): void {
     return ok(PASSWORD_MESSAGES.changed);
   });
 
-  app.post('/api/user/change-password', async (request) => {
+  app.post(
+    '/api/user/change-password',
+    { config: { docs: { summary: 'Change the password (the current one is asked)', tags: ['User'], body: changeSchema, security: 'customer', errors: { 401: 'No valid customer token', 429: 'Too many changes' } } } },
+    async (request) => {
     const claims = await requireCustomer(request);
     const c = ctx();
     const body = parseBody(changeSchema, request.body);

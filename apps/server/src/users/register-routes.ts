@@ -123,7 +123,20 @@ export function registerRegistrationRoutes(app: FastifyInstance): void {
     return answerTokens(request, made, body, false);
   };
 
-  app.post('/api/user/create', async (request) => {
+  app.post(
+    '/api/user/create',
+    {
+      config: {
+        docs: {
+          summary: 'Register: the form sends an SMS code; the form with the code creates the customer',
+          tags: ['User'],
+          body: createSchema,
+          security: 'none',
+          errors: { 401: 'Code not accepted', 429: 'Too many codes; Retry-After says when to try again' },
+        },
+      },
+    },
+    async (request) => {
     const body = parseOr400(createSchema, request.body);
     const c = ctx();
     assertStore(request, body.storeId);
