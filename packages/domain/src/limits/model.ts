@@ -122,7 +122,10 @@ export const limitBucketSchema = z
 
 export const limitModelSchema = z
   .strictObject({
-    buckets: z.array(limitBucketSchema).min(1, 'a limit model needs at least one bucket').max(16, 'at most 16 buckets'),
+    buckets: z
+      .array(limitBucketSchema, { error: 'buckets must be a list of buckets' })
+      .min(1, 'a limit model needs at least one bucket')
+      .max(16, 'at most 16 buckets'),
     /**
      * Earlier orders are counted across the deployment's stores of the same licence holder (the
      * server does the query; the model only records the store's choice).
