@@ -13,6 +13,8 @@ import { runCommerceSuite } from './suites/commerce.ts';
 import { runLighthouseSuite } from './suites/lighthouse.ts';
 import { runConsoleStreamSuite } from './console-stream.ts';
 import { runConsoleOrdersSuite } from './console-orders.ts';
+import { runMenuImportSuite } from './menu-import.ts';
+import { runMenuPropagationSuite } from './menu-propagation.ts';
 
 const results = {
   startedAt: new Date().toISOString(),
@@ -31,6 +33,8 @@ if (wanted('commerce')) results.suites.commerce = await runCommerceSuite();
 if (wanted('lighthouse')) results.suites.lighthouse = await runLighthouseSuite();
 if (wanted('console-stream')) results.suites.consoleStream = await runConsoleStreamSuite();
 if (wanted('console-orders')) results.suites.consoleOrders = await runConsoleOrdersSuite();
+if (wanted('import')) results.suites.menuImport = await runMenuImportSuite();
+if (wanted('propagation')) results.suites.menuPropagation = await runMenuPropagationSuite();
 
 const out = path.join(import.meta.dirname, 'results/latest.json');
 fs.mkdirSync(path.dirname(out), { recursive: true });
