@@ -14,6 +14,7 @@ import { ResetPasswordPage } from './routes/reset-password.tsx';
 import { SettingsPage } from './routes/settings.tsx';
 import { StaffPage } from './routes/staff.tsx';
 import { WebhooksPage } from './routes/webhooks.tsx';
+import { ApiKeysPage } from './routes/api-keys.tsx';
 import { NotFound } from './routes/not-found.tsx';
 
 document.documentElement.dataset.app = CONSOLE_BUNDLE_MARKER;
@@ -38,6 +39,7 @@ const router = createBrowserRouter(
             { path: 'reports', element: <ReportsPage /> },
             { path: 'settings', element: <SettingsPage /> },
             { path: 'webhooks', element: <WebhooksPage /> },
+            { path: 'api-keys', element: <ApiKeysPage /> },
           ],
         },
         { path: '*', element: <NotFound /> },

@@ -104,6 +104,12 @@ export function TopBar({ store }: { store?: ConsoleStore }) {
                   Webhooks
                 </NavLink>
               )}
+              {/* api-keys:manage: managers and owners, as the server checks it. */}
+              {(staff?.role === 'owner' || staff?.role === 'manager') && (
+                <NavLink to={`/stores/${store.id}/api-keys`} className={linkClass}>
+                  API keys
+                </NavLink>
+              )}
             </>
           )}
           {can(staff, 'staff:manage') && (
