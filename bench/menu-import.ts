@@ -20,7 +20,7 @@ import { REPO_ROOT } from './lib/processes.ts';
 const STRAINS = ['Indica', 'Sativa', 'Hybrid'] as const;
 const SIZES = [1, 3.5, 7, 14];
 
-function menuRows(products: number): Record<string, string>[] {
+export function menuRows(products: number): Record<string, string>[] {
   const rows: Record<string, string>[] = [];
   for (let p = 0; p < products; p++) {
     const strain = STRAINS[p % 3];
@@ -76,7 +76,7 @@ function menuRows(products: number): Record<string, string>[] {
   return rows;
 }
 
-function writeCsv(file: string, rows: Record<string, string>[]): void {
+export function writeCsv(file: string, rows: Record<string, string>[]): void {
   fs.writeFileSync(file, stringify([COLUMN_NAMES as string[], ...rows.map((r) => COLUMN_NAMES.map((c) => r[c] ?? ''))]));
 }
 
