@@ -318,7 +318,9 @@ export function MenuPage() {
           </nav>
         </>
       )}
+      {/* Keyed by the item: the form's state starts from it, so the fields exist when the dialog opens and takes focus. */}
       <EditDialog
+        key={editing?.productId ?? 'none'}
         item={editing}
         storeId={store.id}
         manager={manager}
@@ -535,13 +537,6 @@ function EditDialog({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    setBase(item);
-    setValues(item ? valuesOf(item) : null);
-    setErrors({});
-    setError(null);
-  }, [item]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
