@@ -1,5 +1,5 @@
 import { NON_CANNABIS_CANNA_TYPES } from '../catalog.ts';
-import { LIMIT_MEASURES, toMilli, type LimitBucket, type LimitMeasure, type Milli } from './model.ts';
+import { LIMIT_MEASURES, type LimitBucket, type LimitMeasure, type Milli } from './model.ts';
 
 /**
  * What one package of a product counts toward purchase limits, derived from the menu import's
@@ -31,6 +31,15 @@ export interface ProductMeasures {
 }
 
 const positive = (n: number | null | undefined): number | null => (n != null && Number.isFinite(n) && n > 0 ? n : null);
+
+/**
+ * A product's figure in thousandths, rounded UP past the third decimal (a 0.0005 g remainder counts
+ * as a whole mg): a product is never counted lighter than its label. The 1e-6 absorbs float noise
+ * (0.1 × 1000 = 100.00000000000001 is 100).
+ */
+function measureMilli(value: number): number {
+  return value > 0 ? Math.ceil(value * 1000 - 1e-6) : 0;
+}
 
 /** mg THC per package from the menu's thc + thc_unit (+ pieces); null when the potency is a percentage or unknown. */
 export function thcMgPerPackage(
@@ -70,14 +79,14 @@ export function productMeasures(f: LimitProductFacts): ProductMeasures {
   const equivalent = positive(f.flower_equivalent_g);
   let flower: number;
   if (f.unit === 'ea' && thc > 0) flower = 0;
-  else if (weight != null) flower = Math.max(0, toMilli(weight) - toMilli(concentrate)) / 1000;
+  else if (weight != null) flower = Math.max(0, measureMilli(weight) - measureMilli(concentrate)) / 1000;
   else if (concentrate > 0) flower = 0;
   else flower = equivalent ?? 1;
   return {
-    flower_g: toMilli(flower),
-    concentrate_g: toMilli(concentrate),
-    thc_mg: toMilli(thc),
-    flower_equivalent_g: equivalent != null ? toMilli(equivalent) : null,
+    flower_g: measureMilli(flower),
+    concentrate_g: measureMilli(concentrate),
+    thc_mg: measureMilli(thc),
+    flower_equivalent_g: equivalent != null ? measureMilli(equivalent) : null,
   };
 }
 

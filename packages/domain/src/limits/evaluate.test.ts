@@ -206,6 +206,23 @@ describe('what counts and how much', () => {
     expect(productMeasures({ unit: 'ea' })).toMatchObject({ flower_g: 1000 });
     expect(productMeasures({ unit: 'ea', flower_equivalent_g: 0.75 })).toMatchObject({ flower_g: 750, flower_equivalent_g: 750 });
     expect(thcMgPerPackage(20, '%', null)).toBeNull();
+    // Past the milligram a label rounds up, never down: 14.1744 g counts as 14.175 g.
+    expect(productMeasures({ unit: 'ea', weight_g: 14.1744 }).flower_g).toBe(14_175);
+    expect(productMeasures({ unit: 'ea', weight_g: 0.1 }).flower_g).toBe(100);
+  });
+
+  it('a quantity that is not a whole number is an error, not silently rounded', () => {
+    const run = (qty: number) =>
+      evaluateLimits(limitPreset('CA'), {
+        customerType: 'recreational',
+        residency: null,
+        now: new Date(),
+        timezone: LA,
+        cartLines: [{ id: 'x', qty, facts: flower(1) }],
+      });
+    expect(() => run(2.5)).toThrow(RangeError);
+    expect(() => run(-1)).toThrow(RangeError);
+    expect(run(0).ok).toBe(true);
   });
 
   it('sums exactly: 0.1 g packages up to 28.5 g are accepted, never a float short or over', () => {
@@ -341,15 +358,14 @@ describe('schema: clear messages, explicit caps', () => {
   });
 });
 
-/** The exact total of a bucket as a fraction, computed apart from evaluate.ts: Σ qty·measure·countsAs/amount. */
-function exactOver(
+/** The exact total of a bucket as a fraction num/den of thousandths, apart from evaluate.ts: Σ qty·measure·countsAs/amount. */
+function exactTotal(
   model: LimitModel,
   bucketIndex: number,
   lines: ReadonlyArray<{ qty: number; facts: LimitProductFacts }>,
-  cap: number,
-): boolean {
+): { num: bigint; den: bigint } {
   const b = model.buckets[bucketIndex];
-  // Work in 1/den thousandths with den = Π of the factor amounts (no lcm: independent of the code under test).
+  // den = Π of the factor amounts (no lcm: independent of the code under test).
   let den = 1n;
   for (const m of LIMIT_MEASURES) if (b.counts[m]) den *= BigInt(b.counts[m]!.amount);
   let num = 0n;
@@ -364,6 +380,16 @@ function exactOver(
       if (f) num += (BigInt(ms[m]) * BigInt(f.countsAs) * den * BigInt(line.qty)) / BigInt(f.amount);
     }
   }
+  return { num, den };
+}
+
+function exactOver(
+  model: LimitModel,
+  bucketIndex: number,
+  lines: ReadonlyArray<{ qty: number; facts: LimitProductFacts }>,
+  cap: number,
+): boolean {
+  const { num, den } = exactTotal(model, bucketIndex, lines);
   return num > BigInt(cap) * den;
 }
 
@@ -473,6 +499,30 @@ describe('properties', () => {
             expect(r.violations.map((v) => v.bucketId)).not.toContain(b.id);
           }
         });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('at the boundary: a cap equal to the cart total (to the thousandth, rounded up) accepts it, one thousandth less refuses it', () => {
+    fc.assert(
+      fc.property(randomModel, cart, fc.constantFrom<LicenseType>('recreational', 'medical'), (raw, lines, customerType) => {
+        const first = parseLimitModel(raw);
+        const { num, den } = exactTotal(first, 0, lines);
+        const total = Number((num + den - 1n) / den);
+        fc.pre(total >= 2 && total <= 1_000_000_000);
+        const withCap = (milli: number) =>
+          parseLimitModel({
+            buckets: [{ ...raw.buckets[0], caps: { recreational: milli / 1000, medical: milli / 1000 }, window: { type: 'transaction' } }],
+          });
+        const input = { customerType, residency: null, now, timezone: LA, cartLines: lines };
+        const at = evaluateLimits(withCap(total), input);
+        expect(at.ok).toBe(true);
+        expect(at.meters[0]).toMatchObject({ inCart: total, remaining: 0 });
+        const over = evaluateLimits(withCap(total - 1), input);
+        expect(over.ok).toBe(false);
+        expect(over.violations[0].excess).toBe(1);
+        expect(over.message).toContain('bucket 0');
       }),
       { numRuns: 400 },
     );

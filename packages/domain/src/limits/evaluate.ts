@@ -220,12 +220,18 @@ export function suggestRemoval(
   return out;
 }
 
+/** Quantities reach here validated (the cart's own rules); anything else is a programming error, not a 0. */
+function wholeQty(qty: number): number {
+  if (!Number.isSafeInteger(qty) || qty < 0) throw new RangeError(`A quantity must be a whole number of 0 or more, got ${qty}`);
+  return qty;
+}
+
 /** Evaluates a cart against a store's limit model. Pure: the same in the browser and on the server. */
 export function evaluateLimits(model: LimitModel, input: LimitEvaluationInput): LimitEvaluation {
   const guest = input.guest === true;
   const lines = input.cartLines.map((l, index) => ({
     id: l.id,
-    qty: Math.max(0, Math.trunc(l.qty)),
+    qty: wholeQty(l.qty),
     index,
     measures: productMeasures(l.facts),
   }));
@@ -236,7 +242,7 @@ export function evaluateLimits(model: LimitModel, input: LimitEvaluationInput): 
         .map((o) => ({
           at: new Date(o.placedAt).getTime(),
           customerType: o.customerType,
-          lines: o.lines.map((l) => ({ qty: Math.max(0, Math.trunc(l.qty)), measures: productMeasures(l.facts) })),
+          lines: o.lines.map((l) => ({ qty: wholeQty(l.qty), measures: productMeasures(l.facts) })),
         }));
 
   const meters: LimitMeter[] = [];
