@@ -15,6 +15,7 @@ import { runConsoleStreamSuite } from './console-stream.ts';
 import { runConsoleOrdersSuite } from './console-orders.ts';
 import { runMenuImportSuite } from './menu-import.ts';
 import { runMenuPropagationSuite } from './menu-propagation.ts';
+import { runIntegrationStockSuite } from './integration-stock.ts';
 
 const results = {
   startedAt: new Date().toISOString(),
@@ -35,6 +36,7 @@ if (wanted('console-stream')) results.suites.consoleStream = await runConsoleStr
 if (wanted('console-orders')) results.suites.consoleOrders = await runConsoleOrdersSuite();
 if (wanted('import')) results.suites.menuImport = await runMenuImportSuite();
 if (wanted('propagation')) results.suites.menuPropagation = await runMenuPropagationSuite();
+if (wanted('integration')) results.suites.integrationStock = await runIntegrationStockSuite();
 
 const out = path.join(import.meta.dirname, 'results/latest.json');
 fs.mkdirSync(path.dirname(out), { recursive: true });
