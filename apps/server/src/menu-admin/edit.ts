@@ -13,10 +13,10 @@
  * the console is no longer re-seeded over (the same as after its first import): a hand edit must not
  * be overwritten by the demo generator.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { cellOf, COLUMN_BY_NAME, formatMoney, type ColumnName, type MenuRow } from '../menu-import/format.ts';
-import { applyPlan, planImport, readStoreMenu, type CurrentVariant, type StoreMenu } from '../menu-import/menu.ts';
+import { applyPlan, planImport, readStoreMenu, type CurrentVariant } from '../menu-import/menu.ts';
 import type { ParsedRow, Problem } from '../menu-import/parse.ts';
 import { recordMenuChanges, type MenuActor, type MenuChange } from './audit.ts';
 
@@ -85,7 +85,7 @@ export class UnknownVariant extends Error {
 type Db = Kysely<Database>;
 
 /** Extra per-variant facts (stock version, image) for menu rows. */
-export async function itemsOf(db: Db, variants: readonly CurrentVariant[]): Promise<MenuItem[]> {
+export async function itemsOf(db: Db | Transaction<Database>, variants: readonly CurrentVariant[]): Promise<MenuItem[]> {
   const ids = variants.flatMap((v) => (v.parentId ? [v.productId, v.parentId] : [v.productId]));
   const versions = new Map<number, number>();
   const images = new Map<number, string | null>();
@@ -126,13 +126,6 @@ function toItem(v: CurrentVariant, version: number, image: string | null): MenuI
   };
 }
 
-/** One variant of the store as listed, or null. */
-export async function menuItem(db: Db, storeId: number, productId: number): Promise<MenuItem | null> {
-  const menu = await readStoreMenu(db, storeId);
-  const v = menu.variants.find((x) => x.productId === productId);
-  return v ? (await itemsOf(db, [v]))[0] : null;
-}
-
 export interface EditOptions {
   storeId: number;
   edits: readonly VariantEdit[];
@@ -150,6 +143,8 @@ export interface EditResult {
   /** History rows written. */
   changes: number;
   batchId: string | null;
+  /** The edited variants as listed after the edit (read in the transaction: no second read of the menu). */
+  items: MenuItem[];
 }
 
 /**
@@ -235,7 +230,10 @@ export async function editVariants(db: Db, opts: EditOptions): Promise<EditResul
           batchId: opts.batchId,
         })
       : null;
-    return { productIds, changed: plan.updated.length, changes: changes.length, batchId };
+    const merged = new Map(plan.writes.map((w) => [w.row.sku, w.row]));
+    const edited = opts.edits.map((e) => byId.get(e.productId)!).map((v) => ({ ...v, row: merged.get(v.row.sku) ?? v.row }));
+    const items = await itemsOf(trx, edited);
+    return { productIds, changed: plan.updated.length, changes: changes.length, batchId, items };
   });
 }
 

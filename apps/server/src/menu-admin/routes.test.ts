@@ -198,6 +198,20 @@ describeEachDatabase('console menu routes', (getDb) => {
     expect(retry.body.result.stock).toBe(1);
   });
 
+  it('of two simultaneous edits of one version, one is saved and the other gets 409', async () => {
+    const item = await fresh();
+    const before = await historyCount();
+    const [a, b] = await Promise.all([
+      call('PATCH', `${BASE}/variants/${item.productId}`, { stock: '7', version: item.version }, owner),
+      call('PATCH', `${BASE}/variants/${item.productId}`, { stock: '9', version: item.version }, manager),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const saved = a.status === 200 ? a : b;
+    const refused = a.status === 200 ? b : a;
+    expect(refused.body.meta.current).toMatchObject({ stock: saved.body.result.stock, version: saved.body.result.version });
+    expect(await historyCount()).toBe(before + 1);
+  });
+
   it('a budtender marks an item sold out and back, but may not change prices or status', async () => {
     const item = await fresh();
     const before = await historyCount();

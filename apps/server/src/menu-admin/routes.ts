@@ -35,7 +35,6 @@ import {
   EditProblems,
   itemsOf,
   MAX_BULK,
-  menuItem,
   StaleEdit,
   STOCK_ACTIONS,
   STOCK_COLUMNS,
@@ -253,8 +252,8 @@ export function registerMenuAdminRoutes(app: FastifyInstance, deps: MenuAdminDep
     if (Object.keys(cells).length === 0) throw new ApiError(400, 'Nothing to change.', { errorCode: 'invalid_request' });
     if (Object.keys(cells).some((c) => !STOCK_COLUMNS.includes(c as (typeof EDITABLE_COLUMNS)[number])))
       requireMenuWrite(request, 'changing prices or taking items off the menu');
-    await runEdits(request, storeId, [{ productId, cells, version: body.version }]);
-    return ok(await menuItem(db, storeId, productId));
+    const result = await runEdits(request, storeId, [{ productId, cells, version: body.version }]);
+    return ok(result.items[0]);
   });
 
   app.post(`${PREFIX}/bulk`, { config: { console: { permission: 'menu:stock' } } }, async (request) => {
