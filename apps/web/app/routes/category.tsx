@@ -3,6 +3,8 @@ import { categoryPath, PAGE_SIZE, type CatalogCategory } from '@verdant/domain';
 import type { Route } from './+types/category';
 import { offlineFallback } from '../lib/offline-catalog.ts';
 import { CategoryView, type CategoryViewData } from '../components/catalog/CategoryView.tsx';
+import { MenuComingSoon } from '../components/catalog/MenuComingSoon.tsx';
+import { menuIsEmpty } from '../lib/menu-empty.ts';
 import { JsonLd } from '../components/seo/JsonLd.tsx';
 import { consumeAppendedUrl } from '../lib/catalog-append.ts';
 import { canonicalSearch, catalogSearch, isSearchTextTooShort, parseCatalogQuery, shouldNoindex } from '../lib/catalog-query.ts';
@@ -76,7 +78,10 @@ async function load({ request, params, context }: Route.LoaderArgs) {
   const result = {
     ...payload,
     canonical: origin(`${path}${canonicalSearch(query)}`),
-    noindex: shouldNoindex(query),
+    // A store with no products yet (before its first import) says "Menu coming soon" on every
+    // category and search page; those pages are not worth indexing until the menu is there.
+    menuEmpty: menuIsEmpty(tree),
+    noindex: shouldNoindex(query) || menuIsEmpty(tree),
     breadcrumbLd: breadcrumbListJsonLd(crumbs.map((c) => ({ name: c.name, url: origin(c.path ?? path) }))),
   };
   // Only query-less URLs may be kept by the output cache (the server never keeps the others).
@@ -109,6 +114,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 };
 
 export default function Category({ loaderData }: Route.ComponentProps) {
+  if (loaderData.menuEmpty) return <MenuComingSoon heading="h1" />;
   return (
     <>
       <CategoryView data={loaderData} />

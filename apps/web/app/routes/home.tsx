@@ -2,6 +2,8 @@ import { HOME_COLLECTION_TITLES, HOME_COLLECTIONS, LICENSE_LABELS } from '@verda
 import type { Route } from './+types/home';
 import { offlineFallback } from '../lib/offline-catalog.ts';
 import { ProductListSection } from '../components/product/ProductList.tsx';
+import { MenuComingSoon } from '../components/catalog/MenuComingSoon.tsx';
+import { menuIsEmpty } from '../lib/menu-empty.ts';
 import { StoreLink } from '../components/store/StoreLink.tsx';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
@@ -12,8 +14,11 @@ import { outputCacheHeaders } from '../lib/output-cache.ts';
 /** Home (spec §2; also /pwa.html): the store, its deals and the four home lists for the shopper's licence. */
 async function load({ request, context }: Route.LoaderArgs) {
   const { licenseType } = readShopper(request.headers.get('Cookie'), context.store);
-  const collections = await context.services.homeCollections(context.store, licenseType);
-  return { licenseType, collections };
+  const [collections, tree] = await Promise.all([
+    context.services.homeCollections(context.store, licenseType),
+    context.services.categoryTree(context.store),
+  ]);
+  return { licenseType, collections, menuEmpty: menuIsEmpty(tree) };
 }
 
 export const loader = (args: Route.LoaderArgs) => load(args);
@@ -34,7 +39,7 @@ const EMPTY_TEXT: Record<(typeof HOME_COLLECTIONS)[number], string> = {
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { store } = useRootData();
-  const { collections, licenseType } = loaderData;
+  const { collections, licenseType, menuEmpty } = loaderData;
   const place = store.placeInfo;
   return (
     <>
@@ -94,17 +99,21 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </section>
       ) : null}
 
-      {HOME_COLLECTIONS.map((name, index) => (
-        <ProductListSection
-          key={name}
-          id={`home-${name}`}
-          title={HOME_COLLECTION_TITLES[name]}
-          products={collections[name] ?? []}
-          eagerCount={index === 0 ? 4 : 0}
-          emptyText={EMPTY_TEXT[name]}
-          money={store.money}
-        />
-      ))}
+      {menuEmpty ? (
+        <MenuComingSoon />
+      ) : (
+        HOME_COLLECTIONS.map((name, index) => (
+          <ProductListSection
+            key={name}
+            id={`home-${name}`}
+            title={HOME_COLLECTION_TITLES[name]}
+            products={collections[name] ?? []}
+            eagerCount={index === 0 ? 4 : 0}
+            emptyText={EMPTY_TEXT[name]}
+            money={store.money}
+          />
+        ))
+      )}
     </>
   );
 }
