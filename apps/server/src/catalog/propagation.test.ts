@@ -10,6 +10,7 @@
  * product page says it is out of stock. Open carts: ../cart/menu-changes.test.ts; other nodes:
  * ../multinode/menu-changes.test.ts. Both databases.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeEachDatabase } from '../test/databases.ts';
@@ -174,6 +175,37 @@ describeEachDatabase('a menu change reaches search, pages, sitemap and snapshot'
     await change({ stock: '4' });
     expect(await found('ceramic stash jar')).toBeDefined();
     expect(await inCategory()).toBeDefined();
+    expect(await accessoriesCount()).toBe(count);
+  });
+
+  it('an order that takes the last item: it leaves search, the category listing and its count within 2 s', async () => {
+    await change({ stock: '1' });
+    const count = await accessoriesCount();
+    expect(await found('ceramic stash jar')).toBeDefined();
+    const placed = await app.inject({
+      method: 'POST',
+      url: '/api/order/save',
+      headers: { host: HOST },
+      payload: {
+        idempotency_key: randomUUID(),
+        products: [{ sku: JAR, qty: 1 }],
+        order_type: 'pickup',
+        personal_details: { firstName: 'Ana', lastName: 'Reyes', emailAddress: 'ana@example.com', phone: '(916) 555-0101' },
+        payment_method: 'cashondelivery',
+      },
+    });
+    expect(placed.statusCode, placed.body).toBe(200);
+    // The order route tells the catalogue after answering the shopper (orders/routes.ts): bounded wait.
+    const since = performance.now();
+    while ((await found('ceramic stash jar')) !== undefined) {
+      expect(performance.now() - since, 'the sold-out item left search within 2 s').toBeLessThan(REACH_MS);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(await inCategory()).toBeUndefined();
+    expect(await accessoriesCount()).toBe(count - 1);
+    expect((await productPage()).source.stock).toMatchObject({ qty: 0, is_in_stock: false });
+    await menu.load();
+    await change({ stock: '9' });
     expect(await accessoriesCount()).toBe(count);
   });
 
