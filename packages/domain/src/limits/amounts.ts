@@ -138,3 +138,16 @@ export function bucketAmountPerPackage(bucket: LimitBucket, m: ProductMeasures):
   const scale = bucketScale(bucket);
   return Number(ceilDiv(bucketScaledPerPackage(bucket, m, scale), scale));
 }
+
+/**
+ * What one package counts toward each bucket of a model, in thousandths of the bucket's unit
+ * (rounded up), leaving out buckets it does not count toward: for "counts 3.5 g toward Flower" on a
+ * product page or a cart line.
+ */
+export function packageContributions(
+  buckets: readonly LimitBucket[],
+  facts: LimitProductFacts,
+): Array<{ bucketId: string; amount: Milli }> {
+  const m = productMeasures(facts);
+  return buckets.map((b) => ({ bucketId: b.id, amount: bucketAmountPerPackage(b, m) })).filter((c) => c.amount > 0);
+}

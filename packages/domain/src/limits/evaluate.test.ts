@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LicenseType } from '../license.ts';
-import { productMeasures, thcMgPerPackage, type LimitProductFacts } from './amounts.ts';
+import { packageContributions, productMeasures, thcMgPerPackage, type LimitProductFacts } from './amounts.ts';
 import {
   applyRemoval,
   evaluateLimits,
@@ -54,6 +54,31 @@ describe('earlier orders in a day window (California)', () => {
     });
     expect(r.meters[0]).toMatchObject({ used: 18_500, inCart: 10_000, remaining: 0, over: false });
     expect(r.ok).toBe(true);
+  });
+
+  it('on the 25-hour day of the DST change, an order at 00:30 PDT still counts at 23:30 PST', () => {
+    const r = evaluateLimits(ca, {
+      customerType: 'recreational',
+      residency: 'resident',
+      now: new Date('2026-11-02T07:30:00Z'), // Nov 1, 23:30 PST
+      timezone: LA,
+      cartLines: cart,
+      earlierOrders: [
+        order('2026-11-01T07:30:00Z', [{ qty: 1, facts: flower(18.5) }]), // Nov 1, 00:30 PDT
+        order('2026-11-01T06:59:59Z', [{ qty: 1, facts: flower(5) }]), // Oct 31, 23:59:59 PDT
+      ],
+    });
+    expect(r.meters[0]).toMatchObject({ used: 18_500, inCart: 10_000, over: false });
+    // Ten minutes later it is Nov 2 and the day starts again.
+    const next = evaluateLimits(ca, {
+      customerType: 'recreational',
+      residency: 'resident',
+      now: new Date('2026-11-02T08:10:00Z'),
+      timezone: LA,
+      cartLines: cart,
+      earlierOrders: [order('2026-11-01T07:30:00Z', [{ qty: 1, facts: flower(18.5) }])],
+    });
+    expect(next.meters[0].used).toBe(0);
   });
 
   it('cancelled orders are not counted', () => {
@@ -184,6 +209,19 @@ describe('what counts and how much', () => {
     const over = run(17);
     expect(over.violations.map((v) => v.bucketId)).toEqual(['concentrate']);
     expect(over.remove).toEqual([{ lineId: 'p', qty: 1 }]);
+  });
+
+  it('what one package counts toward each bucket, for the product page', () => {
+    expect(packageContributions(limitPreset('CA').buckets, { unit: 'ea', weight_g: 1.5, concentrate_g: 0.5 })).toEqual([
+      { bucketId: 'flower', amount: 1000 },
+      { bucketId: 'concentrate', amount: 500 },
+      { bucketId: 'medical', amount: 1500 },
+    ]);
+    expect(packageContributions(limitPreset('CO').buckets, { unit: 'ea', weight_g: 1, concentrate_g: 1 })).toEqual([
+      { bucketId: 'equivalent', amount: 3544 },
+      { bucketId: 'medical-concentrate', amount: 1000 },
+    ]);
+    expect(packageContributions(limitPreset('CA').buckets, { unit: 'ea', cannabis: false, weight_g: 30 })).toEqual([]);
   });
 
   it('measures: sized flower, packages, carts, edibles, non-cannabis, unknown', () => {
@@ -456,7 +494,7 @@ describe('properties', () => {
     ),
   });
   const now = new Date('2026-11-25T20:00:00Z');
-  const evaluate = (s: fc.RecordValue<typeof scenario extends fc.Arbitrary<infer T> ? T : never>, lines: LimitCartLine[]) => {
+  const evaluate = (s: typeof scenario extends fc.Arbitrary<infer T> ? T : never, lines: LimitCartLine[]) => {
     const model = typeof s.preset === 'string' ? limitPreset(s.preset) : parseLimitModel(s.preset);
     const earlierOrders = s.earlier.map((o) => ({ ...o, placedAt: new Date(now.getTime() - o.hoursAgo * 3_600_000) }));
     return {
