@@ -320,6 +320,26 @@ describe('what counts and how much', () => {
     });
     expect(r.violations[0]).toMatchObject({ reason: 'not_sold', excess: 2000, remove: [{ lineId: 'wax', qty: 2 }] });
     expect(r.message).toBe('Concentrate products can’t be sold to non-resident recreational customers. Please remove them from your cart.');
+    // Residency not asked yet: the stricter cap applies, and the message says how to lift it.
+    const unknown = evaluateLimits(model, {
+      customerType: 'recreational',
+      residency: null,
+      now: new Date(),
+      timezone: LA,
+      cartLines: [{ id: 'wax', qty: 1, facts: { unit: 'ea', weight_g: 1, concentrate_g: 1 } }],
+    });
+    expect(unknown.message).toBe(
+      'Concentrate products can’t be sold to non-resident recreational customers. If you are a resident, say so at checkout; otherwise please remove them from your cart.',
+    );
+    expect(
+      evaluateLimits(model, {
+        customerType: 'recreational',
+        residency: 'resident',
+        now: new Date(),
+        timezone: LA,
+        cartLines: [{ id: 'wax', qty: 5, facts: { unit: 'ea', weight_g: 1, concentrate_g: 1 } }],
+      }).ok,
+    ).toBe(true);
   });
 });
 

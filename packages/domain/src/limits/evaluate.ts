@@ -147,12 +147,24 @@ function earlierPhrase(w: LimitWindow): string {
  */
 export function limitMessage(
   bucket: Pick<LimitBucket, 'label' | 'unit' | 'window'>,
-  v: { reason: 'over_cap' | 'not_sold'; excess: Milli; used: Milli; inCart: Milli; cap: Cap; earlierReachCap: boolean },
+  v: {
+    reason: 'over_cap' | 'not_sold';
+    excess: Milli;
+    used: Milli;
+    inCart: Milli;
+    cap: Cap;
+    earlierReachCap: boolean;
+    /** Residency unknown and a resident could buy these: the message says residency would help. */
+    residentMayBuy?: boolean;
+  },
   customerType: LicenseType,
   residency: Residency | null,
 ): string {
   const label = inSentence(bucket.label);
   if (v.reason === 'not_sold') {
+    if (residency === null && v.residentMayBuy) {
+      return `${bucket.label} products can’t be sold to non-resident ${customerType} customers. If you are a resident, say so at checkout; otherwise please remove them from your cart.`;
+    }
     const who = `${residency === 'non_resident' ? 'non-resident ' : ''}${customerType} customers`;
     return `${bucket.label} products can’t be sold to ${who}. Please remove them from your cart.`;
   }
@@ -317,7 +329,15 @@ export function evaluateLimits(model: LimitModel, input: LimitEvaluationInput): 
         remove,
         message: limitMessage(
           bucket,
-          { reason, excess, used, inCart, cap, earlierReachCap: usedScaled > 0n && excessScaled >= inCartScaled },
+          {
+            reason,
+            excess,
+            used,
+            inCart,
+            cap,
+            earlierReachCap: usedScaled > 0n && excessScaled >= inCartScaled,
+            residentMayBuy: bucket.caps[input.customerType].resident.kind !== 'not_sold',
+          },
           input.customerType,
           input.residency,
         ),
