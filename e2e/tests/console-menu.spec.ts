@@ -91,12 +91,18 @@ test('the owner imports a menu file, fixes the reported row, applies it; a shopp
     await expect(shop.page.getByText('This choice is sold out.')).toHaveCount(0);
     const productUrl = shop.page.url();
 
-    // The owner finds it in the console and marks it sold out: tap "Sold out", tap "Confirm sold out".
+    // The owner finds it in the console on a phone and marks it sold out: tap "Sold out", tap
+    // "Confirm sold out" — both in reach without scrolling the table sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.getByLabel('Search name, brand, SKU or POS id').fill(word);
     const row = page.getByTestId(`menu-row-J-${word.toUpperCase()}-GUM`);
     await expect(row).toBeVisible();
+    // Scrolled down to the row (the import panel is above the table), its buttons are on screen.
+    await row.getByText(gummy, { exact: true }).scrollIntoViewIfNeeded();
+    await expect(row.getByRole('button', { name: `Sold out: ${gummy}` })).toBeInViewport();
     await row.getByRole('button', { name: `Sold out: ${gummy}` }).click();
     await expect(row.getByRole('button', { name: 'Confirm sold out' })).toBeFocused();
+    await expect(row.getByRole('button', { name: 'Confirm sold out' })).toBeInViewport();
     await row.getByRole('button', { name: 'Confirm sold out' }).click();
     await expect(page.getByTestId('menu-announcer')).toHaveText(`${gummy} is marked sold out.`);
     await expect(row.getByText('Sold out', { exact: true })).toBeVisible();
@@ -129,7 +135,7 @@ test('the Menu page has no axe violations, with the import and history panels op
   await expect(page.getByRole('region', { name: /^History/ })).toBeVisible();
   await expectNoAxeViolations(page);
   // The edit dialog: focus moves into it, and back to its button when it closes.
-  const edit = page.getByRole('button', { name: /^Edit / }).first();
+  const edit = page.getByRole('button', { name: /^(Edit|Restock or edit) / }).first();
   await edit.click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByLabel('Price ($)')).toBeFocused();

@@ -263,7 +263,7 @@ export function MenuPage() {
                   <th scope="col">Price</th>
                   <th scope="col">Stock</th>
                   <th scope="col">Status</th>
-                  <th scope="col" className="sr-only sm:not-sr-only">
+                  <th scope="col" className="hidden sm:table-cell">
                     Actions
                   </th>
                 </tr>
@@ -386,11 +386,19 @@ function Row({
 }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const soldOutRef = useRef<HTMLButtonElement>(null);
+  // Where focus goes after the buttons change: the confirm button on the first tap, back to
+  // "Sold out" on cancel. The row's actions are drawn twice (under the name on phones, in their
+  // own column on wider screens); the one that is visible takes focus.
+  const [focusTarget, setFocusTarget] = useState<'confirm' | 'sold-out' | null>(null);
+  const rowRef = useRef<HTMLTableRowElement>(null);
   useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-  }, [confirming]);
+    if (!focusTarget) return;
+    const visible = [...(rowRef.current?.querySelectorAll<HTMLElement>(`[data-focus="${focusTarget}"]`) ?? [])].find(
+      (el) => el.offsetParent !== null,
+    );
+    visible?.focus();
+    setFocusTarget(null);
+  }, [focusTarget, confirming]);
 
   async function markSoldOut() {
     setBusy(true);
@@ -410,8 +418,49 @@ function Row({
   }
 
   const soldOut = item.stock === 0;
+  const actions = (
+    <div className="flex flex-wrap gap-2">
+      {!soldOut &&
+        (confirming ? (
+          <>
+            <button data-focus="confirm" type="button" className="btn-danger" disabled={busy} onClick={() => void markSoldOut()}>
+              Confirm sold out
+            </button>
+            <button
+              type="button"
+              className="btn-secondary"
+              onClick={() => {
+                setConfirming(false);
+                setFocusTarget('sold-out');
+              }}
+            >
+              Cancel
+            </button>
+          </>
+        ) : (
+          <button
+            data-focus="sold-out"
+            type="button"
+            className="btn-secondary"
+            aria-label={`Sold out: ${item.name}`}
+            onClick={() => {
+              setConfirming(true);
+              setFocusTarget('confirm');
+            }}
+          >
+            Sold out
+          </button>
+        ))}
+      <button type="button" className="btn-secondary" aria-label={`${soldOut ? 'Restock or edit' : 'Edit'} ${item.name}`} onClick={onEdit}>
+        {soldOut ? 'Restock or edit' : 'Edit'}
+      </button>
+      <button type="button" className="btn-ghost" aria-label={`History of ${item.name}`} onClick={onHistory}>
+        History
+      </button>
+    </div>
+  );
   return (
-    <tr data-testid={`menu-row-${item.sku}`}>
+    <tr ref={rowRef} data-testid={`menu-row-${item.sku}`}>
       <td>
         <input
           type="checkbox"
@@ -436,6 +485,8 @@ function Row({
             </span>
           </div>
         </div>
+        {/* On a phone the actions sit under the name, in reach without scrolling the table sideways. */}
+        <div className="mt-2 sm:hidden">{actions}</div>
       </td>
       <td>
         {item.specialPrice ? (
@@ -454,44 +505,7 @@ function Row({
           {!item.orderable && <Badge tone="amber">Not orderable</Badge>}
         </span>
       </td>
-      <td>
-        <div className="flex flex-wrap gap-2">
-          {!soldOut &&
-            (confirming ? (
-              <>
-                <button ref={confirmRef} type="button" className="btn-danger" disabled={busy} onClick={() => void markSoldOut()}>
-                  Confirm sold out
-                </button>
-                <button
-                  type="button"
-                  className="btn-secondary"
-                  onClick={() => {
-                    setConfirming(false);
-                    requestAnimationFrame(() => soldOutRef.current?.focus());
-                  }}
-                >
-                  Cancel
-                </button>
-              </>
-            ) : (
-              <button
-                ref={soldOutRef}
-                type="button"
-                className="btn-secondary"
-                aria-label={`Sold out: ${item.name}`}
-                onClick={() => setConfirming(true)}
-              >
-                Sold out
-              </button>
-            ))}
-          <button type="button" className="btn-secondary" aria-label={`Edit ${item.name}`} onClick={onEdit}>
-            {soldOut ? 'Restock or edit' : 'Edit'}
-          </button>
-          <button type="button" className="btn-ghost" aria-label={`History of ${item.name}`} onClick={onHistory}>
-            History
-          </button>
-        </div>
-      </td>
+      <td className="hidden sm:table-cell">{actions}</td>
     </tr>
   );
 }
@@ -537,6 +551,13 @@ function EditDialog({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The first field with an error takes focus once it is drawn with its message.
+  const [focusField, setFocusField] = useState<string | null>(null);
+  useEffect(() => {
+    if (!focusField) return;
+    document.getElementById(`edit-${focusField}`)?.focus();
+    setFocusField(null);
+  }, [focusField]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -565,7 +586,7 @@ function EditDialog({
         setErrors(byField);
         setError(Object.keys(byField).length ? 'Please correct the marked fields.' : err.message);
         const first = FIELDS.find((f) => byField[f.key]);
-        if (first) requestAnimationFrame(() => document.getElementById(`edit-${first.key}`)?.focus());
+        if (first) setFocusField(first.key);
       } else if (err instanceof ApiFailure && err.errorCode === 'stale_edit') {
         const current = (err.meta as { current?: MenuItem } | undefined)?.current;
         if (current) {
