@@ -313,7 +313,7 @@ describeEachDatabase('console menu routes', (getDb) => {
       headers: { host: HOST, ...who.headers, 'content-type': type },
       payload: file,
     });
-    return { status: res.statusCode, body: res.json() as { result: any; errorCode?: string } };
+    return { status: res.statusCode, body: res.json() as { code: number; result: any; errorCode?: string } };
   };
 
   it('upload: a problem is reported row by row; the fixed file previews, applies once, then is unchanged', async () => {
@@ -372,6 +372,25 @@ describeEachDatabase('console menu routes', (getDb) => {
     expect(json.body.result).toMatchObject({ outcome: 'planned', counts: { unchanged: 1, updated: 0, created: 0 } });
     expect((await upload('', '')).status).toBe(400);
     expect((await upload('a,b', '?apply=xyz')).status).toBe(400);
+  });
+
+  it('upload: a file over 10 MB gets 413 and other content types 415, in the envelope, before anything is read', async () => {
+    const big = await upload('x'.repeat(10 * 1024 * 1024 + 1), '');
+    expect(big.status).toBe(413);
+    expect(big.body).toMatchObject({ code: 413 });
+    const res = await app.inject({
+      method: 'POST',
+      url: `${BASE}/import`,
+      remoteAddress: '10.240.1.1',
+      headers: { host: HOST, ...manager.headers, 'content-type': 'text/plain' },
+      payload: 'external_id,sku\n',
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ code: 415 });
+    // A JSON body on the upload is not a file: the route says so.
+    const json = await call('POST', `${BASE}/import`, { rows: [] });
+    expect(json.status).toBe(400);
+    expect(json.body.result).toBe('Choose a menu file (CSV or JSON) to upload.');
   });
 
   it('exports the menu as CSV and JSON that re-import as no change', async () => {
