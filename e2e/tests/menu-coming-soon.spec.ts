@@ -121,4 +121,44 @@ test.describe('a new store before its first menu import', () => {
     await page.goto(url('/'));
     await expect(page.getByRole('heading', { name: 'Menu coming soon' })).toHaveCount(0);
   });
+
+  test('sold out by the next import: the page says so, search drops it, the shopper holding it is told at checkout', async ({ page }) => {
+    await page.goto(url('/menu?q=glacier'));
+    await page
+      .getByRole('main')
+      .getByRole('link', { name: /Glacier Cake/ })
+      .first()
+      .click();
+    await expect(page.getByRole('heading', { level: 1, name: /Glacier Cake/ })).toBeVisible();
+    const productUrl = page.url();
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(page.locator('[data-notifications]').getByText('Product has been added to the cart!')).toBeVisible();
+
+    const file = path.join(dir, 'sold-out.csv');
+    fs.writeFileSync(
+      file,
+      'external_id,sku,name,brand,category,unit,weight_g,price,stock\nGL-1,GL-GLACIER-8TH,Glacier Cake,North Ridge,Flower > Indica,g,3.5,35.00,0\n',
+    );
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/menu-import/cli.ts', '--store', 'greenleaf', file], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+
+    await expect
+      .poll(
+        async () => {
+          await page.goto(productUrl);
+          return page.getByText(/sold out/i).count();
+        },
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0);
+    await page.goto(url('/menu?q=glacier'));
+    await expect(page.getByRole('main').getByRole('link', { name: /Glacier Cake/ })).toHaveCount(0);
+    // The checkout re-reads the cart's stock: the line stays and says it is out of stock.
+    await page.goto(url('/checkout'));
+    await expect(page.getByRole('main').getByText('Out of stock!').first()).toBeVisible();
+  });
 });
