@@ -10,7 +10,8 @@ import type { Database } from './db/schema.ts';
 import { ApiError, sendError } from './http/envelope.ts';
 import { frameworkErrors, installBodyPolicy } from './http/body-policy.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
-import { installOpenApi } from './openapi/routes.ts';
+import { installOpenApiCollector } from './openapi/document.ts';
+import { registerOpenApiRoutes } from './openapi/routes.ts';
 import { registerWriteLimits, writeLimitFromEnv, type WriteLimitConfig } from './http/write-limits.ts';
 import type { StoreRegistry } from './stores/registry.ts';
 import { registerStoreviewRoutes } from './stores/storeview.ts';
@@ -88,7 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // JSON-object bodies only on the API, before any route exists (its onRoute hook sees them all).
   installBodyPolicy(app);
-  installOpenApi(app); // OpenAPI document of every route registered after this (openapi/).
+  installOpenApiCollector(app); // OpenAPI document of every route registered after this (openapi/).
   await registerSecurityHeaders(app);
   await registerWriteLimits(app, { limit: deps.writeLimit ?? writeLimitFromEnv(), redisUrl: deps.config.redisUrl, redisPrefix: deps.config.redisPrefix });
 
@@ -184,6 +185,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerIntegration(app, { db: deps.db, production: deps.config.production, redisUrl: deps.config.redisUrl, redisPrefix: deps.config.redisPrefix, now: deps.clock, rateLimit: deps.integrationRateLimit });
   registerMenuAdminRoutes(app, { db: deps.db, now: deps.clock ?? (() => new Date()) });
   await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });
+  // After setErrorHandler: a route keeps the error handler of the moment it is registered.
+  registerOpenApiRoutes(app);
   app.get('/api/health', { config: { docs: { summary: 'Whether the server answers', tags: ['Health'], security: 'none' } } }, async () => ({ code: 200, result: 'ok' }));
   app.all('/api/*', async (request, reply) => sendError(reply, 404, `No API endpoint ${request.method} ${request.url.split('?')[0]}`));
 

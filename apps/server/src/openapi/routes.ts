@@ -1,10 +1,11 @@
 /**
  * GET /api/openapi.json and GET /api/docs (issue 13). The document is built once, on the first
  * request after the app is ready (every route is registered by then), and kept: routes do not
- * change while the process runs.
+ * change while the process runs. Register them after the app's error handler (errors in the
+ * envelope); the collector (installOpenApiCollector) is installed before every route.
  */
 import type { FastifyInstance } from 'fastify';
-import { buildOpenApiDocument, collectedRoutesOf, installOpenApiCollector } from './document.ts';
+import { buildOpenApiDocument, collectedRoutesOf } from './document.ts';
 import { renderDocsPage } from './page.ts';
 
 export function registerOpenApiRoutes(app: FastifyInstance, version = '1.0.0'): void {
@@ -38,8 +39,3 @@ export function registerOpenApiRoutes(app: FastifyInstance, version = '1.0.0'): 
   );
 }
 
-/** The collector and the two routes, in one call for buildApp (before any other route). */
-export function installOpenApi(app: FastifyInstance): void {
-  installOpenApiCollector(app);
-  registerOpenApiRoutes(app);
-}
