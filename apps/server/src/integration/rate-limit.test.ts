@@ -1,17 +1,20 @@
 /**
  * The integration API's limit per API key, on both databases, with the counters in Redis when
  * REDIS_URL is set (as in CI), in-process otherwise: one key over its limit hears 429 with
- * Retry-After, another key of the same store (and the same client address) is not limited.
+ * Retry-After, another key of the same store (and the same client address) is not limited; with
+ * the counters unreachable the limit fails open.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisRateLimiter } from '../auth/rate-limit.ts';
 import { buildApp } from '../app.ts';
 import { registry } from '../cart/testing.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
 import { describeEachDatabase } from '../test/databases.ts';
 import { createApiKey } from './keys.ts';
+import { keyLimit } from './routes.ts';
 import { api } from './testing.ts';
 
 const LIMIT = 3;
@@ -60,5 +63,23 @@ describeEachDatabase('integration API rate limit per key', (getDb) => {
     expect((await a.post('/webhooks', { url: 'https://93.184.216.34/x', events: ['order.created'] }, 'rl-1')).status).toBe(429);
     expect(await t.db.selectFrom('webhook_endpoints').select('id').execute()).toHaveLength(0);
     for (let i = 0; i < LIMIT; i++) expect((await b.get('/orders')).status).toBe(200);
+  });
+});
+
+describe('integration API rate limit, counters unreachable', () => {
+  it('fails open (Redis down): every hit allowed, logged once per outage', async () => {
+    // A real Redis client to a port where nothing listens: every count fails at once (no offline queue).
+    const limiter = new RedisRateLimiter('redis://127.0.0.1:1', 'test-down:');
+    const warnings: string[] = [];
+    const log = { warn: (_obj: object, msg: string) => void warnings.push(msg) };
+    try {
+      const within = keyLimit(limiter, { max: 1, windowSeconds: 60 });
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await within('key:1', log));
+      expect(answers).toEqual([true, true, true]);
+      expect(warnings).toEqual(['integration rate limit: counters unreachable, not limiting']);
+    } finally {
+      await limiter.close();
+    }
   });
 });

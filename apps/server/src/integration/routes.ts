@@ -128,6 +128,27 @@ const webhookBody = z.strictObject({
 });
 const webhookParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
+/**
+ * The per-key counter. Redis down: the limit fails open (logged once per outage), as the
+ * storefront's write limits do (http/write-limits.ts). The key check still runs; stopping every
+ * till's stock sync because the counters are away would do more harm than a few minutes without
+ * this guard rail.
+ */
+export function keyLimit(limiter: RateLimiter, rate: IntegrationRateLimit) {
+  let down = false;
+  return async (key: string, log: { warn(obj: object, msg: string): void }): Promise<boolean> => {
+    try {
+      const allowed = await limiter.hit(key, rate.max, rate.windowSeconds * 1000);
+      down = false;
+      return allowed;
+    } catch (err) {
+      if (!down) log.warn({ err }, 'integration rate limit: counters unreachable, not limiting');
+      down = true;
+      return true;
+    }
+  };
+}
+
 export function registerIntegrationRoutes(app: FastifyInstance, deps: IntegrationDeps): void {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
@@ -139,6 +160,8 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: Integratio
   const urlPolicy = urlPolicyFromEnv(deps.production, deps.env ?? process.env);
   app.decorateRequest('apiKey', null);
   let lastPrune = 0;
+
+  const withinLimit = keyLimit(limiter, rate);
 
   const authenticate =
     (scope: ApiScope): onRequestHookHandler =>
@@ -154,7 +177,8 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: Integratio
         reply.header('www-authenticate', 'Bearer realm="verdant-integration", error="invalid_token"');
         throw new ApiError(401, INTEGRATION_MESSAGES.badKey, { errorCode: 'api_key_invalid' });
       }
-      if (rate.max > 0 && !(await limiter.hit(`key:${row.id}`, rate.max, rate.windowSeconds * 1000)))
+      if (rate.max > 0 && !(await withinLimit(`key:${row.id}`, request.log)))
+        // A fixed window: waiting one window is always enough (the counter's own TTL is not read back).
         throw new ApiError(429, INTEGRATION_MESSAGES.limited, { errorCode: 'rate_limited', retryAfterSeconds: rate.windowSeconds });
       if (!scopesOf(row).includes(scope)) throw new ApiError(403, INTEGRATION_MESSAGES.scope(scope), { errorCode: 'scope_missing' });
       const at = now();
