@@ -113,11 +113,32 @@ test('the owner imports a menu file, fixes the reported row, applies it; a shopp
       await expect(shop.page.getByText('This choice is sold out.')).toBeVisible({ timeout: 1_000 });
     }).toPass({ timeout: 10_000 });
 
+    // Bulk: select the chocolate too and take both off online ordering in one action.
+    const chocolate = page.getByTestId(`menu-row-J-${word.toUpperCase()}-CHOC`);
+    await row.getByRole('checkbox', { name: `Select ${gummy}` }).check();
+    await chocolate.getByRole('checkbox', { name: `Select Zephyr ${word} Chocolate` }).check();
+    const bar = page.getByRole('region', { name: 'Selected items' });
+    await expect(bar).toContainText('2 selected');
+    await bar.getByRole('button', { name: 'Not orderable online' }).click();
+    await expect(page.getByTestId('menu-announcer')).toHaveText('Not orderable online: 2 of 2 selected items changed.');
+    await expect(chocolate.getByText('Not orderable')).toBeVisible();
+    await expect(bar).toHaveCount(0);
+
     // The history shows who did what.
     await row.getByRole('button', { name: `History of ${gummy}` }).click();
     const history = page.getByRole('table', { name: 'Menu changes' });
-    await expect(history.getByRole('row').nth(1)).toContainText('Olivia Owner');
-    await expect(history.getByRole('row').nth(1)).toContainText('stock');
+    // Newest first: the bulk action, then the sold out (who, what, before, after, how).
+    await expect(history.getByRole('row').nth(1).getByRole('cell').nth(1)).toHaveText('Olivia Owner');
+    await expect(history.getByRole('row').nth(1).getByRole('cell').nth(3)).toHaveText('orderable');
+    await expect(history.getByRole('row').nth(2).getByRole('cell')).toHaveText([
+      /\d/,
+      'Olivia Owner',
+      `J-${word.toUpperCase()}-GUM`,
+      'stock',
+      '12',
+      '0',
+      'Console',
+    ]);
   } finally {
     await shop.context.close();
   }
@@ -138,6 +159,13 @@ test('the Menu page has no axe violations, with the import and history panels op
   const edit = page.getByRole('button', { name: /^(Edit|Restock or edit) / }).first();
   await edit.click();
   const dialog = page.getByRole('dialog');
+  await expect(dialog.getByLabel('Price ($)')).toBeFocused();
+  // A wrong price is refused in the import's words, next to the field, which takes focus.
+  await dialog.getByLabel('Price ($)').fill('-1');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Please correct the marked fields.');
+  await expect(dialog.getByLabel('Price ($)')).toHaveAccessibleDescription('price must not be negative');
+  await expect(dialog.getByLabel('Price ($)')).toHaveAttribute('aria-invalid', 'true');
   await expect(dialog.getByLabel('Price ($)')).toBeFocused();
   await expectNoAxeViolations(page);
   await page.keyboard.press('Escape');
