@@ -35,8 +35,9 @@ function securityHtml(security: Json[] | undefined): string {
   return `<p><strong>Who may call it:</strong> ${ways.join('; or ')}.</p>`;
 }
 
-function schemaHtml(schema: unknown): string {
-  return `<pre><code>${escapeHtml(JSON.stringify(schema, null, 2))}</code></pre>`;
+/** A schema in a box that scrolls: focusable and named, so a keyboard can scroll it too (axe scrollable-region-focusable). */
+function schemaHtml(schema: unknown, label: string): string {
+  return `<pre tabindex="0" role="region" aria-label="${escapeHtml(label)}"><code>${escapeHtml(JSON.stringify(schema, null, 2))}</code></pre>`;
 }
 
 function parametersHtml(parameters: Json[] | undefined, headingId: string): string {
@@ -67,7 +68,7 @@ function operationHtml(method: string, path: string, op: Json): string {
 ${description}
 ${securityHtml(op.security)}
 ${parametersHtml(op.parameters, `${id}-parameters`)}
-${body ? `<h4>Request body${op.requestBody.required ? '' : ' (optional)'}</h4>${schemaHtml(body)}` : ''}
+${body ? `<h4>Request body${op.requestBody.required ? '' : ' (optional)'}</h4>${schemaHtml(body, `Request body schema of ${method.toUpperCase()} ${path}`)}` : ''}
 <h4>Responses</h4><dl class="responses">${responses}</dl>
 </article>`;
 }
@@ -105,6 +106,7 @@ body{font-family:system-ui,sans-serif;line-height:1.5;margin:0;color:#1a1a1a;bac
 header,main,nav{max-width:64rem;margin:0 auto;padding:0 1rem}
 a{color:#0b5394}
 pre{background:#f4f4f4;padding:.75rem;overflow:auto;max-height:24rem;border:1px solid #ccc}
+pre:focus-visible{outline:3px solid #0b5394;outline-offset:2px}
 code{font-family:ui-monospace,monospace}
 .description{white-space:pre-wrap}
 .operation{border-top:1px solid #ccc;padding:.5rem 0 1rem}
