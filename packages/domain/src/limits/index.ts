@@ -16,13 +16,16 @@
  * schema object in route docs) and turn it into the normalised `LimitModel` with `parseLimitModel`
  * / `safeParseLimitModel` / `normaliseLimitModel`. Presets (presets.ts): `limitPreset('CA' | 'CO' |
  * 'MI' | 'IL' | 'MA' | 'NV')`, raw inputs in `LIMIT_PRESETS` (copy one into a store and edit it);
- * `transactionLimitModel()` turns today's per_transaction usable_max into a model.
+ * `transactionLimitModel()` turns today's per_transaction usable_max into a model, and
+ * `limitFactsFromCartItem()` today's cart items into facts: together they give today's verdicts
+ * (tested against checkTransactionLimit), so the switch can be made store by store.
  *
  * PRODUCTS (amounts.ts). `LimitProductFacts` come from the menu import's fields: unit, weight_g,
  * flower_equivalent_g, concentrate_g, thc_mg per package (`thcMgPerPackage(thc, thc_unit, pieces)`),
  * cannabis=false for canna_type 4/6 (`isCannabisType`). `productMeasures` splits a package into
  * non-overlapping flower grams / concentrate grams / infused THC mg; `bucketAmountPerPackage` applies
  * a bucket. One product may count toward several buckets (an infused pre-roll: flower and concentrate).
+ * `packageContributions(model.buckets, facts)` lists what one package counts per bucket (product page).
  *
  * EVALUATION (evaluate.ts). `evaluateLimits(model, { customerType, residency, now, timezone,
  * cartLines, earlierOrders, guest })` → `{ ok, meters, violations, remove, message, guestPerOrderOnly,

@@ -1,4 +1,6 @@
 import type { LicenseType } from '../license.ts';
+import { isSizeId, sizeWeightGrams } from '../sizes.ts';
+import { isCannabisType, type LimitProductFacts } from './amounts.ts';
 import { parseLimitModel, type LimitModel, type LimitModelInput } from './model.ts';
 
 /**
@@ -304,4 +306,21 @@ export function transactionLimitModel(usableMax: Partial<Record<LicenseType, num
       },
     ],
   });
+}
+
+/**
+ * Facts for today's cart items (cart/limits.ts LimitItem: size, unit_weight_grams_equivelent,
+ * canna_type), counted exactly as spec §5 does: the size's weight when a size is set, else the unit
+ * equivalent, else 1 g; canna_type 4 and 6 count nothing. With transactionLimitModel this gives the
+ * same verdict as checkTransactionLimit (evaluate.test.ts checks it on random carts).
+ */
+export function limitFactsFromCartItem(item: {
+  size?: number | null;
+  unit_weight_grams_equivelent?: number | null;
+  canna_type?: number | null;
+}): LimitProductFacts {
+  const cannabis = isCannabisType(item.canna_type);
+  if (item.size != null && isSizeId(Number(item.size))) return { cannabis, unit: 'g', weight_g: sizeWeightGrams(item.size) };
+  const equivalent = item.unit_weight_grams_equivelent;
+  return equivalent != null && equivalent > 0 ? { cannabis, unit: 'ea', flower_equivalent_g: equivalent } : { cannabis, unit: 'ea' };
 }
