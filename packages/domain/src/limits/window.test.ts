@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, localDate, startOfLocalDate, windowStart } from './window.ts';
+import { addDays, isKnownTimeZone, localDate, startOfLocalDate, windowStart } from './window.ts';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -55,5 +55,7 @@ describe('limit windows in the store time zone', () => {
 
   it('an unknown time zone is an error, not a silent UTC', () => {
     expect(() => windowStart({ type: 'day' }, new Date(), 'Mars/Olympus')).toThrow(RangeError);
+    expect(isKnownTimeZone('Mars/Olympus')).toBe(false);
+    expect(isKnownTimeZone('America/Los_Angeles')).toBe(true);
   });
 });
