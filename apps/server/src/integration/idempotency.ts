@@ -170,3 +170,54 @@ export async function pruneIdempotency(db: Kysely<Database>, now: Date): Promise
     .where('created_at', '<', new Date(now.getTime() - KEEP_MS).toISOString())
     .execute();
 }
+
+/**
+ * The same contract for work that is one transaction of our own (stock): the key row is inserted
+ * first thing inside that transaction and completed with the answer in it, so a key and its work
+ * commit together (one commit instead of three, and no claim can be left behind by a crash). A copy
+ * racing on the same key waits on the unique index until the first commits (PostgreSQL) or runs
+ * after it (SQLite), then fails the insert and replays the stored answer. A refusal thrown by the
+ * work rolls the key back with it, so a corrected retry under the same key is judged again.
+ */
+export async function idempotentTransaction<T>(
+  db: Kysely<Database>,
+  apiKeyId: number,
+  key: string,
+  hash: string,
+  now: () => Date,
+  work: (trx: Kysely<Database>) => Promise<{ answer: Answer; after?: T }>,
+): Promise<{ answer: Answer; after?: T; replayed: boolean }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const done = await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('api_idempotency')
+          .values({ api_key_id: apiKeyId, key, request_hash: hash, status: 'pending', created_at: now().toISOString() })
+          .execute();
+        const out = await work(trx);
+        await trx
+          .updateTable('api_idempotency')
+          .set({ status: 'completed', http_status: out.answer.status, response: JSON.stringify(out.answer.body) })
+          .where('api_key_id', '=', apiKeyId)
+          .where('key', '=', key)
+          .execute();
+        return out;
+      });
+      return { ...done, replayed: false };
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt > 2) throw error;
+    }
+    const row = await db
+      .selectFrom('api_idempotency')
+      .selectAll()
+      .where('api_key_id', '=', apiKeyId)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (!row) continue;
+    if (row.request_hash !== hash) throw new ApiError(422, IDEMPOTENCY_MESSAGES.reused, { errorCode: 'idempotency_key_reused' });
+    if (row.status === 'completed')
+      return { answer: { status: row.http_status ?? 200, body: JSON.parse(row.response ?? 'null') }, replayed: true };
+    // Only a request with this very hash could hold it pending, and that is this route's own path: a crash leftover.
+    throw new ApiError(409, IDEMPOTENCY_MESSAGES.running, { errorCode: 'idempotency_key_running', retryAfterSeconds: 1 });
+  }
+}

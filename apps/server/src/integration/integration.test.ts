@@ -468,6 +468,17 @@ describeEachDatabase('integration API', (getDb) => {
     expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
     const rows = await h.db.selectFrom('webhook_endpoints').select('id').where('url', '=', hook.url).execute();
     expect(rows).toHaveLength(1);
+    // The stock route keeps its key in the stock's own transaction: 10 copies at once, one write.
+    const v0 = (await stockOf(id)).version;
+    const h0 = await historyCount();
+    const copies = await Promise.all(
+      Array.from({ length: 10 }, () => menuOnly.post('/stock', { items: [{ sku: JAR, stock: 77, sequence: 7050 }] }, 'idem-stock-ten')),
+    );
+    expect(copies.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(new Set(copies.map((a) => JSON.stringify(a.body))).size).toBe(1);
+    expect(copies[0].body.result.applied).toHaveLength(1);
+    expect((await stockOf(id)).version).toBe(v0 + 1);
+    expect(await historyCount()).toBe(h0 + 1);
     // A refused request is answered the same again (its verdict is kept).
     const refused = await full.post('/orders/NOPE-2/actions', { action: 'confirm' }, 'idem-404');
     const refusedAgain = await full.post('/orders/NOPE-2/actions', { action: 'confirm' }, 'idem-404');

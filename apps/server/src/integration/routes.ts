@@ -29,10 +29,10 @@ import { WEBHOOK_EVENT_TYPES } from '../outbox/append.ts';
 import { applyTransition } from '../orders/lifecycle/transitions.ts';
 import { createEndpoint, deleteEndpoint, listEndpoints } from '../webhooks/endpoints.ts';
 import { urlPolicyFromEnv, webhookUrlProblem } from '../webhooks/url-policy.ts';
-import { idempotencyKeyOf, idempotent, pruneIdempotency, requestHash, type Answer } from './idempotency.ts';
+import { idempotencyKeyOf, idempotent, idempotentTransaction, pruneIdempotency, requestHash, type Answer } from './idempotency.ts';
 import { findLiveKey, scopesOf, touchKey } from './keys.ts';
 import { decodeCursor, FEED_MAX_LIMIT, orderIdByNumber, ordersSince, orderViews } from './orders.ts';
-import { applyStock, stockBodySchema } from './stock.ts';
+import { applyStockIn, stockBodySchema } from './stock.ts';
 
 export const INTEGRATION_PREFIX = '/api/integration/v1';
 export const MAX_MENU_ROWS = 1000;
@@ -191,16 +191,20 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: Integratio
     return request.apiKey;
   };
 
+  /** Now and then (at most hourly per node), drop idempotency keys past their 24 hours. */
+  const maybePrune = (request: FastifyRequest) => {
+    const at = now();
+    if (at.getTime() - lastPrune <= 3_600_000) return;
+    lastPrune = at.getTime();
+    pruneIdempotency(db, at).catch((err) => request.log.warn({ err }, 'pruning idempotency keys failed'));
+  };
+
   /** A write: Idempotency-Key required; the work runs once per key and request, and its answer is replayed. */
   const once = async (request: FastifyRequest, reply: FastifyReply, work: (key: KeyContext) => Promise<Answer>) => {
     const key = keyOf(request);
     const idem = idempotencyKeyOf(request.headers['idempotency-key']);
     const hash = requestHash(request.method, request.url.split('?')[0], request.body);
-    const at = now();
-    if (at.getTime() - lastPrune > 3_600_000) {
-      lastPrune = at.getTime();
-      pruneIdempotency(db, at).catch((err) => request.log.warn({ err }, 'pruning idempotency keys failed'));
-    }
+    maybePrune(request);
     const answer = await idempotent(db, key.row.id, idem, hash, now, () => work(key));
     return reply.code(answer.status).send(answer.body);
   };
@@ -270,19 +274,24 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: Integratio
       headers: WRITE_HEADERS,
       errors: WRITE_ERRORS,
     }),
-    async (request, reply) =>
-      once(request, reply, async (key) => {
-        const body = parseOr400(stockBodySchema, request.body);
-        const { report, productIds } = await applyStock(db, { storeId: key.storeId, items: body.items, actor: key.actor, now: now() });
-        let notifyError: string | undefined;
-        if (productIds.length)
-          await app.catalog.catalogChanged(key.storeId, productIds).catch((err: Error) => {
-            // Written; only the telling failed (search and pages catch up at the next resync).
-            notifyError = err.message;
-            request.log.warn({ err }, 'catalogue update after stock failed');
-          });
-        return { status: 200, body: ok({ ...report, ...(notifyError ? { notify_error: notifyError } : {}) }) };
-      }),
+    async (request, reply) => {
+      // The key, the stock and its history commit in one transaction (idempotentTransaction).
+      const key = keyOf(request);
+      const idem = idempotencyKeyOf(request.headers['idempotency-key']);
+      const body = parseOr400(stockBodySchema, request.body);
+      const hash = requestHash(request.method, request.url.split('?')[0], request.body);
+      maybePrune(request);
+      const done = await idempotentTransaction(db, key.row.id, idem, hash, now, async (trx) => {
+        const { report, productIds } = await applyStockIn(trx, { storeId: key.storeId, items: body.items, actor: key.actor, now: now() });
+        return { answer: { status: 200, body: ok(report) }, after: productIds };
+      });
+      if (!done.replayed && done.after?.length)
+        await app.catalog.catalogChanged(key.storeId, done.after).catch((err: Error) => {
+          // Written; only the telling failed (search and pages catch up at the next resync).
+          request.log.warn({ err }, 'catalogue update after stock failed');
+        });
+      return reply.code(done.answer.status).send(done.answer.body);
+    },
   );
 
   app.get(

@@ -74,13 +74,23 @@ interface Variant {
 
 const CHUNK = 300;
 
-export async function applyStock(
-  db: Kysely<Database>,
-  opts: { storeId: number; items: readonly StockItem[]; actor: MenuActor; now: Date },
-): Promise<{ report: StockReport; productIds: number[] }> {
+export interface StockRequest {
+  storeId: number;
+  items: readonly StockItem[];
+  actor: MenuActor;
+  now: Date;
+}
+
+/** Apply a batch in a transaction of its own. */
+export async function applyStock(db: Kysely<Database>, opts: StockRequest): Promise<{ report: StockReport; productIds: number[] }> {
+  return db.transaction().execute((trx) => applyStockIn(trx, opts));
+}
+
+/** Apply a batch inside the caller's transaction (the route's, which also holds its idempotency key). */
+export async function applyStockIn(trx: Kysely<Database>, opts: StockRequest): Promise<{ report: StockReport; productIds: number[] }> {
   const { storeId, items } = opts;
   const iso = opts.now.toISOString();
-  return db.transaction().execute(async (trx) => {
+  {
     // The sellable variants the items name (a product with sizes is not itself a stock line).
     const byExt = new Map<string, Variant>();
     const bySku = new Map<string, Variant>();
@@ -268,7 +278,7 @@ export async function applyStock(
     if (changes.length) await recordMenuChanges(trx, { storeId, source: 'api', actor: opts.actor, at: opts.now, changes });
     report.skipped.sort((a, b) => a.index - b.index);
     return { report, productIds: [...touched] };
-  });
+  }
 }
 
 function outcome(c: { item: StockItem; index: number; variant: Variant }): StockOutcomeItem {
