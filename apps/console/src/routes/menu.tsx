@@ -54,8 +54,17 @@ interface Problem {
 
 const PAGE_SIZE = 50;
 
-type Filters = { q: string; category: string; status: string; stock: string; orderable: string; sort: string; page: number };
-const NO_FILTERS: Filters = { q: '', category: '', status: '', stock: '', orderable: '', sort: 'name', page: 1 };
+type Filters = {
+  q: string;
+  category: string;
+  status: string;
+  stock: string;
+  orderable: string;
+  license: string;
+  sort: string;
+  page: number;
+};
+const NO_FILTERS: Filters = { q: '', category: '', status: '', stock: '', orderable: '', license: '', sort: 'name', page: 1 };
 
 export function MenuPage() {
   useTitle('Menu');
@@ -87,6 +96,7 @@ export function MenuPage() {
         status: filters.status,
         stock: filters.stock,
         orderable: filters.orderable,
+        license: filters.license,
         sort: filters.sort.replace(/-desc$/, ''),
         dir: filters.sort.endsWith('-desc') ? 'desc' : 'asc',
         page: filters.page,
@@ -171,13 +181,13 @@ export function MenuPage() {
       <form
         role="search"
         aria-label="Menu"
-        className="mb-3 grid gap-3 sm:grid-cols-3 lg:grid-cols-6"
+        className="mb-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
         onSubmit={(event) => {
           event.preventDefault();
           set({ q: search.trim() });
         }}
       >
-        <div className="sm:col-span-3 lg:col-span-2">
+        <div className="sm:col-span-2">
           <label htmlFor="menu-search">Search name, brand, SKU or POS id</label>
           <input id="menu-search" type="search" className="field" value={search} onChange={(e) => setSearch(e.target.value)} />
         </div>
@@ -198,6 +208,17 @@ export function MenuPage() {
           <option value="">On and off the menu</option>
           <option value="active">On the menu</option>
           <option value="disabled">Off the menu</option>
+        </Select>
+        <Select id="menu-orderable" label="Online ordering" value={filters.orderable} onChange={(v) => set({ orderable: v })}>
+          <option value="">Orderable or not</option>
+          <option value="yes">Orderable online</option>
+          <option value="no">Not orderable online</option>
+        </Select>
+        <Select id="menu-license" label="Licence type" value={filters.license} onChange={(v) => set({ license: v })}>
+          <option value="">Any licence type</option>
+          <option value="recreational">Recreational only</option>
+          <option value="medical">Medical only</option>
+          <option value="both">Both</option>
         </Select>
         <Select id="menu-sort" label="Sort by" value={filters.sort} onChange={(v) => set({ sort: v })}>
           <option value="name">Name</option>
@@ -230,7 +251,7 @@ export function MenuPage() {
         menu.loading && <Loading label="Loading the menu…" />
       ) : menu.data.total === 0 ? (
         <p className="card">
-          {filters.q || filters.category || filters.status || filters.stock
+          {filters.q || filters.category || filters.status || filters.stock || filters.orderable || filters.license
             ? 'Nothing on the menu matches these filters.'
             : 'The menu is empty. Import a menu file to put your products on it.'}
         </p>
