@@ -61,7 +61,10 @@ describeEachDatabase('menu import fuzz', (getDb) => {
         fc.array(fc.tuple(fc.nat(EXAMPLE.length - 1), fc.constantFrom(...COLUMN_NAMES), CELL), { maxLength: 4 }),
         fc.boolean(),
         async (edits, full) => {
-          const rows = EXAMPLE.map((r) => ({ ...r, license_type: r.license_type === 'both' ? 'medical' : r.license_type }));
+          const rows: Record<string, string>[] = EXAMPLE.map((r) => ({
+            ...r,
+            license_type: r.license_type === 'both' ? 'medical' : r.license_type,
+          }));
           for (const [i, column, value] of edits) rows[i][column] = value;
           const text = stringify([COLUMN_NAMES as string[], ...rows.map((r) => COLUMN_NAMES.map((c) => r[c] ?? ''))]);
           const before = await tables();
