@@ -99,7 +99,7 @@ describeEachDatabase('OpenAPI document and served routes agree', (getDb) => {
     const report = await invalidRequests(app, doc, {
       host: HOST,
       // The credentials the operation declares, so its validation is reached (the cart routes validate before they look the cart up).
-      headersFor: (docs) =>
+      headersFor: (docs): Record<string, string> =>
         docs.security === 'customer'
           ? { authorization: `Bearer ${customerToken}` }
           : typeof docs.security === 'object'
