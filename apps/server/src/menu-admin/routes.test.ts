@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addStaff, loginStaff, type StaffTestSession } from '../staff/testing.ts';
 import { staffTestApp } from '../staff/app-for-tests.ts';
 import { describeEachDatabase } from '../test/databases.ts';
+import { editVariants, StaleEdit } from './edit.ts';
 
 const HOST = 'downtown.localhost';
 const STORE = 1;
@@ -210,6 +211,37 @@ describeEachDatabase('console menu routes', (getDb) => {
     const refused = a.status === 200 ? b : a;
     expect(refused.body.meta.current).toMatchObject({ stock: saved.body.result.stock, version: saved.body.result.version });
     expect(await historyCount()).toBe(before + 1);
+  });
+
+  it('the change and its history commit together: a history row that cannot be written undoes the change', async () => {
+    // Any two items as they are now (nothing is changed, so the demo store's fresh items are left for other tests).
+    const [item, other] = (await list('?status=active&sort=price&dir=desc&size=2')).items;
+    const before = await historyCount();
+    // actor_name is NOT NULL: the history insert fails after the menu rows were written, in the same transaction.
+    await expect(
+      editVariants(getDb().db, {
+        storeId: STORE,
+        edits: [{ productId: item.productId, cells: { price: (Number(item.price) + 1).toFixed(2) }, version: item.version }],
+        actor: { type: 'staff', id: null, name: null as unknown as string },
+        at: new Date(),
+      }),
+    ).rejects.toThrow(/null|NOT NULL/i);
+    // A stale second edit undoes the first edit's claim of its version too.
+    await expect(
+      editVariants(getDb().db, {
+        storeId: STORE,
+        edits: [
+          { productId: other.productId, cells: { stock: '2' }, version: other.version },
+          { productId: item.productId, cells: { stock: '2' }, version: item.version + 50 },
+        ],
+        actor: { type: 'staff', id: null, name: 'Test' },
+        at: new Date(),
+      }),
+    ).rejects.toBeInstanceOf(StaleEdit);
+    expect(await historyCount()).toBe(before);
+    const now = (await list('?size=200')).items;
+    expect(now.find((i) => i.productId === item.productId)).toMatchObject({ price: item.price, version: item.version });
+    expect(now.find((i) => i.productId === other.productId)).toMatchObject({ stock: other.stock, version: other.version });
   });
 
   it('a budtender marks an item sold out and back, but may not change prices or status', async () => {
