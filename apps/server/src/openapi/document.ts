@@ -2,8 +2,11 @@
  * The OpenAPI 3.1 document of the HTTP API (issue 13), built from the routes' own declarations
  * (http/route-docs.ts): every route's `config.docs` names the zod schemas its handler validates
  * with, and they are turned into JSON Schema here with zod's own `z.toJSONSchema` (io: 'input', so
- * a preprocessing or coercing schema is documented by what a client may send, not by what the
- * handler gets after parsing).
+ * a schema is documented by what a client may send, not by what the handler gets after parsing: a
+ * coerced query number is an integer parameter, which OpenAPI serialises as the string the route
+ * reads). A preprocessing schema (the cart's qtySchema, which also takes "2") is documented by the
+ * schema after its preprocess step (an integer ≥ 1): what the document calls valid the route takes,
+ * and the extra leniency stays undocumented rather than guessed (a preprocess is a function).
  *
  * What is in the document: every /api route outside the console (the storefront API of spec §7,
  * accounts, uploads, order tracking, health, snapshots, this document itself) and the integration

@@ -30,7 +30,7 @@ export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): v
           tags: ['Order'],
           body: orderSaveSchema,
           security: 'none',
-          headers: { 'Idempotency-Key': 'required unless idempotency_key is in the body: a UUID, the same for every retry of this order' },
+          headers: { 'Idempotency-Key': 'A UUID, the same for every retry of this order; needed unless idempotency_key is in the body' },
           errors: { 401: 'The customer token is invalid or expired', 409: 'A product is no longer available, or this order is still being placed', 422: 'The idempotency key was used for another order' },
         },
       },

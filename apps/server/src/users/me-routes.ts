@@ -204,7 +204,7 @@ export function registerMeRoutes(app: FastifyInstance): void {
 
   app.delete<{ Params: { id: string } }>(
     '/api/user/me/addresses/:id',
-    { config: { docs: { summary: 'Delete one of my addresses', tags: ['User'], security: 'customer', errors: { 401: 'No valid customer token', 404: 'No such address of mine' } } } },
+    { config: { docs: { summary: 'Delete one of my addresses', tags: ['User'], security: 'customer', headers: { 'Idempotency-Key': 'optional: a retry with the same key is answered once' }, errors: { 401: 'No valid customer token', 404: 'No such address of mine' } } } },
     async (request) => {
     const customer = await me(request);
     const id = Number(request.params.id);
