@@ -180,7 +180,7 @@ describe('rolling 14 days (Michigan medical)', () => {
       earlierOrders: [order(placedAt, [{ qty: 1, facts: flower(43) }], { customerType: 'medical' })],
     });
 
-  it('counts from local midnight 13 days back: Nov 12 00:00 EST is in, a millisecond before is out', () => {
+  it('counts from local midnight 13 days back: 11/12/2026 00:00 EST is in, a millisecond before is out', () => {
     expect(run('2026-11-12T04:59:59.999Z').ok).toBe(true);
     const r = run('2026-11-12T05:00:00.000Z');
     expect(r.ok).toBe(false);
