@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisBus, type CatalogChange } from '../catalog/change-bus.ts';
-import { REPO_ROOT } from '../config.ts';
+import { DEMO_STORES_FILE, REPO_ROOT } from '../config.ts';
 import { seed } from '../catalog/test-app.ts';
 import { createDatabase, migrateToLatest } from '../db/index.ts';
 import { parseImportArgs, runImportCli } from './cli.ts';
@@ -130,4 +130,40 @@ describe('npm run import', () => {
       expect(again.code).toBe(0);
     }
   });
+});
+
+describe('npm run import into a deployment of its own stores, before its server ever started', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'verdant-import-own-'));
+    const demo = JSON.parse(readFileSync(DEMO_STORES_FILE, 'utf8'));
+    const store = { ...demo.stores[0], storeCode: 'greenleaf', name: 'Green Leaf Cannabis', url: 'https://greenleaf.example' };
+    writeFileSync(join(dir, 'stores.json'), JSON.stringify({ defaultStoreCode: 'greenleaf', hostRules: {}, stores: [store] }));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("writes the store's categories first, so the first menu applies; its pictures go into the media", async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const env = { ...process.env, DATA_DIR: join(dir, 'data'), DATABASE_URL: '', STORES_FILE: join(dir, 'stores.json'), REDIS_URL: '' };
+    const code = await runImportCli(['--store', 'greenleaf', EXAMPLE], { out: (l) => out.push(l), err: (l) => err.push(l), env });
+    expect(err.join('\n')).toBe('');
+    expect(out.join('\n')).toContain('4 rows. Created 4, updated 0, unchanged 0.');
+    expect(code).toBe(0);
+    const { db, destroy } = await createDatabase({ dataDir: join(dir, 'data') });
+    try {
+      const products = await db
+        .selectFrom('products')
+        .select(['external_id', 'image'])
+        .where('external_id', 'is not', null)
+        .orderBy('id')
+        .execute();
+      expect(products.map((p) => p.external_id)).toEqual(['POS-1001', 'POS-1001-1G', 'POS-1001-8TH', 'POS-2001', 'POS-3001']);
+      const parent = products[0];
+      expect(parent.image).toMatch(/^\/catalog\/import\/[0-9a-f]{32}\.jpg$/);
+      expect(readFileSync(join(dir, 'data/media', parent.image!))).toEqual(readFileSync(join(REPO_ROOT, 'examples/menu/glacier-cake.jpg')));
+    } finally {
+      await destroy();
+    }
+  }, 60_000);
 });

@@ -21,6 +21,7 @@ import { redisBus } from '../catalog/change-bus.ts';
 import { loadConfig } from '../config.ts';
 import { createDatabase, migrateToLatest, syncStores } from '../db/index.ts';
 import { readStoresFile } from '../seed/index.ts';
+import { ensureStoreScaffold } from '../seed/scaffold.ts';
 import { exportMenuCsv, exportMenuJson, importMenu, type ImportReport } from './index.ts';
 
 export const IMPORT_USAGE = [
@@ -153,6 +154,9 @@ export async function runImportCli(
   try {
     await migrateToLatest(db);
     await syncStores(db, storesFile);
+    // A deployment's own stores imported into before the server's first start: the categories,
+    // tax lines and pages a store needs exist first (what the server writes at start; idempotent).
+    if (!config.demoMode) await ensureStoreScaffold(db, storesFile);
     if (args.command === 'export') {
       const text = args.format === 'json' ? await exportMenuJson(db, store.storeId) : await exportMenuCsv(db, store.storeId);
       await new Promise<void>((resolve, reject) => createWriteStream(args.file).on('error', reject).end(text, resolve));
