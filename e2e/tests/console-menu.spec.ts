@@ -5,12 +5,11 @@
  * taps and the shopper's product page says it is sold out.
  *
  * Own data: the Harbor store (no other journey looks at its menu) and products whose names carry a
- * word made for this run. The demo manager runs Downtown only, so the owner (who holds every
- * manager permission, for every store) does Harbor's menu here.
+ * word made for this run. Harbor's demo manager (staff/demo.ts) runs it.
  */
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
-import { consoleUrl, OWNER, staffLogin } from '../fixtures/console.ts';
+import { consoleUrl, HARBOR_MANAGER, staffLogin } from '../fixtures/console.ts';
 import { expect, expectNoAxeViolations, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
 
 const HARBOR = 4;
@@ -33,11 +32,10 @@ function menuFile(word: string, gummyPrice: string): Buffer {
   return Buffer.from(header + rows.join('\n') + '\n');
 }
 
-/** Sign in as the owner, choose Harbor, open its Menu from the navigation. */
+/** Sign in as Harbor's manager (one store: the console opens its orders), open its Menu from the navigation. */
 async function openHarborMenu(page: Page) {
-  await staffLogin(page, OWNER);
-  await expect(page.getByRole('heading', { level: 1, name: 'Choose a store' })).toBeVisible();
-  await page.getByRole('link', { name: /Harbor/ }).click();
+  await staffLogin(page, HARBOR_MANAGER);
+  await expect(page).toHaveURL(consoleUrl(`/stores/${HARBOR}/orders`));
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Menu', exact: true }).click();
   await expect(page).toHaveURL(consoleUrl(MENU));
   await expect(page.getByRole('heading', { level: 1, name: 'Menu' })).toBeVisible();
@@ -49,7 +47,7 @@ async function shopper(browser: Browser, forwardedFor: string) {
   return { context, page: await context.newPage() };
 }
 
-test('the owner imports a menu file, fixes the reported row, applies it; a shopper finds it; sold out in two taps', async ({
+test('the manager imports a menu file, fixes the reported row, applies it; a shopper finds it; sold out in two taps', async ({
   page,
   browser,
 }) => {
@@ -91,7 +89,7 @@ test('the owner imports a menu file, fixes the reported row, applies it; a shopp
     await expect(shop.page.getByText('This choice is sold out.')).toHaveCount(0);
     const productUrl = shop.page.url();
 
-    // The owner finds it in the console on a phone and marks it sold out: tap "Sold out", tap
+    // The manager finds it in the console on a phone and marks it sold out: tap "Sold out", tap
     // "Confirm sold out" — both in reach without scrolling the table sideways.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByLabel('Search name, brand, SKU or POS id').fill(word);
@@ -128,11 +126,11 @@ test('the owner imports a menu file, fixes the reported row, applies it; a shopp
     await row.getByRole('button', { name: `History of ${gummy}` }).click();
     const history = page.getByRole('table', { name: 'Menu changes' });
     // Newest first: the bulk action, then the sold out (who, what, before, after, how).
-    await expect(history.getByRole('row').nth(1).getByRole('cell').nth(1)).toHaveText('Olivia Owner');
+    await expect(history.getByRole('row').nth(1).getByRole('cell').nth(1)).toHaveText('Hana Harbor');
     await expect(history.getByRole('row').nth(1).getByRole('cell').nth(3)).toHaveText('orderable');
     await expect(history.getByRole('row').nth(2).getByRole('cell')).toHaveText([
       /\d/,
-      'Olivia Owner',
+      'Hana Harbor',
       `J-${word.toUpperCase()}-GUM`,
       'stock',
       '12',

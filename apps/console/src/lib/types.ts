@@ -83,7 +83,7 @@ export interface OrderCustomer {
 
 export interface OrderHistoryEntry {
   at: string;
-  actor_type: 'staff' | 'customer' | 'system';
+  actor_type: 'staff' | 'customer' | 'system' | 'api_key';
   actor_name: string | null;
   kind: string;
   from_status: OrderStatus | null;

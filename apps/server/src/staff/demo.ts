@@ -1,6 +1,7 @@
 /**
  * Demo staff (demo mode only, never otherwise): an owner, a manager and a budtender of `downtown`,
- * all with the password `verdant-demo-staff`, so anyone trying Verdant (and the browser journeys)
+ * and a manager of `harbor` (whose menu the browser journeys import into, away from the menus the
+ * shopper journeys count on), all with the password `verdant-demo-staff`, so anyone trying Verdant (and the browser journeys)
  * can open the console. Idempotent: a member that exists is left as it is.
  */
 import type { Kysely } from 'kysely';
@@ -13,6 +14,7 @@ export const DEMO_STAFF: readonly { email: string; name: string; role: StaffRole
   { email: 'owner@demo.verdant.test', name: 'Olivia Owner', role: 'owner', storeCodes: [] },
   { email: 'manager@demo.verdant.test', name: 'Marco Manager', role: 'manager', storeCodes: ['downtown'] },
   { email: 'budtender@demo.verdant.test', name: 'Bea Budtender', role: 'budtender', storeCodes: ['downtown'] },
+  { email: 'harbor.manager@demo.verdant.test', name: 'Hana Harbor', role: 'manager', storeCodes: ['harbor'] },
 ];
 
 /** Create the demo members that are missing; returns the e-mails created. */
