@@ -37,6 +37,8 @@ import { registerConsole } from './console/serve.ts';
 import { registerStaff } from './staff/index.ts';
 import { registerOutboxDispatcher } from './outbox/dispatcher.ts';
 import { registerOrderLifecycle } from './orders/lifecycle/index.ts';
+import { StoreSettings } from './store-settings/service.ts';
+import { registerStoreSettingsRoutes } from './store-settings/routes.ts';
 import { registerIntegration, type IntegrationRateLimit } from './integration/index.ts';
 
 declare module 'fastify' {
@@ -49,6 +51,8 @@ declare module 'fastify' {
     catalog: CatalogIndexManager;
     /** Wake the outbox consumers after committing a transaction that wrote outbox events (outbox/append.ts). */
     outbox: OutboxSignal;
+    /** Each store's own settings by section (hours, zones, tax, limits, …; store-settings/). */
+    storeSettings: StoreSettings;
   }
   interface FastifyRequest {
     /** The store this request is for (host or store-code path prefix, spec §1/§2). */
@@ -158,6 +162,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await catalog.start();
   app.decorate('catalog', catalog);
+  // Checks every store's `settings` of the stores file: a bad section stops the start, naming the field.
+  app.decorate('storeSettings', new StoreSettings({ db: deps.db, stores: deps.registry.stores, now: deps.clock }));
   app.addHook('onClose', async () => catalog.close());
   const storefront = createStorefrontServices({ manager: catalog, clock: deps.clock });
   const catalogDeps = {
@@ -182,6 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAccountRoutes(app, { db: deps.db, config: deps.config, now: deps.clock });
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
   registerWebhooks(app, { db: deps.db, production: deps.config.production });
+  registerStoreSettingsRoutes(app, app.storeSettings);
   registerIntegration(app, { db: deps.db, production: deps.config.production, redisUrl: deps.config.redisUrl, redisPrefix: deps.config.redisPrefix, now: deps.clock, rateLimit: deps.integrationRateLimit });
   registerMenuAdminRoutes(app, { db: deps.db, now: deps.clock ?? (() => new Date()) });
   await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });

@@ -38,6 +38,12 @@ export const storeSchema = z
     /** Links carry `/{storeCode}` in front when true (spec §2). */
     appendStoreCode: z.boolean().default(false),
     themeColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).default('#166534'),
+    /**
+     * The store's own operating and compliance settings by section (issue 14: `hours`, `zones`,
+     * `tax`, `limits`, …), each checked by its section's schema when the server starts
+     * (apps/server/src/store-settings/). What managers save in the console overrides them.
+     */
+    settings: z.record(z.string(), z.unknown()).optional(),
     dispensarySettings: z.object({
       license_recreational: z.boolean(),
       license_medical: z.boolean(),

@@ -72,6 +72,8 @@ export interface Database {
   webhook_deliveries: S.WebhookDeliveriesTable;
   webhook_attempts: S.WebhookAttemptsTable;
   menu_changes: S.MenuChangesTable;
+  store_settings: S.StoreSettingsTable;
+  store_settings_history: S.StoreSettingsHistoryTable;
   api_keys: I.ApiKeysTable;
   api_idempotency: I.ApiIdempotencyTable;
   integration_stock_sequences: I.IntegrationStockSequencesTable;
@@ -133,6 +135,8 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'webhook_deliveries',
   'webhook_attempts',
   'menu_changes',
+  'store_settings',
+  'store_settings_history',
   'api_keys',
   'api_idempotency',
   'integration_stock_sequences',

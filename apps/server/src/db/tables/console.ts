@@ -188,3 +188,27 @@ export interface MenuChangesTable {
   batch_id: string;
   at: Timestamp;
 }
+
+/** One section of a store's settings (migration 0015; store-settings/). */
+export interface StoreSettingsTable {
+  store_id: number;
+  /** hours | zones | tax | limits | … (store-settings/registry.ts) */
+  section: string;
+  /** The section's document, valid by its schema. */
+  value: JsonText;
+  version: number;
+  updated_at: Timestamp;
+}
+
+/** Every save of a settings section: who, before, after (null before: the first save). Never updated. */
+export interface StoreSettingsHistoryTable {
+  id: Generated<number>;
+  store_id: number;
+  section: string;
+  before: JsonText | null;
+  after: JsonText;
+  actor_type: 'staff' | 'cli';
+  actor_id: number | null;
+  actor_name: string;
+  at: Timestamp;
+}
