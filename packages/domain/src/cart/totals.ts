@@ -2,6 +2,7 @@ import { percentOf, type Cents } from '../money.ts';
 import { allocateCents } from './allocate.ts';
 import { thcEquivalentGrams, type LimitItem } from './limits.ts';
 import { taxOn, type TaxRate } from './tax.ts';
+import { computeTaxLines, type TaxCustomer, type TaxItem, type TaxLine, type TaxLineAmount, type TaxLineTotal } from '../tax/lines.ts';
 
 /**
  * Cart totals (spec §3 totals segments): subtotal, discount, excise_taxes, sales_taxes, shipping,
@@ -28,6 +29,8 @@ export interface TotalsLine {
   /** A per-line discount: type 1 = percent, otherwise a fixed amount in cents. */
   globalDiscount?: { type: number; value: number } | null;
   limit?: Omit<LimitItem, 'qty'>;
+  /** What the store's named tax lines look at (issue 14); used when the input has `taxLines`. */
+  tax?: Omit<TaxItem, 'id' | 'net'>;
 }
 
 export interface Coupon {
@@ -44,6 +47,11 @@ export interface TotalsInput {
   credits?: Cents;
   /** The shipping method's price including tax. */
   shippingInclTax?: Cents;
+  /**
+   * The store's named tax lines (issue 14, ../tax/lines.ts): when given, taxes come from them (per
+   * line `tax`) instead of `rates`, and every line's amount is stated in `taxLines`.
+   */
+  taxLines?: { lines: readonly TaxLine[]; customer: TaxCustomer };
 }
 
 export interface LineTotals {
@@ -53,6 +61,8 @@ export interface LineTotals {
   excise: Cents;
   sales: Cents;
   rowTotalInclTax: Cents;
+  /** Per named tax line that applies (only with `taxLines` in the input). */
+  taxLines?: TaxLineAmount[];
 }
 
 export interface TotalsSegments {
@@ -71,6 +81,8 @@ export interface Totals {
   /** Credits actually used (never more than what is left to pay before tax). */
   creditsUsed: Cents;
   couponDiscount: Cents;
+  /** Every named tax line of the store with its amount (only with `taxLines` in the input). */
+  taxLines?: TaxLineTotal[];
 }
 
 const rateKey = (rates: readonly TaxRate[]) =>
@@ -102,11 +114,24 @@ export function computeTotals(input: TotalsInput): Totals {
   // Taxes per group of lines that share the same rates, rounded once per group.
   const excise = new Array<Cents>(lines.length).fill(0);
   const sales = new Array<Cents>(lines.length).fill(0);
+  const named = input.taxLines
+    ? computeTaxLines(
+        lines.map((x, i) => ({ id: x.line.id, net: net[i], taxClassId: x.line.tax?.taxClassId ?? null, kind: x.line.tax?.kind, thcPercent: x.line.tax?.thcPercent })),
+        input.taxLines.lines,
+        input.taxLines.customer,
+      )
+    : null;
+  if (named)
+    named.items.forEach((t, i) => {
+      excise[i] = t.excise;
+      sales[i] = t.sales;
+    });
   const groups = new Map<string, number[]>();
-  lines.forEach((x, i) => {
-    const k = rateKey(x.line.rates);
-    groups.set(k, [...(groups.get(k) ?? []), i]);
-  });
+  if (!named)
+    lines.forEach((x, i) => {
+      const k = rateKey(x.line.rates);
+      groups.set(k, [...(groups.get(k) ?? []), i]);
+    });
   for (const idx of groups.values()) {
     const weights = idx.map((i) => net[i]);
     const t = taxOn(weights.reduce((a, b) => a + b, 0), lines[idx[0]].line.rates);
@@ -121,6 +146,7 @@ export function computeTotals(input: TotalsInput): Totals {
     excise: excise[i],
     sales: sales[i],
     rowTotalInclTax: net[i] + excise[i] + sales[i],
+    ...(named ? { taxLines: named.items[i].lines } : {}),
   }));
   const discount = lineTotals.reduce((a, l) => a + l.discount, 0);
   const exciseTotal = excise.reduce((a, b) => a + b, 0);
@@ -130,6 +156,7 @@ export function computeTotals(input: TotalsInput): Totals {
     lines: lineTotals,
     creditsUsed,
     couponDiscount,
+    ...(named ? { taxLines: named.lines } : {}),
     segments: {
       subtotal,
       discount,

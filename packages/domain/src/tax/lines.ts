@@ -1,0 +1,213 @@
+import { z } from 'zod';
+import { allocateCents } from '../cart/allocate.ts';
+import { percentOf, type Cents } from '../money.ts';
+
+/**
+ * Named tax lines per store (issue 14 "Tax rules per store"). A store's taxes are an ordered list of
+ * lines; each line has
+ *  - a rate (percent) and a kind (`excise` or `sales`: the cart's two tax segments stay the sums of
+ *    the lines of each kind, so existing totals keep their meaning);
+ *  - a base: `price` (the discounted line price) or `price_plus_earlier` (the price plus every
+ *    earlier line that applies to the same item — California charges sales tax on top of the 15 %
+ *    excise, research/dispensary-domain.md §3);
+ *  - which products it applies to: product tax classes, product kinds and a THC-potency band
+ *    (Illinois: 10 % up to 35 % THC, 25 % above, 20 % for infused products); every given
+ *    condition must hold, an absent condition holds for all;
+ *  - which customers are exempt: `medical` (any medical shopper: Illinois medical pays no
+ *    purchaser excise), `medical_card` (a medical shopper with a state medical ID card: California's
+ *    MMIC exempts from sales tax, a physician's letter does not), `recreational` (so a line can be
+ *    medical-only, e.g. Illinois' 1 % on medical cannabis).
+ *
+ * Rounding: items with exactly the same applicable lines form a group; each line is computed once
+ * on the group's amount, rounded to the cent once (half away from zero), then shown on the items
+ * by exact allocation. For one excise and one sales line this is precisely the earlier
+ * `taxOn` per rate group, so today's demo totals are unchanged to the cent.
+ */
+
+export const TAX_LINE_KINDS = ['excise', 'sales'] as const;
+export type TaxLineKind = (typeof TAX_LINE_KINDS)[number];
+
+export const TAX_BASES = ['price', 'price_plus_earlier'] as const;
+export type TaxBase = (typeof TAX_BASES)[number];
+
+/** Product kinds a tax line can name (the menu's product kinds, coarsely, as tax law sees them). */
+export const TAX_PRODUCT_KINDS = ['flower', 'pre_roll', 'concentrate', 'vape', 'infused', 'topical', 'non_cannabis'] as const;
+export type TaxProductKind = (typeof TAX_PRODUCT_KINDS)[number];
+
+export const TAX_EXEMPTIONS = ['medical', 'medical_card', 'recreational'] as const;
+export type TaxExemption = (typeof TAX_EXEMPTIONS)[number];
+
+export const MAX_TAX_LINES = 20;
+
+/** A rate in percent with at most four decimals (8.75, 10.25, 6.25; 4 decimals covers every US rate). */
+const rateSchema = z
+  .number({ error: 'The rate must be a number (percent)' })
+  .min(0, 'The rate must be 0 % or more')
+  .max(100, 'The rate must be at most 100 %')
+  .refine((v) => Math.abs(v * 10_000 - Math.round(v * 10_000)) < 1e-6, 'The rate may have at most 4 decimals');
+
+const thcSchema = (what: string) =>
+  z
+    .number({ error: `${what} must be a number (percent THC)` })
+    .min(0, `${what} must be 0 or more`)
+    .max(100, `${what} must be at most 100`);
+
+export const taxLineSchema = z
+  .object({
+    code: z
+      .string({ error: 'Each tax line needs a code' })
+      .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'A tax line code is 1–40 lowercase letters, digits and dashes, e.g. "ca-excise"'),
+    title: z
+      .string({ error: 'Each tax line needs a title' })
+      .trim()
+      .min(1, 'A tax line needs a title')
+      .max(80, 'A tax line title is at most 80 characters'),
+    kind: z.enum(TAX_LINE_KINDS, { error: 'The kind is "excise" or "sales"' }),
+    rate: rateSchema,
+    base: z.enum(TAX_BASES, { error: 'The base is "price" or "price_plus_earlier"' }).default('price'),
+    applies_to: z
+      .object({
+        tax_class_ids: z.array(z.number().int().positive('A product tax class id is a positive whole number')).min(1).max(50).optional(),
+        kinds: z
+          .array(z.enum(TAX_PRODUCT_KINDS, { error: `A product kind is one of ${TAX_PRODUCT_KINDS.join(', ')}` }))
+          .min(1)
+          .optional(),
+        thc_percent_above: thcSchema('"THC above"').optional(),
+        thc_percent_at_most: thcSchema('"THC at most"').optional(),
+      })
+      .strict()
+      .default({})
+      .refine(
+        (a) => a.thc_percent_above == null || a.thc_percent_at_most == null || a.thc_percent_above < a.thc_percent_at_most,
+        '"THC above" must be below "THC at most"',
+      ),
+    exempt: z.array(z.enum(TAX_EXEMPTIONS, { error: `An exemption is one of ${TAX_EXEMPTIONS.join(', ')}` })).default([]),
+  })
+  .strict();
+
+export type TaxLineInput = z.input<typeof taxLineSchema>;
+export type TaxLine = z.output<typeof taxLineSchema>;
+
+export const taxSettingsSchema = z
+  .object({
+    lines: z.array(taxLineSchema).max(MAX_TAX_LINES, `A store has at most ${MAX_TAX_LINES} tax lines`),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    const seen = new Set<string>();
+    v.lines.forEach((l, i) => {
+      if (seen.has(l.code))
+        ctx.addIssue({ code: 'custom', path: ['lines', i, 'code'], message: `The tax line code "${l.code}" is used twice` });
+      seen.add(l.code);
+    });
+  });
+
+export type TaxSettings = z.output<typeof taxSettingsSchema>;
+
+/** What a tax line needs to know about one priced item. */
+export interface TaxItem {
+  id: string;
+  /** The item's amount after every discount, in cents. */
+  net: Cents;
+  taxClassId: number | null;
+  kind?: TaxProductKind | null;
+  /** THC in percent of the product; unknown counts as 100 so a potency tier never under-collects. */
+  thcPercent?: number | null;
+}
+
+export interface TaxCustomer {
+  medical: boolean;
+  /** A medical shopper with a valid state medical ID card (CA MMIC). */
+  medicalCard: boolean;
+}
+
+export const RECREATIONAL_CUSTOMER: TaxCustomer = { medical: false, medicalCard: false };
+
+export function lineApplies(line: TaxLine, item: Pick<TaxItem, 'taxClassId' | 'kind' | 'thcPercent'>, customer: TaxCustomer): boolean {
+  if (line.exempt.includes('recreational') && !customer.medical) return false;
+  if (line.exempt.includes('medical') && customer.medical) return false;
+  if (line.exempt.includes('medical_card') && customer.medical && customer.medicalCard) return false;
+  const a = line.applies_to;
+  if (a.tax_class_ids && !(item.taxClassId != null && a.tax_class_ids.includes(item.taxClassId))) return false;
+  if (a.kinds && !(item.kind != null && a.kinds.includes(item.kind))) return false;
+  const thc = item.thcPercent ?? 100;
+  if (a.thc_percent_above != null && !(thc > a.thc_percent_above)) return false;
+  if (a.thc_percent_at_most != null && !(thc <= a.thc_percent_at_most)) return false;
+  return true;
+}
+
+export interface TaxLineAmount {
+  code: string;
+  amount: Cents;
+}
+
+export interface ItemTax {
+  id: string;
+  /** Only the lines that apply to the item, in the store's order. */
+  lines: TaxLineAmount[];
+  excise: Cents;
+  sales: Cents;
+}
+
+export interface TaxLineTotal {
+  code: string;
+  title: string;
+  kind: TaxLineKind;
+  rate: number;
+  /** The sum of the bases the line was charged on (for the tax report). */
+  taxable: Cents;
+  amount: Cents;
+}
+
+export interface TaxBreakdown {
+  items: ItemTax[];
+  /** Every line of the store, in its order, with 0 where nothing applied. */
+  lines: TaxLineTotal[];
+  excise: Cents;
+  sales: Cents;
+}
+
+/** The taxes of items under a store's lines for one customer; see the header for the rounding. */
+export function computeTaxLines(items: readonly TaxItem[], lines: readonly TaxLine[], customer: TaxCustomer): TaxBreakdown {
+  const perItem = items.map(() => new Array<Cents>(lines.length).fill(0));
+  const totals = lines.map((l) => ({ code: l.code, title: l.title, kind: l.kind, rate: l.rate, taxable: 0, amount: 0 }));
+  const groups = new Map<string, { applicable: number[]; idx: number[] }>();
+  items.forEach((item, i) => {
+    if (!Number.isInteger(item.net) || item.net < 0) throw new RangeError(`item ${item.id}: net must be whole cents ≥ 0`);
+    const applicable = lines.flatMap((l, k) => (lineApplies(l, item, customer) ? [k] : []));
+    const key = applicable.join(',');
+    const g = groups.get(key) ?? { applicable, idx: [] };
+    g.idx.push(i);
+    groups.set(key, g);
+  });
+  for (const { applicable, idx } of groups.values()) {
+    const weights = idx.map((i) => items[i].net);
+    const net = weights.reduce((a, b) => a + b, 0);
+    let earlier = 0;
+    for (const k of applicable) {
+      const base = lines[k].base === 'price_plus_earlier' ? net + earlier : net;
+      const amount = percentOf(base, lines[k].rate);
+      totals[k].taxable += base;
+      totals[k].amount += amount;
+      allocateCents(amount, weights).forEach((v, j) => (perItem[idx[j]][k] = v));
+      earlier += amount;
+    }
+  }
+  const itemTaxes: ItemTax[] = items.map((item, i) => {
+    const applied = lines.flatMap((l, k) => (lineApplies(l, item, customer) ? [k] : []));
+    const sumKind = (kind: TaxLineKind) => applied.filter((k) => lines[k].kind === kind).reduce((a, k) => a + perItem[i][k], 0);
+    return {
+      id: item.id,
+      lines: applied.map((k) => ({ code: lines[k].code, amount: perItem[i][k] })),
+      excise: sumKind('excise'),
+      sales: sumKind('sales'),
+    };
+  });
+  const sumKind = (kind: TaxLineKind) => totals.filter((t) => t.kind === kind).reduce((a, t) => a + t.amount, 0);
+  return { items: itemTaxes, lines: totals, excise: sumKind('excise'), sales: sumKind('sales') };
+}
+
+/** Parse a stored or submitted value (throws a ZodError naming the field). */
+export function parseTaxSettings(value: unknown): TaxSettings {
+  return taxSettingsSchema.parse(value);
+}
