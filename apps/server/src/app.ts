@@ -39,6 +39,8 @@ import { registerOutboxDispatcher } from './outbox/dispatcher.ts';
 import { registerOrderLifecycle } from './orders/lifecycle/index.ts';
 import { StoreSettings } from './store-settings/service.ts';
 import { registerStoreSettingsRoutes } from './store-settings/routes.ts';
+import { bindStoreHours } from './hours/booking.ts';
+import { registerHoursRoutes } from './hours/routes.ts';
 import { registerIntegration, type IntegrationRateLimit } from './integration/index.ts';
 
 declare module 'fastify' {
@@ -164,6 +166,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('catalog', catalog);
   // Checks every store's `settings` of the stores file: a bad section stops the start, naming the field.
   app.decorate('storeSettings', new StoreSettings({ db: deps.db, stores: deps.registry.stores, now: deps.clock }));
+  // Hours and time slots (issue 14): orders/place.ts books slots with the app's settings and their 1 s cache.
+  bindStoreHours(app.storeSettings, deps.registry.stores);
   app.addHook('onClose', async () => catalog.close());
   const storefront = createStorefrontServices({ manager: catalog, clock: deps.clock });
   const catalogDeps = {
@@ -189,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
   registerWebhooks(app, { db: deps.db, production: deps.config.production });
   registerStoreSettingsRoutes(app, app.storeSettings);
+  registerHoursRoutes(app, { db: deps.db, now: deps.clock });
   registerIntegration(app, { db: deps.db, production: deps.config.production, redisUrl: deps.config.redisUrl, redisPrefix: deps.config.redisPrefix, now: deps.clock, rateLimit: deps.integrationRateLimit });
   registerMenuAdminRoutes(app, { db: deps.db, now: deps.clock ?? (() => new Date()) });
   await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });

@@ -74,6 +74,7 @@ export interface Database {
   menu_changes: S.MenuChangesTable;
   store_settings: S.StoreSettingsTable;
   store_settings_history: S.StoreSettingsHistoryTable;
+  slot_bookings: O.SlotBookingsTable;
   api_keys: I.ApiKeysTable;
   api_idempotency: I.ApiIdempotencyTable;
   integration_stock_sequences: I.IntegrationStockSequencesTable;
@@ -137,6 +138,7 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'menu_changes',
   'store_settings',
   'store_settings_history',
+  'slot_bookings',
   'api_keys',
   'api_idempotency',
   'integration_stock_sequences',

@@ -24,6 +24,7 @@ import { orderSearchKeys } from './console/search-keys.ts';
 import { prepareOrder, type PreparedOrder } from './prepare.ts';
 import type { OrderInput } from './schema.ts';
 import { recordPlaced } from './lifecycle/placed.ts';
+import { bookOrderSlot, hoursOf, type BookedSlot } from '../hours/booking.ts';
 
 export interface PlaceOrderResult extends StoredAnswer {
   /** True when this answer is the stored answer of an earlier request with the same key. */
@@ -43,6 +44,8 @@ export async function placeOrder(
 ): Promise<PlaceOrderResult> {
   const earlier = await findKey(db, key);
   if (earlier) return { ...replay(earlier, store.storeId, hash), replayed: true, stockChanged: [] };
+  // The store's hours, read before the transaction (SQLite has one connection; ../hours/booking.ts).
+  const hours = await hoursOf(store);
   try {
     let stockChanged: number[] = [];
     // One transaction (grouped with other writes on SQLite, ../db/group-commit.ts).
@@ -69,8 +72,10 @@ export async function placeOrder(
       if (cache && ordered) cache.writing(ordered, tx);
       const taken = await takeStock(trx, order, iso);
       stockChanged = [...taken.keys()];
+      // The time slot (issue 14): checked again and counted here, after the stock rows (../hours/booking.ts).
+      const slot = await bookOrderSlot(trx, store, hours, input.order_type, input.slot, now);
       if (order.coupon) await countCouponUse(trx, order.coupon.id, iso);
-      const answer = await recordOrder(trx, store, input, key, order, iso);
+      const answer = await recordOrder(trx, store, input, key, order, iso, slot);
       // History, outbox event and (store setting) auto-confirm, in this same transaction.
       answer.result.status = await recordPlaced(trx, store, answer.result.order_id, taken, now);
       await trx
@@ -142,7 +147,7 @@ function storedAddress(address: NonNullable<OrderInput['shipping_address']>, ord
   return { ...rest, ...(order.delivery ? { zip: order.delivery.zip } : {}), distance: order.delivery?.distance ?? null };
 }
 
-async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string, order: PreparedOrder, iso: string) {
+async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string, order: PreparedOrder, iso: string, slot: BookedSlot | null) {
   const s = order.priced.totals.segments;
   const { id } = await trx
     .insertInto('orders')
@@ -171,6 +176,8 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
       personal_details: JSON.stringify(input.personal_details),
       // What the console queue searches by, indexed (orders/console/search-keys.ts).
       ...orderSearchKeys(input.personal_details),
+      slot_start: slot?.start ?? null,
+      slot_end: slot?.end ?? null,
       shipping_address: input.shipping_address ? JSON.stringify(storedAddress(input.shipping_address, order)) : null,
       billing_address: null,
       status_changed_at: iso,
@@ -277,6 +284,8 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
       // What the thank-you page shows (issue 11): where the order goes, from the server, never guessed by the browser.
       shipping_address: input.shipping_address ? storedAddress(input.shipping_address, order) : null,
       pickup: input.order_type === 'pickup' ? pickupPlace(store) : null,
+      // The booked time slot (issue 14); null: as soon as possible.
+      slot,
       items: items.map((it, i) => ({
         sku: it.sku,
         name: it.name,

@@ -44,6 +44,8 @@ export const orderSaveSchema = z
     order_type: orderTypeSchema,
     license_type: z.enum(LICENSE_TYPES, { error: 'license_type must be recreational or medical' }).optional(),
     personal_details: personalDetailsSchema,
+    // Time slot (issue 14): the start (ISO instant) of a slot offered by GET /api/order/slots; absent or null: ASAP.
+    slot: z.iso.datetime({ offset: true, error: 'slot must be the start time of a slot (ISO 8601)' }).nullable().optional(),
     shipping_address: shippingAddressSchema.nullable().optional(),
     payment_method: z.literal('cashondelivery', { error: 'payment_method must be cashondelivery' }).default('cashondelivery'),
     coupon: z.string().trim().max(64, M.incorrectCoupon).nullable().optional(),

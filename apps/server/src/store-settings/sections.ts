@@ -2,4 +2,5 @@
  * Every settings section the server knows (issue 14): importing this file defines them all
  * (registry.ts). One import line per section module.
  */
+import '../hours/section.ts';
 export {};

@@ -181,8 +181,19 @@ export interface OrdersTable {
   search_phone_rev: Defaulted<string>;
   search_name: Defaulted<string>;
   search_surname: Defaulted<string>;
+  /** The time slot booked (migration 0016, hours/booking.ts): ISO UTC start and end; null for ASAP. */
+  slot_start: string | null;
+  slot_end: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** Orders per store, order type and slot start (migration 0016): booked with a guarded update, never over capacity. */
+export interface SlotBookingsTable {
+  store_id: number;
+  order_type: string;
+  slot_start: string;
+  taken: Defaulted<number>;
 }
 
 export interface OrderItemsTable {

@@ -11,6 +11,7 @@
 import { sizeWeightGrams, isSizeId } from '@verdant/domain';
 import type { Kysely } from 'kysely';
 import type { Database, Row } from '../../db/schema.ts';
+import { releaseSlot } from '../../hours/booking.ts';
 
 type Db = Kysely<Database>;
 
@@ -29,6 +30,8 @@ export async function releaseGoods(trx: Db, order: Row<'orders'>, iso: string): 
     .where('released_at', 'is', null)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return [];
+  // Its time slot's place goes back too (issue 14, ../../hours/booking.ts).
+  await releaseSlot(trx, order);
 
   const taken = await stockTakenBy(trx, order);
   const products = Object.keys(taken)
