@@ -12,6 +12,7 @@ import { QueuePage } from './routes/queue.tsx';
 import { ReportsPage } from './routes/reports.tsx';
 import { ResetPasswordPage } from './routes/reset-password.tsx';
 import { SettingsPage } from './routes/settings.tsx';
+import { LimitsSettingsPage } from './routes/settings-limits.tsx';
 import { StaffPage } from './routes/staff.tsx';
 import { WebhooksPage } from './routes/webhooks.tsx';
 import { ApiKeysPage } from './routes/api-keys.tsx';
@@ -38,6 +39,7 @@ const router = createBrowserRouter(
             { path: 'menu', element: <MenuPage /> },
             { path: 'reports', element: <ReportsPage /> },
             { path: 'settings', element: <SettingsPage /> },
+            { path: 'settings-limits', element: <LimitsSettingsPage /> },
             { path: 'webhooks', element: <WebhooksPage /> },
             { path: 'api-keys', element: <ApiKeysPage /> },
           ],

@@ -99,6 +99,11 @@ export function TopBar({ store }: { store?: ConsoleStore }) {
                   Settings
                 </NavLink>
               )}
+              {can(staff, 'settings:write') && (
+                <NavLink to={`/stores/${store.id}/settings-limits`} className={linkClass}>
+                  Purchase limits
+                </NavLink>
+              )}
               {can(staff, 'webhooks:manage') && (
                 <NavLink to={`/stores/${store.id}/webhooks`} className={linkClass}>
                   Webhooks

@@ -17,7 +17,8 @@ import { runSql } from '../db/compiled.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
 import { cartCacheFor } from './cart-cache.ts';
 import { cartProducts, type CatalogSource } from './catalog-source.ts';
-import { licenseProblem, limitProblem, stockProblem } from './checks.ts';
+import { licenseProblem, stockProblem } from './checks.ts';
+import { limitChangeProblem, limitScope } from '../limits/enforce.ts';
 import { CART_MESSAGES as M, MAX_CART_LINES, MAX_LINE_QTY } from './messages.ts';
 import { assertCartViewer, lineInputOf, medicalCardProblem, pointsBalance, requireCart, requireCartWithLines, type CartLineRow, type CartRow, type CartViewer, type Db } from './repository.ts';
 import { resolveLine, type ResolvedLine } from './resolve.ts';
@@ -29,6 +30,8 @@ export interface UpdateRequest {
   mode: 'add-or-set' | 'replace';
   orderType?: 'pickup' | 'delivery';
   burnCredits?: number;
+  /** The shopper's residency statement (purchase-limit buckets, issue 14); null: not asked. */
+  residency?: 'resident' | 'non_resident' | null;
 }
 
 interface Slot {
@@ -48,6 +51,7 @@ export type ServerItem = ReturnType<typeof serverItem>;
 export async function updateCart(db: Db, catalog: CatalogSource | null, store: Store, token: string | null, req: UpdateRequest, viewer: CartViewer, now: Date): Promise<ServerItem[]> {
   const customer = viewer.customer;
   const cache = cartCacheFor(db);
+  const scope = await limitScope(db, store);
   return inWriteTransaction(db, async (trx, tx) => {
     // The committed copy when the server keeps one (SQLite), else the database. A unit that fails
     // writes nothing, so the copy stays right; one that writes replaces it (cache.writing below).
@@ -95,9 +99,12 @@ export async function updateCart(db: Db, catalog: CatalogSource | null, store: S
     const problem =
       medicalCardProblem(customer, cart.license_type, now, changed) ??
       licenseProblem(changed, cart.license_type) ??
-      stockProblem(after, changed) ??
-      limitProblem(before.flatMap((e) => (e.resolved ? [e.resolved] : [])), after, store, cart.license_type);
+      stockProblem(after, changed);
     if (problem) throw new ApiError(400, problem);
+    // Purchase-limit buckets (../limits/enforce.ts): earlier orders in the windows are read in this transaction.
+    const limitInput = { ...scope, customerType: cart.license_type, residency: req.residency ?? null, customerId: customer?.id ?? null, now };
+    const overLimit = await limitChangeProblem(trx, limitInput, before.flatMap((e) => (e.resolved ? [e.resolved] : [])), after);
+    if (overLimit) throw overLimit;
     if (req.burnCredits != null && req.burnCredits > 0) {
       // A guide for the shopper only: the order spends the points, under a lock (orders/prepare.ts).
       const balance = await pointsBalance(trx, customer?.id ?? null, store.storeId);

@@ -6,7 +6,8 @@
  */
 import { offeredLicenseTypes, storeOffers, type LicenseType, type Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
-import { licenseProblem, limitCheck } from '../cart/checks.ts';
+import { licenseProblem } from '../cart/checks.ts';
+import { assertWithinLimits, limitScope } from '../limits/enforce.ts';
 import { findUsableCoupon, toDomainCoupon, type CouponRow } from '../cart/coupons.ts';
 import { CART_MESSAGES as M, MAX_CART_LINES } from '../cart/messages.ts';
 import { cartLines, lineInputOf, lockPointsOf, medicalCardProblem, pointsBalance, requireCart, type CartRow, type CartViewer, type Db } from '../cart/repository.ts';
@@ -64,8 +65,9 @@ export async function prepareOrder(trx: Db, store: Store, input: OrderInput, vie
   if (card) throw new ApiError(400, card);
   const mix = licenseProblem(lines, licenseType);
   if (mix) throw new ApiError(400, mix);
-  const limit = limitCheck(lines, store, licenseType);
-  if (limit.over) throw new ApiError(400, limit.message ?? M.productsNotAvailable);
+  // Purchase-limit buckets (issue 14), with the customer's earlier orders read in this transaction.
+  const limits = { ...(await limitScope(trx, store)), customerType: licenseType, residency: input.residency ?? null, customerId: customer?.id ?? null, now };
+  await assertWithinLimits(trx, limits, lines);
 
   const code = input.coupon ?? cart?.coupon_code ?? null;
   const coupon = code ? await findUsableCoupon(trx, code, store.storeId, now) : null;

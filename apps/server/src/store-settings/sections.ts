@@ -3,4 +3,5 @@
  * (registry.ts). One import line per section module.
  */
 import '../hours/section.ts';
+import '../limits/section.ts';
 export {};
