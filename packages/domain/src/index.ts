@@ -31,3 +31,4 @@ export * from './shipping.ts';
 export * from './order-lifecycle.ts';
 export * from './limits/index.ts';
 export * from './hours/index.ts';
+export * from './tax/index.ts';

@@ -8,7 +8,8 @@
  * excise_taxes + sales_taxes + shipping.
  */
 import type { Cents, LicenseType, Store } from '@verdant/domain';
-import { computeTotals, type Coupon, type TaxRate, type Totals, type TotalsLine } from '@verdant/domain';
+import { computeTotals, type Coupon, type TaxCustomer, type TaxLine, type TaxLineAmount, type TaxLineTotal, type TaxRate, type Totals, type TotalsLine } from '@verdant/domain';
+import type { ProductTaxFacts } from '../tax/facts.ts';
 import { limitCheck } from './checks.ts';
 import type { ResolvedLine } from './resolve.ts';
 
@@ -27,6 +28,8 @@ export interface LineAmounts {
   sales: Cents;
   rowTotalInclTax: Cents;
   thcGrams: number;
+  /** Per named tax line that applies to the line (issue 14; with `taxLines` in the input). */
+  taxLines?: TaxLineAmount[];
 }
 
 export interface PriceCartInput {
@@ -37,6 +40,11 @@ export interface PriceCartInput {
   shippingInclTax: Cents;
   store: Store;
   licenseType: LicenseType;
+  /**
+   * The store's named tax lines (issue 14, tax/section.ts) with the shopper's exemptions and the
+   * products' tax facts (tax/facts.ts): when given, taxes come from them instead of `ratesOf`.
+   */
+  taxLines?: { lines: readonly TaxLine[]; customer: TaxCustomer; facts: ReadonlyMap<number, ProductTaxFacts> };
 }
 
 export function priceCart(input: PriceCartInput): PricedCart {
@@ -44,11 +52,14 @@ export function priceCart(input: PriceCartInput): PricedCart {
   const owner: number[] = [];
   input.lines.forEach((l, i) =>
     l.components.forEach((c, k) => {
-      totalsLines.push({ id: `${i}:${k}`, qty: l.qty * c.qtyPerUnit, unitPrice: c.unitPrice, rates: input.ratesOf(c.taxClassId), limit: c.limit });
+      const facts = input.taxLines?.facts.get(c.productId);
+      const tax = { taxClassId: c.taxClassId, kind: facts?.kind ?? null, thcPercent: facts?.thcPercent ?? null };
+      totalsLines.push({ id: `${i}:${k}`, qty: l.qty * c.qtyPerUnit, unitPrice: c.unitPrice, rates: input.ratesOf(c.taxClassId), limit: c.limit, tax });
       owner.push(i);
     }),
   );
-  const totals = computeTotals({ lines: totalsLines, coupon: input.coupon, credits: input.credits, shippingInclTax: input.shippingInclTax });
+  const taxLines = input.taxLines ? { lines: input.taxLines.lines, customer: input.taxLines.customer } : undefined;
+  const totals = computeTotals({ lines: totalsLines, coupon: input.coupon, credits: input.credits, shippingInclTax: input.shippingInclTax, taxLines });
   const lines: LineAmounts[] = input.lines.map(() => ({ rowTotal: 0, discount: 0, excise: 0, sales: 0, rowTotalInclTax: 0, thcGrams: 0 }));
   totals.lines.forEach((t, j) => {
     const a = lines[owner[j]];
@@ -57,6 +68,15 @@ export function priceCart(input: PriceCartInput): PricedCart {
     a.excise += t.excise;
     a.sales += t.sales;
     a.rowTotalInclTax += t.rowTotalInclTax;
+    // A bundle's members add up per named line on the cart line.
+    if (t.taxLines) {
+      a.taxLines ??= [];
+      for (const x of t.taxLines) {
+        const have = a.taxLines.find((y) => y.code === x.code);
+        if (have) have.amount += x.amount;
+        else a.taxLines.push({ ...x });
+      }
+    }
   });
   input.lines.forEach((l, i) => (lines[i].thcGrams = limitCheck([l], input.store, input.licenseType).grams));
   const limit = limitCheck(input.lines, input.store, input.licenseType);
@@ -75,6 +95,11 @@ const SEGMENT_TITLES = {
 
 export interface TotalsItemExtra {
   item_id: number | null;
+}
+
+/** The store's tax lines a receipt states: those charged on something (an exempt line is left out). */
+export function statedTaxLines(lines: readonly TaxLineTotal[]) {
+  return lines.filter((l) => l.taxable > 0).map(({ code, title, kind, rate, amount }) => ({ code, title, kind, rate, amount }));
 }
 
 /** The `/api/cart/totals` result. */
@@ -115,7 +140,10 @@ export function totalsResponse(
       tax_amount: priced.lines[i].excise + priced.lines[i].sales,
       row_total_incl_tax: priced.lines[i].rowTotalInclTax,
       thc_equivalent_grams: priced.lines[i].thcGrams,
+      ...(priced.lines[i].taxLines ? { tax_lines: priced.lines[i].taxLines } : {}),
     })),
+    // Every named tax line that applied to something in the cart, separately stated (issue 14).
+    ...(priced.totals.taxLines ? { tax_lines: statedTaxLines(priced.totals.taxLines) } : {}),
     total_segments: (Object.keys(SEGMENT_TITLES) as (keyof typeof SEGMENT_TITLES)[]).map((code) => ({
       code,
       title: SEGMENT_TITLES[code],

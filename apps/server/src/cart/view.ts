@@ -14,6 +14,7 @@ import { CART_MESSAGES as M } from './messages.ts';
 import { lineInputOf, type CartLineRow, type CartRow, type CustomerRef, type Db } from './repository.ts';
 import { resolveLine, type ResolveContext, type ResolvedLine } from './resolve.ts';
 import { priceCart, totalsResponse } from './totals.ts';
+import { cartTaxLines } from '../tax/section.ts';
 
 export interface LineEntry {
   row: CartLineRow;
@@ -94,9 +95,12 @@ export async function totalsOf(db: Db, catalog: CatalogSource | null, store: Sto
   const sellable = entries.filter((e): e is LineEntry & { resolved: ResolvedLine } => e.resolved != null);
   const [rules, coupon] = await Promise.all([cartTaxRules(db, catalog, store.storeId), findUsableCoupon(db, cart.coupon_code, store.storeId, now)]);
   const ratesOf = rateLookup(rules, storeTaxContext(store, customer?.taxClassId));
+  // The store's named tax lines (issue 14, tax/section.ts).
+  const taxLines = await cartTaxLines(db, store, cart.license_type, customer, sellable.flatMap((e) => e.resolved.components.map((c) => c.productId)), now);
   const priced = priceCart({
     lines: sellable.map((e) => e.resolved),
     ratesOf,
+    taxLines,
     coupon: coupon ? toDomainCoupon(coupon) : null,
     credits: cart.credits,
     shippingInclTax: shippingInclTax(cart.order_type),

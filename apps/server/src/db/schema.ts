@@ -15,12 +15,14 @@ import type * as C from './tables/catalog.ts';
 import type * as O from './tables/commerce.ts';
 import type * as S from './tables/console.ts';
 import type * as I from './tables/integration.ts';
+import type * as T from './tables/tax.ts';
 
 export type * from './tables/common.ts';
 export type * from './tables/catalog.ts';
 export type * from './tables/commerce.ts';
 export type * from './tables/console.ts';
 export type * from './tables/integration.ts';
+export type * from './tables/tax.ts';
 
 export interface Database {
   stores: C.StoresTable;
@@ -74,6 +76,7 @@ export interface Database {
   menu_changes: S.MenuChangesTable;
   store_settings: S.StoreSettingsTable;
   store_settings_history: S.StoreSettingsHistoryTable;
+  order_tax_lines: T.OrderTaxLinesTable;
   slot_bookings: O.SlotBookingsTable;
   api_keys: I.ApiKeysTable;
   api_idempotency: I.ApiIdempotencyTable;
@@ -138,6 +141,7 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'menu_changes',
   'store_settings',
   'store_settings_history',
+  'order_tax_lines',
   'slot_bookings',
   'api_keys',
   'api_idempotency',

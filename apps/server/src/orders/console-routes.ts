@@ -27,6 +27,7 @@ import { orderSettings, storeFacts, type Db, type StoreFacts } from './lifecycle
 import { applyTransition, type OrderActor } from './lifecycle/transitions.ts';
 import { reviewDocument } from './lifecycle/verification.ts';
 import { dailyReport, dailyReportCsv, MAX_REPORT_DAYS } from './report.ts';
+import { taxLinesReport } from '../tax/order-lines.ts';
 
 export interface ConsoleOrderDeps {
   db: Db;
@@ -172,7 +173,8 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, deps: ConsoleOr
   app.get(`${PREFIX}/reports/daily`, perm('reports:read'), async (request) => {
     const store = await storeOf(request);
     const q = parseOr400(reportQuery, request.query);
-    return ok({ rows: await dailyReport(db, store, q.from, q.to) });
+    // Per named tax line over the range as well (issue 14, ../tax/order-lines.ts).
+    return ok({ rows: await dailyReport(db, store, q.from, q.to), tax_lines: await taxLinesReport(db, store, q.from, q.to) });
   });
 
   app.get(`${PREFIX}/reports/daily.csv`, perm('reports:read'), async (request, reply) => {

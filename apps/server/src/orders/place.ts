@@ -24,6 +24,7 @@ import { orderSearchKeys } from './console/search-keys.ts';
 import { prepareOrder, type PreparedOrder } from './prepare.ts';
 import type { OrderInput } from './schema.ts';
 import { recordPlaced } from './lifecycle/placed.ts';
+import { recordOrderTaxLines } from '../tax/order-lines.ts';
 import { bookOrderSlot, hoursOf, type BookedSlot } from '../hours/booking.ts';
 
 export interface PlaceOrderResult extends StoredAnswer {
@@ -218,6 +219,8 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
     };
   });
   await trx.insertInto('order_items').values(items).execute();
+  // Every named tax line, separately stated (issue 14, ../tax/order-lines.ts).
+  await recordOrderTaxLines(trx, id, order.priced.totals.taxLines);
 
   if (order.priced.totals.creditsUsed > 0 && order.customerId != null) {
     await trx

@@ -19,6 +19,7 @@ import { loadProducts } from '../prices/loader.ts';
 import { loadTaxRules, rateLookup, storeTaxContext } from '../prices/tax-rules.ts';
 import { deliveryTo, shippingInclTax, type DeliveryCheck } from '../shipping/methods.ts';
 import type { OrderInput } from './schema.ts';
+import { cartTaxLines } from '../tax/section.ts';
 
 export interface PreparedOrder {
   cart: CartRow | null;
@@ -92,9 +93,12 @@ export async function prepareOrder(trx: Db, store: Store, input: OrderInput, vie
   }
 
   const rules = await loadTaxRules(trx, store.storeId);
+  // The store's named tax lines as saved now, read in this transaction (issue 14, tax/section.ts).
+  const taxLines = await cartTaxLines(trx, store, licenseType, customer, lines.flatMap((l) => l.components.map((c) => c.productId)), now);
   const priced = priceCart({
     lines,
     ratesOf: rateLookup(rules, storeTaxContext(store, customer?.taxClassId)),
+    taxLines,
     coupon: coupon ? toDomainCoupon(coupon) : null,
     credits,
     shippingInclTax: shippingInclTax(input.order_type),

@@ -4,4 +4,5 @@
  */
 import '../hours/section.ts';
 import '../limits/section.ts';
+import '../tax/section.ts';
 export {};

@@ -13,7 +13,7 @@ import {
   type TaxItem,
   type TaxLine,
 } from './lines.ts';
-import { californiaTaxLines, coloradoTaxLines, DEMO_TAX_CLASS_CANNABIS, DEMO_TAX_CLASS_GENERAL, illinoisTaxLines } from './presets.ts';
+import { californiaTaxLines, coloradoTaxLines, DEMO_TAX_CLASS_CANNABIS, DEMO_TAX_CLASS_GENERAL, illinoisTaxLines, taxKindOf } from './presets.ts';
 
 const MEDICAL: TaxCustomer = { medical: true, medicalCard: false };
 const MEDICAL_CARD: TaxCustomer = { medical: true, medicalCard: true };
@@ -303,5 +303,20 @@ describe('tax lines: properties', () => {
     );
     // and taxOn itself, the old one place of rounding, per group
     expect(computeTaxLines([item({ net: 4650 })], sacramento, RECREATIONAL_CUSTOMER).excise).toBe(taxOn(4650, rates(8.75)[2]).excise);
+  });
+});
+
+describe('taxKindOf and the demo default', () => {
+  it('maps top categories to kinds, non-cannabis by canna type first, unknown to null', () => {
+    expect(taxKindOf('pre-rolls', true)).toBe('pre_roll');
+    expect(taxKindOf('Edibles', true)).toBe('infused');
+    expect(taxKindOf('flower', false)).toBe('non_cannabis');
+    expect(taxKindOf('mystery', true)).toBeNull();
+    expect(taxKindOf(null, true)).toBeNull();
+  });
+  it('the demo default has no medical-card exemption (today’s totals), the preset has it', () => {
+    const demo = californiaTaxLines({ city: 'Sacramento', salesPercent: 8.75, medicalCardExempt: false }).lines;
+    expect(amounts(computeTaxLines([item({ net: 10000 })], demo, MEDICAL_CARD))).toEqual({ 'ca-excise': 1500, sales: 1006 });
+    expect(sacramento[1].exempt).toEqual(['medical_card']);
   });
 });

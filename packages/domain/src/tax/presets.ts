@@ -1,4 +1,4 @@
-import type { TaxLineInput, TaxSettings } from './lines.ts';
+import type { TaxLineInput, TaxProductKind, TaxSettings } from './lines.ts';
 import { taxSettingsSchema } from './lines.ts';
 
 /**
@@ -18,6 +18,11 @@ export interface CaliforniaTaxOptions {
   exciseSlug?: string;
   cannabisTaxClassIds?: number[];
   allTaxClassIds?: number[];
+  /**
+   * Exempt medical shoppers with a state medical ID card from sales tax (default true). The demo
+   * stores' defaults keep today's totals (no exemption) until a manager turns it on in the console.
+   */
+  medicalCardExempt?: boolean;
 }
 
 /**
@@ -37,7 +42,7 @@ export function californiaTaxLines(o: CaliforniaTaxOptions): TaxSettings {
       rate: o.salesPercent,
       base: 'price_plus_earlier',
       applies_to: { tax_class_ids: all },
-      exempt: ['medical_card'],
+      exempt: o.medicalCardExempt === false ? [] : ['medical_card'],
     },
   ];
   return taxSettingsSchema.parse({ lines });
@@ -49,6 +54,30 @@ export function californiaTaxLines(o: CaliforniaTaxOptions): TaxSettings {
  * compounded); plus 6.25 % state retailers' occupation tax and local taxes (the local part is the
  * store's to add: `localSalesPercent`). Medical cannabis pays 1 % and no purchaser excise.
  */
+/** Product kinds by the top category's url key of the demo catalogue and the menu import's usual categories. */
+const KIND_BY_CATEGORY: Readonly<Record<string, TaxProductKind>> = {
+  flower: 'flower',
+  'pre-rolls': 'pre_roll',
+  prerolls: 'pre_roll',
+  vapes: 'vape',
+  concentrates: 'concentrate',
+  edibles: 'infused',
+  tinctures: 'infused',
+  beverages: 'infused',
+  topicals: 'topical',
+  accessories: 'non_cannabis',
+  apparel: 'non_cannabis',
+};
+
+/**
+ * The tax kind of a product: not cannabis by canna_type (4, 6), else by its top category's url key,
+ * else null (a line that names kinds does not apply to it).
+ */
+export function taxKindOf(topCategoryUrlKey: string | null | undefined, cannabis: boolean): TaxProductKind | null {
+  if (!cannabis) return 'non_cannabis';
+  return (topCategoryUrlKey && KIND_BY_CATEGORY[topCategoryUrlKey.toLowerCase()]) || null;
+}
+
 export function illinoisTaxLines(localSalesPercent = 0): TaxSettings {
   const rec = ['medical'] as const;
   const lines: TaxLineInput[] = [

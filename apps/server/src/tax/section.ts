@@ -1,0 +1,75 @@
+/**
+ * The `tax` settings section (issue 14, tax rules per store): the store's named tax lines
+ * (packages/domain/src/tax). Carts and orders are taxed by these lines; the old tax_rules /
+ * tax_rates tables stay as the catalogue search's `taxrule` entity for offline clients.
+ *
+ * Decisions where the issue is silent:
+ *  - The default (`initial`) is exactly what the seed writes to tax_rules for the store today
+ *    (seed/tax.ts: 15 % excise on cannabis goods, the city's sales tax on the price plus the excise,
+ *    on cannabis and general goods), so every existing total stays the same to the cent.
+ *  - The default has no medical-card exemption: the account's medical card field does not tell a
+ *    CDPH-issued MMIC from a physician's recommendation, and exempting both would under-collect.
+ *    A California store whose cards are MMICs ticks "Medical ID card" on its sales-tax line.
+ */
+import {
+  californiaTaxLines,
+  medicalCardProblem,
+  taxSettingsSchema,
+  type LicenseType,
+  type MedicalCardHolder,
+  type Store,
+  type TaxCustomer,
+  type TaxSettings,
+} from '@verdant/domain';
+import { taxFactsOf, type ProductTaxFacts } from './facts.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { salesTaxPercent } from '../seed/tax.ts';
+import { defineSection } from '../store-settings/registry.ts';
+
+export function initialTaxSettings(store: Store): TaxSettings {
+  return californiaTaxLines({ city: store.dispensarySettings.place_info.address.city, salesPercent: salesTaxPercent(store), medicalCardExempt: false });
+}
+
+export const TAX_SECTION = defineSection({
+  name: 'tax',
+  title: 'Tax lines',
+  schema: taxSettingsSchema,
+  initial: initialTaxSettings,
+});
+
+/**
+ * The store's tax lines as saved now, read with the given connection (inside an order's
+ * transaction, so an order is taxed by the lines of the moment it is saved, not a cached copy).
+ */
+export async function taxLinesOf(db: Kysely<Database>, store: Store): Promise<TaxSettings['lines']> {
+  const row = await db
+    .selectFrom('store_settings')
+    .select('value')
+    .where('store_id', '=', store.storeId)
+    .where('section', '=', TAX_SECTION.name)
+    .executeTakeFirst();
+  if (row) return taxSettingsSchema.parse(JSON.parse(row.value)).lines;
+  const given = store.settings?.[TAX_SECTION.name];
+  if (given !== undefined) return taxSettingsSchema.parse(given).lines;
+  return initialTaxSettings(store).lines;
+}
+
+/**
+ * Everything priceCart needs to tax by the store's lines: the lines, the shopper's exemptions
+ * (medical by the cart's licence type; the medical ID card when the logged-in customer's card is
+ * valid today, domain medicalCardProblem) and the products' tax facts.
+ */
+export async function cartTaxLines(
+  db: Kysely<Database>,
+  store: Store,
+  licenseType: LicenseType,
+  customer: MedicalCardHolder | null,
+  productIds: readonly number[],
+  now: Date,
+): Promise<{ lines: TaxSettings['lines']; customer: TaxCustomer; facts: Map<number, ProductTaxFacts> }> {
+  const medical = licenseType === 'medical';
+  const medicalCard = medical && customer != null && medicalCardProblem(customer, 'medical', now) === null;
+  const [lines, facts] = await Promise.all([taxLinesOf(db, store), taxFactsOf(db, store.storeId, productIds)]);
+  return { lines, customer: { medical, medicalCard }, facts };
+}
