@@ -118,13 +118,13 @@ function offsetMs(at: Date, timeZone: string): number {
 }
 
 /** The local calendar date (YYYY-MM-DD) of an instant in a zone. */
-export function localDate(at: Date, timeZone: string): string {
+function localDate(at: Date, timeZone: string): string {
   const p = zoneParts(at, timeZone);
   return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
 }
 
 /** A calendar date plus days (pure date arithmetic, no zone). */
-export function addDays(date: string, days: number): string {
+function addDays(date: string, days: number): string {
   const [y, m, d] = date.split('-').map(Number);
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
