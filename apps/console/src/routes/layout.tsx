@@ -104,6 +104,11 @@ export function TopBar({ store }: { store?: ConsoleStore }) {
                   Purchase limits
                 </NavLink>
               )}
+              {can(staff, 'settings:write') && (
+                <NavLink to={`/stores/${store.id}/settings-tax`} className={linkClass}>
+                  Tax lines
+                </NavLink>
+              )}
               {can(staff, 'webhooks:manage') && (
                 <NavLink to={`/stores/${store.id}/webhooks`} className={linkClass}>
                   Webhooks

@@ -13,11 +13,19 @@ export interface ProductTaxFacts {
   thcPercent: number | null;
 }
 
-export async function taxFactsOf(db: Kysely<Database>, storeId: number, productIds: readonly number[]): Promise<Map<number, ProductTaxFacts>> {
+export async function taxFactsOf(
+  db: Kysely<Database>,
+  storeId: number,
+  productIds: readonly number[],
+): Promise<Map<number, ProductTaxFacts>> {
   const out = new Map<number, ProductTaxFacts>();
   const ids = [...new Set(productIds)];
   if (ids.length === 0) return out;
-  const products = await db.selectFrom('products').select(['id', 'parent_id', 'canna_type', 'thc_percent']).where('id', 'in', ids).execute();
+  const products = await db
+    .selectFrom('products')
+    .select(['id', 'parent_id', 'canna_type', 'thc_percent'])
+    .where('id', 'in', ids)
+    .execute();
   const parentIds = products.flatMap((p) => (p.parent_id != null && !ids.includes(p.parent_id) ? [p.parent_id] : []));
   const parents = parentIds.length
     ? await db.selectFrom('products').select(['id', 'parent_id', 'canna_type', 'thc_percent']).where('id', 'in', parentIds).execute()
@@ -41,7 +49,12 @@ export async function taxFactsOf(db: Kysely<Database>, storeId: number, productI
     if (!topIds.has(l.product_id) && Number.isInteger(top)) topIds.set(l.product_id, top);
   }
   const tops = topIds.size
-    ? await db.selectFrom('categories').select(['id', 'url_key']).where('store_id', '=', storeId).where('id', 'in', [...new Set(topIds.values())]).execute()
+    ? await db
+        .selectFrom('categories')
+        .select(['id', 'url_key'])
+        .where('store_id', '=', storeId)
+        .where('id', 'in', [...new Set(topIds.values())])
+        .execute()
     : [];
   const urlKey = new Map(tops.map((c) => [c.id, c.url_key]));
   for (const p of products) {

@@ -8,7 +8,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { dayStartUtc, nextDay, type StoreFacts } from '../orders/lifecycle/store-facts.ts';
 
-export async function recordOrderTaxLines(trx: Kysely<Database>, orderId: number, lines: readonly TaxLineTotal[] | undefined): Promise<void> {
+export async function recordOrderTaxLines(
+  trx: Kysely<Database>,
+  orderId: number,
+  lines: readonly TaxLineTotal[] | undefined,
+): Promise<void> {
   const rows = (lines ?? [])
     .map((l, position) => ({ l, position }))
     .filter(({ l }) => l.taxable > 0)
@@ -68,7 +72,16 @@ export async function taxLinesReport(db: Kysely<Database>, store: StoreFacts, fr
   const out = new Map<string, TaxReportLine & { ids: Set<number> }>();
   for (const r of rows) {
     const key = `${r.code}|${r.title}|${r.rate}`;
-    const line = out.get(key) ?? { code: r.code, title: r.title, kind: r.kind, rate: r.rate, taxable_cents: 0, amount_cents: 0, orders: 0, ids: new Set<number>() };
+    const line = out.get(key) ?? {
+      code: r.code,
+      title: r.title,
+      kind: r.kind,
+      rate: r.rate,
+      taxable_cents: 0,
+      amount_cents: 0,
+      orders: 0,
+      ids: new Set<number>(),
+    };
     line.taxable_cents += r.taxable_cents;
     line.amount_cents += r.amount_cents;
     line.ids.add(r.order_id);

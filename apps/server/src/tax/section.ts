@@ -28,7 +28,11 @@ import { salesTaxPercent } from '../seed/tax.ts';
 import { defineSection } from '../store-settings/registry.ts';
 
 export function initialTaxSettings(store: Store): TaxSettings {
-  return californiaTaxLines({ city: store.dispensarySettings.place_info.address.city, salesPercent: salesTaxPercent(store), medicalCardExempt: false });
+  return californiaTaxLines({
+    city: store.dispensarySettings.place_info.address.city,
+    salesPercent: salesTaxPercent(store),
+    medicalCardExempt: false,
+  });
 }
 
 export const TAX_SECTION = defineSection({

@@ -30,7 +30,9 @@ describeEachDatabase('tax lines per store', (getDb) => {
     const r = await h.get(SECTION);
     expect(r.status).toBe(200);
     expect(r.body.result).toMatchObject({ source: 'default', version: 0 });
-    expect(r.body.result.value.lines.map((l: { code: string; title: string; rate: number; base: string }) => [l.code, l.title, l.rate, l.base])).toEqual([
+    expect(
+      r.body.result.value.lines.map((l: { code: string; title: string; rate: number; base: string }) => [l.code, l.title, l.rate, l.base]),
+    ).toEqual([
       ['ca-excise', 'CA cannabis excise', 15, 'price'],
       ['sales', 'Sacramento sales tax', 8.75, 'price_plus_earlier'],
     ]);
@@ -48,11 +50,24 @@ describeEachDatabase('tax lines per store', (getDb) => {
       { code: 'sales', title: 'Sacramento sales tax', kind: 'sales', rate: 8.75, amount: 759 },
     ]);
     expect(t.items.map((i: { sku: string; tax_lines: unknown }) => [i.sku, i.tax_lines])).toEqual([
-      [EIGHTH, [{ code: 'ca-excise', amount: 780 }, { code: 'sales', amount: 523 }]],
+      [
+        EIGHTH,
+        [
+          { code: 'ca-excise', amount: 780 },
+          { code: 'sales', amount: 523 },
+        ],
+      ],
       [JAR, [{ code: 'sales', amount: 236 }]],
     ]);
 
-    const o = await h.place({ body: { products: [{ sku: EIGHTH, qty: 1 }, { sku: JAR, qty: 1 }] } });
+    const o = await h.place({
+      body: {
+        products: [
+          { sku: EIGHTH, qty: 1 },
+          { sku: JAR, qty: 1 },
+        ],
+      },
+    });
     expect(o.result).toMatchObject({ excise_taxes: 780, sales_taxes: 759, total: t.grand_total });
     expect(await orderTaxLines(h.db, o.id)).toEqual([
       { code: 'ca-excise', title: 'CA cannabis excise', kind: 'excise', rate: 15, taxable_cents: 5200, amount_cents: 780 },
@@ -73,7 +88,10 @@ describeEachDatabase('tax lines per store', (getDb) => {
   });
 
   it('refuses invalid lines naming the field, and saves nothing', async () => {
-    const bad = await h.console('PUT', SECTION, { value: { lines: [{ code: 'il-excise', title: 'IL excise', kind: 'excise', rate: 125 }] }, version: 0 });
+    const bad = await h.console('PUT', SECTION, {
+      value: { lines: [{ code: 'il-excise', title: 'IL excise', kind: 'excise', rate: 125 }] },
+      version: 0,
+    });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('at most 100');
     expect((await h.get(SECTION)).body.result.source).toBe('default');
@@ -105,7 +123,11 @@ describeEachDatabase('tax lines per store', (getDb) => {
       { code: 'il-excise-10', title: 'IL cannabis excise (THC ≤ 35%)', kind: 'excise', rate: 10, taxable_cents: 10400, amount_cents: 1040 },
       { code: 'il-rot', title: 'IL retailers’ occupation tax', kind: 'sales', rate: 6.25, taxable_cents: 10400, amount_cents: 650 },
     ]);
-    const items = await h.db.selectFrom('order_items').select(['excise_tax_cents', 'sales_tax_cents']).where('order_id', '=', o.id).execute();
+    const items = await h.db
+      .selectFrom('order_items')
+      .select(['excise_tax_cents', 'sales_tax_cents'])
+      .where('order_id', '=', o.id)
+      .execute();
     expect(items).toEqual([{ excise_tax_cents: 1040, sales_tax_cents: 650 }]);
   });
 });

@@ -13,7 +13,14 @@ import {
   type TaxItem,
   type TaxLine,
 } from './lines.ts';
-import { californiaTaxLines, coloradoTaxLines, DEMO_TAX_CLASS_CANNABIS, DEMO_TAX_CLASS_GENERAL, illinoisTaxLines, taxKindOf } from './presets.ts';
+import {
+  californiaTaxLines,
+  coloradoTaxLines,
+  DEMO_TAX_CLASS_CANNABIS,
+  DEMO_TAX_CLASS_GENERAL,
+  illinoisTaxLines,
+  taxKindOf,
+} from './presets.ts';
 
 const MEDICAL: TaxCustomer = { medical: true, medicalCard: false };
 const MEDICAL_CARD: TaxCustomer = { medical: true, medicalCard: true };
