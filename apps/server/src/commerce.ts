@@ -9,6 +9,7 @@ import type { Database } from './db/schema.ts';
 import type { StoreRegistry } from './stores/registry.ts';
 import type { CatalogSource } from './cart/catalog-source.ts';
 import { registerCartRoutes } from './cart/routes.ts';
+import { registerLimitRoutes } from './limits/routes.ts';
 import { registerOrderRoutes } from './orders/routes.ts';
 import { registerRenderListRoute } from './prices/render-list.ts';
 import { registerStockRoutes } from './stock/routes.ts';
@@ -34,5 +35,6 @@ export function registerCommerceRoutes(app: FastifyInstance, deps: CommerceDeps)
   registerRenderListRoute(app, context);
   registerStockRoutes(app, context);
   registerCartRoutes(app, context);
+  registerLimitRoutes(app, context);
   registerOrderRoutes(app, context);
 }

@@ -247,6 +247,51 @@ describeEachDatabase('purchase-limit buckets', (getDb) => {
     }
   });
 
+  it('GET /api/cart/limits: a meter per bucket, the guest notice, and when over which bucket, by how much and what to remove', async () => {
+    now = new Date('2026-06-23T18:00:00.000Z');
+    const cart = await call('POST', '/api/cart/create', { license_type: 'recreational' });
+    const id = cart.result as string;
+    const add = (sku: string, qty: number) => call('POST', `/api/cart/update?cartId=${id}`, { cartItem: { quoteId: id, sku, qty } });
+    expect(await add(QUARTER, 1)).toMatchObject({ status: 200 });
+    expect(await add(EIGHTH, 1)).toMatchObject({ status: 200 });
+    expect(await add(ROSIN, 8)).toMatchObject({ status: 200 });
+    const read = await call('GET', `/api/cart/limits?cartId=${id}`);
+    expect(read).toMatchObject({
+      status: 200,
+      result: {
+        ok: true,
+        needs_residency: false,
+        meters: [
+          { bucket: 'flower', label: 'Flower', cap: 28.5, used: 0, in_cart: 10.5, remaining: 18, over: false },
+          { bucket: 'concentrate', label: 'Concentrate', cap: 8, used: 0, in_cart: 8, remaining: 0, over: false },
+        ],
+        violations: [],
+        guest_notice: expect.stringContaining('counted for this order only'),
+      },
+    });
+    // Over (the store lowered the cap after the cart was filled): named, by how much, what to remove.
+    await setLimits(1, {
+      preset: null,
+      model: {
+        ...LIMIT_PRESETS.CA.model,
+        buckets: LIMIT_PRESETS.CA.model.buckets.map((b) => (b.id === 'concentrate' ? { ...b, caps: { ...b.caps, recreational: 6 } } : b)),
+      },
+      licence_holder: 'Verdant Holdings',
+    });
+    const over = await call('GET', `/api/cart/limits?cartId=${id}`);
+    expect(over.result).toMatchObject({
+      ok: false,
+      violations: [{ bucket: 'concentrate', label: 'Concentrate', excess: 2 }],
+      remove: [{ sku: ROSIN, qty: 2 }],
+      message:
+        'Your cart contains 2 g more concentrate than the concentrate limit of 6 g per day allows. Please remove 2 g from your cart.',
+    });
+    // Adding more to a cart that is over is refused.
+    expect(await add(ROSIN, 1)).toMatchObject({ status: 400, errorCode: 'purchase_limit' });
+    await setLimits(1, { preset: 'CA', model: LIMIT_PRESETS.CA.model, licence_holder: 'Verdant Holdings' });
+    expect(await call('GET', '/api/cart/limits?cartId=' + id + '&residency=martian')).toMatchObject({ status: 400 });
+  });
+
   it('stores of the same licence holder share the count when the model says so', async () => {
     now = new Date('2026-06-24T17:00:00.000Z');
     const phone = '(916) 555-3106';
