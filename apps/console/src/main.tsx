@@ -13,7 +13,6 @@ import { ReportsPage } from './routes/reports.tsx';
 import { ResetPasswordPage } from './routes/reset-password.tsx';
 import { SettingsPage } from './routes/settings.tsx';
 import { LimitsSettingsPage } from './routes/settings-limits.tsx';
-import { LimitsSettingsPage } from './routes/settings-limits.tsx';
 import { TaxSettingsPage } from './routes/settings-tax.tsx';
 import { StaffPage } from './routes/staff.tsx';
 import { WebhooksPage } from './routes/webhooks.tsx';
@@ -41,7 +40,6 @@ const router = createBrowserRouter(
             { path: 'menu', element: <MenuPage /> },
             { path: 'reports', element: <ReportsPage /> },
             { path: 'settings', element: <SettingsPage /> },
-            { path: 'settings-limits', element: <LimitsSettingsPage /> },
             { path: 'settings-limits', element: <LimitsSettingsPage /> },
             { path: 'settings-tax', element: <TaxSettingsPage /> },
             { path: 'webhooks', element: <WebhooksPage /> },

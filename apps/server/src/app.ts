@@ -39,7 +39,6 @@ import { registerOutboxDispatcher } from './outbox/dispatcher.ts';
 import { registerOrderLifecycle } from './orders/lifecycle/index.ts';
 import { StoreSettings } from './store-settings/service.ts';
 import { bindStoreLimits } from './limits/enforce.ts';
-import { bindStoreLimits } from './limits/enforce.ts';
 import { registerStoreSettingsRoutes } from './store-settings/routes.ts';
 import { bindStoreHours } from './hours/booking.ts';
 import { registerHoursRoutes } from './hours/routes.ts';
@@ -168,7 +167,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('catalog', catalog);
   // Checks every store's `settings` of the stores file: a bad section stops the start, naming the field.
   app.decorate('storeSettings', new StoreSettings({ db: deps.db, stores: deps.registry.stores, now: deps.clock }));
-  bindStoreLimits(deps.db, app.storeSettings, deps.registry.stores);
   bindStoreLimits(deps.db, app.storeSettings, deps.registry.stores);
   // Hours and time slots (issue 14): orders/place.ts books slots with the app's settings and their 1 s cache.
   bindStoreHours(app.storeSettings, deps.registry.stores);

@@ -105,11 +105,6 @@ export function TopBar({ store }: { store?: ConsoleStore }) {
                 </NavLink>
               )}
               {can(staff, 'settings:write') && (
-                <NavLink to={`/stores/${store.id}/settings-limits`} className={linkClass}>
-                  Purchase limits
-                </NavLink>
-              )}
-              {can(staff, 'settings:write') && (
                 <NavLink to={`/stores/${store.id}/settings-tax`} className={linkClass}>
                   Tax lines
                 </NavLink>

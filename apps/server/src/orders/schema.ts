@@ -46,8 +46,6 @@ export const orderSaveSchema = z
     personal_details: personalDetailsSchema,
     // Purchase-limit buckets (issue 14): the shopper's residency where the store's model needs it.
     residency: z.enum(['resident', 'non_resident'], { error: 'residency must be resident or non_resident' }).nullable().optional(),
-    // Purchase-limit buckets (issue 14): the shopper's residency where the store's model needs it.
-    residency: z.enum(['resident', 'non_resident'], { error: 'residency must be resident or non_resident' }).nullable().optional(),
     // Time slot (issue 14): the start (ISO instant) of a slot offered by GET /api/order/slots; absent or null: ASAP.
     slot: z.iso.datetime({ offset: true, error: 'slot must be the start time of a slot (ISO 8601)' }).nullable().optional(),
     shipping_address: shippingAddressSchema.nullable().optional(),

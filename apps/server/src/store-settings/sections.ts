@@ -5,5 +5,4 @@
 import '../hours/section.ts';
 import '../limits/section.ts';
 import '../tax/section.ts';
-import '../limits/section.ts';
 export {};
