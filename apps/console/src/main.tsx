@@ -12,6 +12,7 @@ import { QueuePage } from './routes/queue.tsx';
 import { ReportsPage } from './routes/reports.tsx';
 import { ResetPasswordPage } from './routes/reset-password.tsx';
 import { SettingsPage } from './routes/settings.tsx';
+import { ZonesSettingsPage } from './routes/settings-zones.tsx';
 import { LimitsSettingsPage } from './routes/settings-limits.tsx';
 import { TaxSettingsPage } from './routes/settings-tax.tsx';
 import { StaffPage } from './routes/staff.tsx';
@@ -40,6 +41,7 @@ const router = createBrowserRouter(
             { path: 'menu', element: <MenuPage /> },
             { path: 'reports', element: <ReportsPage /> },
             { path: 'settings', element: <SettingsPage /> },
+            { path: 'settings-zones', element: <ZonesSettingsPage /> },
             { path: 'settings-limits', element: <LimitsSettingsPage /> },
             { path: 'settings-tax', element: <TaxSettingsPage /> },
             { path: 'webhooks', element: <WebhooksPage /> },

@@ -32,3 +32,4 @@ export * from './order-lifecycle.ts';
 export * from './limits/index.ts';
 export * from './hours/index.ts';
 export * from './tax/index.ts';
+export * from './zones/index.ts';

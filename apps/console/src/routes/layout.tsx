@@ -100,6 +100,11 @@ export function TopBar({ store }: { store?: ConsoleStore }) {
                 </NavLink>
               )}
               {can(staff, 'settings:write') && (
+                <NavLink to={`/stores/${store.id}/settings-zones`} className={linkClass}>
+                  Delivery zones
+                </NavLink>
+              )}
+              {can(staff, 'settings:write') && (
                 <NavLink to={`/stores/${store.id}/settings-limits`} className={linkClass}>
                   Purchase limits
                 </NavLink>

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { offeredLicenseTypes, storeOffers, LICENSE_TYPES, type Store } from '@verdant/domain';
 import { ApiError, ok } from '../http/envelope.ts';
 import type { CommerceContext } from '../commerce.ts';
-import { deliveryTo, paymentMethodsFor, shippingMethodsFor, storeDelivers, type ShippingMethodCode } from '../shipping/methods.ts';
+import { paymentMethodsFor, shippingMethodsFor, type ShippingMethodCode } from '../shipping/methods.ts';
+import { chargeFor, zoneFor, zonesOf, zoneView } from '../shipping/zones.ts';
 import { findUsableCoupon } from './coupons.ts';
 import { CART_MESSAGES as M } from './messages.ts';
 import { cartTokenOf, createCart, customerOf, openCartOf, requireCart, requireCartWithLines, viewerOf, type CartRow } from './repository.ts';
@@ -78,11 +79,11 @@ const couponDocs = cartDocs('Apply a coupon code', {
   query: couponSchema,
 });
 
-function assertDeliversIf(store: Store, code: ShippingMethodCode | undefined): void {
-  if (code === 'delivery' && !storeDelivers(store)) throw new ApiError(400, M.deliveryNotOffered);
-}
-
 export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): void {
+  // A store delivers when it has a delivery zone (shipping/zones.ts, issue 14).
+  const assertDeliversIf = async (store: Store, code: ShippingMethodCode | undefined): Promise<void> => {
+    if (code === 'delivery' && (await zonesOf(c.db, store)).length === 0) throw new ApiError(400, M.deliveryNotOffered);
+  };
   const token = (request: FastifyRequest) => cartTokenOf(request);
 
   app.post('/api/cart/create', cartDocs('Create a cart (a logged-in customer gets their open cart back)', { body: createSchema }), async (request) => {
@@ -99,7 +100,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
 
   app.post('/api/cart/update', updateDocs, async (request) => {
     const body = parseOr400(cartUpdateSchemaOf(request.body), request.body);
-    assertDeliversIf(request.store, body.order_type);
+    await assertDeliversIf(request.store, body.order_type);
     const viewer = await viewerOf(request);
     const items = await updateCart(
       c.db,
@@ -139,7 +140,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
   app.post('/api/cart/collect-totals', cartDocs('Choose pickup or delivery and read the totals', { body: collectTotalsSchema }), async (request) => {
     const body = parseOr400(collectTotalsSchema, request.body);
     const code = body.methods?.shippingMethodCode;
-    assertDeliversIf(request.store, code);
+    await assertDeliversIf(request.store, code);
     const viewer = await viewerOf(request);
     let { cart, rows } = await requireCartWithLines(c.db, token(request), request.store.storeId, viewer);
     if (code && code !== cart.order_type) cart = await setOrderType(c, cart, code);
@@ -154,25 +155,33 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
 
   app.get('/api/cart/shipping-methods', cartDocs('List pickup and delivery for this cart'), async (request) => {
     const cart = await requireCart(c.db, token(request), request.store.storeId, await viewerOf(request));
-    return ok(shippingMethodsFor(request.store).map((m) => ({ ...m, selected: m.method_code === cart.order_type })));
+    return ok(shippingMethodsFor(request.store, await zonesOf(c.db, request.store)).map((m) => ({ ...m, selected: m.method_code === cart.order_type })));
   });
 
   app.post('/api/cart/shipping-information', cartDocs('Set the order type and delivery address', { body: shippingInfoSchema }), async (request) => {
     const { addressInformation: info } = parseOr400(shippingInfoSchema, request.body);
     const store = request.store;
     const code = info.shipping_method_code ?? 'pickup';
-    assertDeliversIf(store, code);
+    await assertDeliversIf(store, code);
     const viewer = await viewerOf(request);
     let { cart, rows } = await requireCartWithLines(c.db, token(request), store.storeId, viewer);
     // Decided from the address's ZIP code; lat/lng a browser sends are display only and ignored.
-    // A refusal (unknown ZIP, too far) leaves the cart's order type as it was.
-    const delivery = code === 'delivery' ? deliveryTo(store, info.shippingAddress?.zip) : null;
-    if (code !== cart.order_type) cart = await setOrderType(c, cart, code);
+    // A refusal (unknown ZIP, outside every zone, under the zone's minimum) leaves the cart as it was.
+    const delivery = code === 'delivery' ? zoneFor(store, await zonesOf(c.db, store), info.shippingAddress?.zip) : null;
     const entries = await readCart(c.db, c.catalog, store, rows, viewer.customer, c.now());
+    let quote = null;
+    if (delivery) {
+      // The cart's value (priced as pickup: subtotal after discounts, before taxes) against the zone's minimum.
+      const bare = await totalsOf(c.db, c.catalog, store, { ...cart, order_type: 'pickup' }, entries, viewer.customer, c.now());
+      quote = chargeFor(delivery.zone, bare.subtotal - bare.discount_amount);
+    }
+    const zip = delivery?.zip ?? null;
+    if (code !== cart.order_type || zip !== cart.delivery_zip) cart = await changeCart(c, cart, { order_type: code, delivery_zip: zip });
     return ok({
       shipping_method: code,
       distance: delivery?.distance ?? null,
       too_far: false,
+      zone: delivery && quote ? zoneView(delivery.zone, quote) : null,
       payment_methods: paymentMethodsFor(entries.flatMap((e) => (e.resolved ? [e.resolved.productType] : []))),
       totals: await totalsOf(c.db, c.catalog, store, cart, entries, viewer.customer, c.now()),
     });
@@ -199,7 +208,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
  * Change fields of the cart row, as every cart write does: in a write transaction that drops the
  * server's kept copy of the cart (./cart-cache.ts) and keeps it dropped once committed.
  */
-function changeCart(c: CommerceContext, cart: CartRow, fields: Partial<Pick<CartRow, 'coupon_code' | 'order_type'>>): Promise<CartRow> {
+function changeCart(c: CommerceContext, cart: CartRow, fields: Partial<Pick<CartRow, 'coupon_code' | 'order_type' | 'delivery_zip'>>): Promise<CartRow> {
   const cache = cartCacheFor(c.db);
   return inWriteTransaction(c.db, async (trx, tx) => {
     cache?.writing(cart.token, tx);

@@ -6,7 +6,7 @@ import { CART_COPY, type Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import type { LoadedProduct } from '../prices/loader.ts';
 import { rateLookup, storeTaxContext } from '../prices/tax-rules.ts';
-import { shippingInclTax } from '../shipping/methods.ts';
+import { priceDeliveryCart } from '../shipping/zones.ts';
 import { findUsableCoupon, toDomainCoupon } from './coupons.ts';
 import { cartProducts, cartTaxRules, type CatalogSource } from './catalog-source.ts';
 import { stockProblem } from './checks.ts';
@@ -97,16 +97,19 @@ export async function totalsOf(db: Db, catalog: CatalogSource | null, store: Sto
   const ratesOf = rateLookup(rules, storeTaxContext(store, customer?.taxClassId));
   // The store's named tax lines (issue 14, tax/section.ts).
   const taxLines = await cartTaxLines(db, store, cart.license_type, customer, sellable.flatMap((e) => e.resolved.components.map((c) => c.productId)), now);
-  const priced = priceCart({
-    lines: sellable.map((e) => e.resolved),
-    ratesOf,
-    taxLines,
-    coupon: coupon ? toDomainCoupon(coupon) : null,
-    credits: cart.credits,
-    shippingInclTax: shippingInclTax(cart.order_type),
-    store,
-    licenseType: cart.license_type,
-  });
+  const price = (shippingInclTax: number) =>
+    priceCart({
+      lines: sellable.map((e) => e.resolved),
+      ratesOf,
+      taxLines,
+      coupon: coupon ? toDomainCoupon(coupon) : null,
+      credits: cart.credits,
+      shippingInclTax,
+      store,
+      licenseType: cart.license_type,
+    });
+  // Delivery: the fee of the zone of the address accepted at shipping-information (issue 14).
+  const priced = cart.order_type === 'delivery' ? await priceDeliveryCart(db, store, cart.delivery_zip, price) : price(0);
   const response = totalsResponse(
     priced,
     sellable.map((e) => e.resolved),

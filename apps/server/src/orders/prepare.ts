@@ -17,7 +17,9 @@ import { priceCart, type PricedCart } from '../cart/totals.ts';
 import { resolveContext } from '../cart/view.ts';
 import { loadProducts } from '../prices/loader.ts';
 import { loadTaxRules, rateLookup, storeTaxContext } from '../prices/tax-rules.ts';
-import { deliveryTo, shippingInclTax, type DeliveryCheck } from '../shipping/methods.ts';
+import type { DeliveryCheck } from '../shipping/methods.ts';
+import { priceInZone, zoneFor, zonesOf } from '../shipping/zones.ts';
+import type { DeliveryZone } from '@verdant/domain';
 import type { OrderInput } from './schema.ts';
 import { cartTaxLines } from '../tax/section.ts';
 
@@ -86,25 +88,29 @@ export async function prepareOrder(trx: Db, store: Store, input: OrderInput, vie
   }
 
   let delivery: PreparedOrder['delivery'] = null;
+  let zone: DeliveryZone | null = null;
   if (input.order_type === 'delivery') {
     if (!input.shipping_address) throw new ApiError(400, M.deliveryAddressRequired);
     // From the address's ZIP code; the lat/lng a client sends are ignored (refused: ApiError 400).
-    delivery = deliveryTo(store, input.shipping_address.zip);
+    // The store's delivery zones (issue 14) as saved now, read in this transaction.
+    ({ zone, ...delivery } = zoneFor(store, await zonesOf(trx, store), input.shipping_address.zip));
   }
 
   const rules = await loadTaxRules(trx, store.storeId);
   // The store's named tax lines as saved now, read in this transaction (issue 14, tax/section.ts).
   const taxLines = await cartTaxLines(trx, store, licenseType, customer, lines.flatMap((l) => l.components.map((c) => c.productId)), now);
-  const priced = priceCart({
+  const price = (shippingInclTax: number) => priceCart({
     lines,
     ratesOf: rateLookup(rules, storeTaxContext(store, customer?.taxClassId)),
     taxLines,
     coupon: coupon ? toDomainCoupon(coupon) : null,
     credits,
-    shippingInclTax: shippingInclTax(input.order_type),
+    shippingInclTax,
     store,
     licenseType,
   });
+  // Delivery: the zone's fee, free from its threshold, refused under its minimum (shipping/zones.ts).
+  const priced = zone ? priceInZone(price, zone).priced : price(0);
   return { cart, licenseType, lines, priced, coupon, customerId, delivery };
 }
 

@@ -4,7 +4,7 @@
  * the one payment method, hidden for a cart of only virtual or downloadable items (spec §5).
  * Amounts in cents.
  */
-import { DELIVERY_FEE, DELIVERY_MESSAGES, deliveryCheck, normalizeZip, shippingFeeInclTax, type DeliveryArea, type DeliveryCheck, type Store } from '@verdant/domain';
+import { DELIVERY_FEE, DELIVERY_MESSAGES, deliveryCheck, normalizeZip, shippingFeeInclTax, type DeliveryArea, type DeliveryCheck, type DeliveryZone, type Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import { CART_MESSAGES } from '../cart/messages.ts';
 import { zipLocation } from './zip-location.ts';
@@ -55,8 +55,16 @@ export function storeDelivers(store: Store): boolean {
   return store.dispensarySettings.place_info.delivery_radius_miles > 0;
 }
 
-export function shippingMethodsFor(store: Store): ShippingMethod[] {
-  return storeDelivers(store) ? [PICKUP, DELIVERY] : [PICKUP];
+/**
+ * Pickup, and delivery when the store delivers: with its delivery zones (issue 14, ./zones.ts), when
+ * it has one, quoted at the first zone's fee (the zone of the address decides the fee charged);
+ * without them, by today's radius rule.
+ */
+export function shippingMethodsFor(store: Store, zones?: readonly DeliveryZone[]): ShippingMethod[] {
+  if (!zones) return storeDelivers(store) ? [PICKUP, DELIVERY] : [PICKUP];
+  if (zones.length === 0) return [PICKUP];
+  const [first] = zones;
+  return [PICKUP, { ...DELIVERY, fees: first.fee, amount: first.fee, price_incl_tax: first.fee_incl_tax }];
 }
 
 /** What the shopper pays for the method, tax included (the totals' shipping segment). */

@@ -5,4 +5,5 @@
 import '../hours/section.ts';
 import '../limits/section.ts';
 import '../tax/section.ts';
+import '../shipping/zones.ts';
 export {};

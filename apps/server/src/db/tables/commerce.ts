@@ -80,6 +80,8 @@ export interface CartsTable {
   credits: Defaulted<number>;
   /** When an order was placed from this cart; null while it is open (migration 0007). */
   ordered_at: Timestamp | null;
+  /** ZIP of the delivery address accepted at shipping-information: its zone's fee is charged (migration 0017). */
+  delivery_zip: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
