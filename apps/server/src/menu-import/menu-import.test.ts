@@ -148,6 +148,65 @@ describeEachDatabase('menu import', (getDb) => {
     ]);
   });
 
+  it("a stock, orderable or price change of a size writes just those rows; the parent total and both pages' updated_at follow", async () => {
+    const { db } = getDb();
+    const head = 'external_id,sku,parent_external_id,parent_sku,name,category,unit,weight_g,price,stock,orderable';
+    const v1 = [
+      head,
+      'QK-1G,QK-1G,QK,QK,Quick Kush,Flower > Hybrid,g,1,10.00,20,yes',
+      'QK-8,QK-8,QK,QK,Quick Kush,Flower > Hybrid,g,3.5,30.00,4,yes',
+    ].join('\n');
+    expect((await run(STORE.c, v1, { clock: () => new Date('2026-06-15T12:00:00.000Z') })).outcome).toBe('applied');
+    const read = async () => {
+      const rows = await db
+        .selectFrom('products')
+        .leftJoin('stock', 'stock.product_id', 'products.id')
+        .leftJoin('product_prices', (j) =>
+          j.onRef('product_prices.product_id', '=', 'products.id').on('product_prices.customer_group_id', '=', 0),
+        )
+        .select([
+          'products.sku',
+          'products.status',
+          'products.name',
+          'products.updated_at',
+          'stock.qty',
+          'stock.is_in_stock',
+          'product_prices.price_cents',
+        ])
+        .where('products.store_id', '=', STORE.c)
+        .where('products.sku', 'in', ['QK', 'QK-1G', 'QK-8'])
+        .orderBy('products.sku')
+        .execute();
+      return Object.fromEntries(rows.map((r) => [r.sku, r]));
+    };
+    const before = await read();
+    expect(before.QK.qty).toBe(20 + 4 * 3.5);
+    const later = new Date('2026-06-16T09:00:00.000Z');
+    const v2 = [
+      head,
+      'QK-1G,QK-1G,QK,QK,Quick Kush,Flower > Hybrid,g,1,9.50,0,yes',
+      'QK-8,QK-8,QK,QK,Quick Kush,Flower > Hybrid,g,3.5,30.00,4,no',
+    ].join('\n');
+    const r = await run(STORE.c, v2, { clock: () => later });
+    expect(r.updated.map((u) => [u.external_id, u.changes!.map((c) => c.column)])).toEqual([
+      ['QK-1G', ['price', 'stock']],
+      ['QK-8', ['orderable']],
+    ]);
+    const after = await read();
+    expect(after['QK-1G']).toMatchObject({
+      qty: 0,
+      is_in_stock: 0,
+      price_cents: 950,
+      status: 1,
+      name: before['QK-1G'].name,
+      updated_at: later.toISOString(),
+    });
+    expect(after['QK-8']).toMatchObject({ qty: 14, price_cents: 3000, status: 2, updated_at: later.toISOString() });
+    expect(after.QK).toMatchObject({ qty: 14, is_in_stock: 1, name: 'Quick Kush', updated_at: later.toISOString() });
+    // What the whole-product writer would have stored: the menu exports the file's cells back.
+    expect((await run(STORE.c, v2, { clock: () => later })).outcome).toBe('unchanged');
+  });
+
   it('a write that fails in the database midway leaves nothing written (one transaction) and is reported, not thrown', async () => {
     const before = await snapshot(STORE.b);
     // Two new products given the same parent_sku: the plan does not catch it; the second insert fails.

@@ -499,9 +499,19 @@ export async function applyPlan(
     updated_at: at,
   });
 
+  // The everyday change — stock, orderable, a price or a sale of an existing variant (a budtender's
+  // "sold out", a POS price push) — writes only those rows (quickWrite), not the whole product.
+  const quick = new Set<MenuRow>();
+  const restockParents = new Set<number>();
+  for (const { row, current } of plan.writes)
+    if (current && COLUMN_NAMES.every((c) => QUICK_COLUMNS.has(c) || cellOf(current.row, c) === cellOf(row, c))) {
+      quick.add(row);
+      if (current.parentId != null) restockParents.add(current.parentId);
+    }
+
   // Parents first (a new child needs its parent's id).
   for (const { row } of plan.writes) {
-    if (!row.parent_external_id) continue;
+    if (!row.parent_external_id || quick.has(row)) continue;
     let parent = parentIds.get(row.parent_external_id);
     if (!parent) {
       parent = { id: nextId++, sku: row.parent_sku ?? row.parent_external_id };
@@ -530,6 +540,11 @@ export async function applyPlan(
   }
 
   for (const { row, current } of plan.writes) {
+    if (current && quick.has(row)) {
+      await quickWrite(trx, current, row, at);
+      touched.add(current.productId);
+      continue;
+    }
     const parent = row.parent_external_id ? parentIds.get(row.parent_external_id)! : null;
     const size = row.unit === 'g' ? sizeOf(row.weight_g) : null;
     const name = parent && size ? `${row.name} ${sizeLongLabel(size)}` : row.name;
@@ -678,12 +693,93 @@ export async function applyPlan(
         )
         .execute();
   }
+  // Sizes changed quickly and nothing else of their product: the parent's stock total and its
+  // page's updated_at follow.
+  for (const parentId of restockParents) {
+    if (parentRows.has(parentId)) continue;
+    touched.add(parentId);
+    const grams = await childGrams(trx, parentId);
+    await trx.updateTable('products').set({ updated_at: at }).where('id', '=', parentId).execute();
+    await trx
+      .updateTable('stock')
+      .set({ qty: grams, is_in_stock: grams > 0 ? 1 : 0, updated_at: at })
+      .where('product_id', '=', parentId)
+      .execute();
+  }
   await trx
     .insertInto('catalog_sources')
     .values({ store_id: storeId, source: 'import', options: null, written_at: at })
     .onConflict((oc) => oc.column('store_id').doUpdateSet({ source: 'import', options: null, written_at: at }))
     .execute();
   return [...touched];
+}
+
+/** Columns quickWrite writes by itself; any other changed column takes the whole-product path. */
+const QUICK_COLUMNS: ReadonlySet<ColumnName> = new Set<ColumnName>([
+  'stock',
+  'orderable',
+  'price',
+  'price_medical',
+  'special_price',
+  'special_from',
+  'special_to',
+]);
+
+/**
+ * An existing variant whose changes are all QUICK_COLUMNS: its stock row, its price row and its
+ * status (orderable) — the same values the whole-product path writes for them, nothing else.
+ */
+async function quickWrite(trx: Transaction<Database>, current: CurrentVariant, row: MenuRow, at: string): Promise<void> {
+  const id = current.productId;
+  const was = current.row;
+  const parent = current.parentId != null;
+  const status = parent ? (row.status === 'disabled' ? (row.orderable ? 3 : 4) : row.orderable ? 1 : 2) : row.orderable ? 1 : 2;
+  // updated_at too: the sitemap's lastmod of the page says it changed.
+  await trx.updateTable('products').set({ status, updated_at: at }).where('id', '=', id).execute();
+  if (was.stock !== row.stock) {
+    const qty = row.unit === 'g' ? row.stock * (row.weight_g ?? 1) : row.stock;
+    const done = await trx
+      .updateTable('stock')
+      .set((eb) => ({ qty, is_in_stock: qty > 0 ? 1 : 0, version: eb('version', '+', 1), updated_at: at }))
+      .where('product_id', '=', id)
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) === 0)
+      await trx
+        .insertInto('stock')
+        .values({ product_id: id, qty, is_in_stock: qty > 0 ? 1 : 0, manage_stock: 1, updated_at: at })
+        .execute();
+  }
+  if ((['price', 'price_medical', 'special_price', 'special_from', 'special_to'] as const).some((c) => cellOf(was, c) !== cellOf(row, c))) {
+    const price = {
+      price_cents: row.price,
+      medical_price_cents: row.price_medical,
+      special_price_cents: row.special_price,
+      special_from_date: row.special_price == null ? null : row.special_from,
+      special_to_date: row.special_price == null ? null : row.special_to,
+    };
+    const done = await trx
+      .updateTable('product_prices')
+      .set(price)
+      .where('product_id', '=', id)
+      .where('customer_group_id', '=', 0)
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) === 0)
+      await trx
+        .insertInto('product_prices')
+        .values({ product_id: id, customer_group_id: 0, ...price })
+        .execute();
+  }
+}
+
+/** Grams on hand over a configurable product's listed sizes (what its own stock row says). */
+async function childGrams(trx: Transaction<Database>, parentId: number): Promise<number> {
+  const children = await trx
+    .selectFrom('products')
+    .innerJoin('stock', 'stock.product_id', 'products.id')
+    .select(['products.status', 'stock.qty'])
+    .where('products.parent_id', '=', parentId)
+    .execute();
+  return children.filter((c) => c.status <= 2).reduce((s, c) => s + c.qty, 0);
 }
 
 /**
@@ -714,12 +810,25 @@ async function writeAttributes(trx: Transaction<Database>, productId: number, va
 /** The product's pictures become the row's `images`, in order; the first is its main image. */
 async function writeMedia(trx: Transaction<Database>, productId: number, r: MenuRow, mediaOf: ReadonlyMap<string, string>): Promise<void> {
   const paths = [...new Set(r.images.map((n) => mediaOf.get(n)).filter((p): p is string => p !== undefined))];
-  await trx.updateTable('products').set({ image: paths[0] ?? null }).where('id', '=', productId).execute();
+  await trx
+    .updateTable('products')
+    .set({ image: paths[0] ?? null })
+    .where('id', '=', productId)
+    .execute();
   await trx.deleteFrom('product_media').where('product_id', '=', productId).where('media_type', '=', 'image').execute();
   if (paths.length)
     await trx
       .insertInto('product_media')
-      .values(paths.map((image, position) => ({ product_id: productId, position, media_type: 'image' as const, image, video: null, label: r.name })))
+      .values(
+        paths.map((image, position) => ({
+          product_id: productId,
+          position,
+          media_type: 'image' as const,
+          image,
+          video: null,
+          label: r.name,
+        })),
+      )
       .execute();
 }
 
