@@ -102,6 +102,8 @@ export interface OrderDetail extends OrderSummary {
     total: number;
     credits_used: number;
   };
+  /** The named tax lines as charged (issue 14); empty on older orders. */
+  tax_lines?: { code: string; title: string; kind: 'excise' | 'sales'; rate: number; taxable_cents: number; amount_cents: number }[];
   coupon_code: string | null;
   points: { used: number; earned: number };
   thc_equivalent_grams: number | null;

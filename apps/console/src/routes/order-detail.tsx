@@ -284,8 +284,13 @@ export function OrderPage() {
             rows={[
               ['Subtotal', money(o.totals.subtotal)],
               ['Discount', o.totals.discount ? `−${money(Math.abs(o.totals.discount))}` : money(0)],
-              ['Excise taxes', money(o.totals.excise_taxes)],
-              ['Sales taxes', money(o.totals.sales_taxes)],
+              // Each named tax line separately (issue 14); older orders have only the two sums.
+              ...(o.tax_lines?.length
+                ? o.tax_lines.map((l): [string, ReactNode] => [`${l.title} (${l.rate}%)`, money(l.amount_cents)])
+                : ([
+                    ['Excise taxes', money(o.totals.excise_taxes)],
+                    ['Sales taxes', money(o.totals.sales_taxes)],
+                  ] as [string, ReactNode][])),
               ['Delivery', money(o.totals.shipping)],
               ...(o.totals.credits_used
                 ? ([['Points credit', `−${money(Math.abs(o.totals.credits_used))}`]] as [string, ReactNode][])

@@ -74,6 +74,9 @@ describeEachDatabase('tax lines per store', (getDb) => {
       { code: 'sales', title: 'Sacramento sales tax', kind: 'sales', rate: 8.75, taxable_cents: 5200 + 780 + 2699, amount_cents: 759 },
     ]);
 
+    // The console's order detail states the same lines.
+    const detail = await h.get(`/api/console/stores/1/orders/${o.id}`);
+    expect(detail.body.result.tax_lines).toEqual(await orderTaxLines(h.db, o.id));
     await complete(o.id);
     const day = h.clock.now.toISOString().slice(0, 10);
     const report = await h.get(`/api/console/stores/1/reports/daily?from=${day}&to=${day}`);

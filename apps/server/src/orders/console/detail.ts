@@ -6,6 +6,7 @@
  */
 import { ageOn, FINAL_STATUSES, offeredActions, type OrderAction, type OrderStatus } from '@verdant/domain';
 import type { Row } from '../../db/schema.ts';
+import { orderTaxLines } from '../../tax/order-lines.ts';
 import { orderOfStore } from '../lifecycle/transitions.ts';
 import { holdOf, localDate, orderSettings, type Db, type StoreFacts } from '../lifecycle/store-facts.ts';
 import { customerNameOf, type OrderSummary } from './list.ts';
@@ -97,6 +98,8 @@ export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, 
       total: order.total_cents,
       credits_used: order.credits_used_cents,
     },
+    // Every named tax line as charged (issue 14); none on orders placed before migration 0018.
+    tax_lines: await orderTaxLines(db, order.id),
     coupon_code: order.coupon_code,
     points: {
       used: order.credits_used_cents,
