@@ -35,6 +35,9 @@ export interface OrderSummary {
   license_type: 'recreational' | 'medical';
   created_at: string;
   ready_by: string | null;
+  /** The booked time slot (issue 14); null or absent: as soon as possible. */
+  slot_start?: string | null;
+  slot_end?: string | null;
   customer_name: string;
   phone: string;
   total_cents: number;

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { CANCEL_REASON_LABELS, isSizeId, ORDER_STATUS_LABELS, sizeLongLabel, type CancelReason } from '@verdant/domain';
+import { slotLabel } from '@verdant/domain';
 import { Badge, ErrorNote, Loading } from '../components/ui.tsx';
 import { api } from '../lib/api.ts';
 import { dateTime, money, titleCase } from '../lib/format.ts';
@@ -146,6 +147,8 @@ export function OrderPage() {
         rows={[
           ['Placed', dateTime(o.created_at, store.timezone)],
           ['Ready by', o.ready_by ? dateTime(o.ready_by, store.timezone) : '—'],
+          // The time slot the shopper booked (issue 14).
+          ['Time slot', o.slot_start && o.slot_end ? slotLabel(o.slot_start, o.slot_end, store.timezone) : 'As soon as possible'],
           ...(o.cancel_reason
             ? ([['Cancel reason', CANCEL_REASON_LABELS[o.cancel_reason] ?? o.cancel_reason]] as [string, ReactNode][])
             : []),

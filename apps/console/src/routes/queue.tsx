@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ORDER_STATUS_LABELS, ORDER_STATUSES, type OrderStatus } from '@verdant/domain';
+import { slotLabel } from '@verdant/domain';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
 import { api, query } from '../lib/api.ts';
 import { dateTime, money } from '../lib/format.ts';
@@ -244,7 +245,12 @@ export function QueuePage() {
                     {waiting.has(order.id) ? <span className="text-stone-700">Loading…</span> : order.customer_name}
                     <div className="text-sm text-stone-700">{order.phone}</div>
                   </td>
-                  <td>{order.order_type === 'pickup' ? 'Pickup' : 'Delivery'}</td>
+                  <td>
+                    {order.order_type === 'pickup' ? 'Pickup' : 'Delivery'}
+                    <div className="text-sm text-stone-700">
+                      {order.slot_start && order.slot_end ? `Slot ${slotLabel(order.slot_start, order.slot_end, store.timezone)}` : 'ASAP'}
+                    </div>
+                  </td>
                   <td>
                     <Badge tone={statusTone(order.status)}>{ORDER_STATUS_LABELS[order.status]}</Badge>
                     {order.hold.map((h) => (

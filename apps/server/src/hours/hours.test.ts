@@ -5,6 +5,7 @@ import { describeEachDatabase } from '../test/databases.ts';
 import { commerceApp, orderBody, pin, Shopper, stockQty } from '../cart/testing.ts';
 import { applyTransition, SYSTEM_ACTOR } from '../orders/lifecycle/index.ts';
 import { HOURS } from './section.ts';
+import { shopperEmail, shopperSms } from '../notifications/templates.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 const ACTOR = { type: 'cli' as const, name: 'hours test' };
@@ -177,5 +178,17 @@ describe('the default hours', () => {
       pickup: { weekly: [{ day: 'Monday' }], slots: { capacity: null } },
       delivery: { slots: { capacity: null } },
     });
+  });
+});
+
+describe('the shopper’s messages', () => {
+  it('name the booked time slot when the order is confirmed (SMS and e-mail), and say nothing of it for ASAP', () => {
+    const ctx = { storeName: 'Verdant Downtown', timezone: 'America/Los_Angeles', incrementId: 'DO-100001', orderType: 'pickup' as const, customerName: 'Ana Reyes' };
+    const slot = '6/15/2026 13:00 – 13:30';
+    const sms = shopperSms('order_confirmed', { ...ctx, slot });
+    expect(sms).toBe('Verdant Downtown: order #DO-100001 is confirmed. Time slot: 6/15/2026 13:00 – 13:30. Bring a valid photo ID.');
+    expect(sms.length).toBeLessThanOrEqual(160);
+    expect(shopperEmail('order_confirmed', { ...ctx, orderType: 'delivery', slot }).text).toContain('Your time slot: 6/15/2026 13:00 – 13:30.');
+    expect(shopperSms('order_confirmed', ctx)).not.toContain('slot');
   });
 });

@@ -14,6 +14,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { OutboxEvent } from '../outbox/consumer.ts';
 import { toE164 } from '../users/phone.ts';
+import { slotLabel } from '@verdant/domain';
 import {
   shopperEmail,
   shopperSms,
@@ -81,7 +82,7 @@ export async function planMessages(deps: PlanDeps, event: OutboxEvent): Promise<
   if (!store) return [];
   const order = await deps.db
     .selectFrom('orders')
-    .select(['id', 'increment_id', 'order_type', 'personal_details', 'cancel_message', 'total_cents', 'created_at'])
+    .select(['id', 'increment_id', 'order_type', 'personal_details', 'cancel_message', 'total_cents', 'created_at', 'slot_start', 'slot_end'])
     .where('id', '=', event.order_id)
     .executeTakeFirst();
   if (!order) return [];
@@ -101,6 +102,8 @@ export async function planMessages(deps: PlanDeps, event: OutboxEvent): Promise<
     readyBy: event.payload.ready_by ?? null,
     cancelReason: event.payload.cancel_reason ?? null,
     cancelMessage: order.cancel_message,
+    // The booked time slot (issue 14), in the store's zone.
+    slot: order.slot_start && order.slot_end ? slotLabel(order.slot_start, order.slot_end, store.timezone) : null,
   };
 
   if (template === STORE_NEW_ORDER) {

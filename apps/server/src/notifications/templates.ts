@@ -34,6 +34,8 @@ export interface OrderMessageContext {
   cancelReason?: string | null;
   /** What staff wrote to the shopper when cancelling (may be empty). */
   cancelMessage?: string | null;
+  /** The booked time slot's text (issue 14: `6/15/2026 13:00 – 13:30`); null: as soon as possible. */
+  slot?: string | null;
 }
 
 export interface NewOrderContext extends OrderMessageContext {
@@ -75,8 +77,9 @@ export function shopperSms(template: ShopperTemplate, ctx: OrderMessageContext):
   switch (template) {
     case 'order_confirmed': {
       const when = ctx.readyBy ? formatDateTime(ctx.readyBy, ctx.timezone) : null;
-      if (ctx.orderType === 'delivery') return `${head} is confirmed.${when ? ` We expect to deliver by ${when}.` : ''}`;
-      return `${head} is confirmed.${when ? ` Ready for pickup by ${when}.` : ''} Bring a valid photo ID.`;
+      const slot = ctx.slot ? ` Time slot: ${ctx.slot}.` : '';
+      if (ctx.orderType === 'delivery') return `${head} is confirmed.${when ? ` We expect to deliver by ${when}.` : ''}${slot}`;
+      return `${head} is confirmed.${when ? ` Ready for pickup by ${when}.` : ''}${slot} Bring a valid photo ID.`;
     }
     case 'order_ready_for_pickup':
       return `${head} is ready for pickup. Bring a valid photo ID.`;
@@ -102,6 +105,7 @@ export function shopperEmail(template: ShopperTemplate, ctx: OrderMessageContext
               ? ` We expect to deliver it by ${when}.`
               : ` It will be ready for pickup by ${when}.`
             : '') +
+          (ctx.slot ? `\n\nYour time slot: ${ctx.slot}.` : '') +
           `\n\nPlease bring a valid photo ID${ctx.orderType === 'delivery' ? ' to the door' : ''}.${sign}`,
       };
     case 'order_ready_for_pickup':

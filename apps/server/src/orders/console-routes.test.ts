@@ -71,6 +71,9 @@ describeEachDatabase('console order routes', (getDb) => {
       license_type: 'recreational',
       created_at: '2026-06-15T06:00:00.000Z',
       ready_by: null,
+      // Placed at 11 PM (store zone), outside hours: taken for the first delivery slot on Monday 9 AM (issue 14, store setting `hours`).
+      slot_start: '2026-06-15T16:00:00.000Z',
+      slot_end: '2026-06-15T17:00:00.000Z',
       customer_name: 'Bob Stone',
       phone: '916-555-0202',
       total_cents: placed[1].result.total,

@@ -32,6 +32,9 @@ export interface OrderSummary {
   license_type: 'recreational' | 'medical';
   created_at: string;
   ready_by: string | null;
+  /** The booked time slot (issue 14, ISO instants); null: as soon as possible. */
+  slot_start?: string | null;
+  slot_end?: string | null;
   customer_name: string;
   phone: string;
   total_cents: number;
@@ -143,6 +146,22 @@ export async function listOrders(
   const rows = await pageQuery(db, store, query).execute();
   const more = rows.length > query.limit;
   const pageRows = more ? rows.slice(0, query.limit) : rows;
+  // The page's time slots (issue 14) by primary key, apart from the indexed page query (its plan is tested by search.test.ts).
+  const slots = new Map(
+    pageRows.length
+      ? (
+          await db
+            .selectFrom('orders')
+            .select(['id', 'slot_start', 'slot_end'])
+            .where(
+              'id',
+              'in',
+              pageRows.map((r) => r.id),
+            )
+            .execute()
+        ).map((r) => [r.id, r] as const)
+      : [],
+  );
   const items = pageRows.map((r): OrderSummary => {
     const who = customerNameOf(r.personal_details);
     const docs =
@@ -157,6 +176,8 @@ export async function listOrders(
       license_type: r.license_type,
       created_at: r.created_at,
       ready_by: r.ready_by,
+      slot_start: slots.get(r.id)?.slot_start ?? null,
+      slot_end: slots.get(r.id)?.slot_end ?? null,
       customer_name: who.name,
       phone: who.phone,
       total_cents: r.total_cents,
