@@ -47,7 +47,16 @@ test('an address outside every delivery zone is refused at checkout with pickup 
   const items = (
     (await (await harbor.get('/api/catalog/products?size=50')).json()).result.items as { sku: string; type_id: string; slug: string }[]
   ).filter((i) => i.type_id === 'simple');
-  const stock = (await (await harbor.get(`/api/stock/list?skus=${items.slice(0, 15).map((i) => i.sku).join(',')}`)).json()).result as {
+  const stock = (
+    await (
+      await harbor.get(
+        `/api/stock/list?skus=${items
+          .slice(0, 15)
+          .map((i) => i.sku)
+          .join(',')}`,
+      )
+    ).json()
+  ).result as {
     sku: string;
     status: string;
   }[];
@@ -78,6 +87,11 @@ test('an address outside every delivery zone is refused at checkout with pickup 
   await expect(shop.getByLabel('ZIP code')).toBeFocused();
   await expect(shop.getByRole('heading', { name: 'Thank you for your order' })).toHaveCount(0);
   await expectNoAxeViolations(shop);
+
+  // Harbor's own ZIP is in the zone: the checkout names the zone, its fee and time.
+  await shop.getByLabel('ZIP code').fill('94607');
+  await shop.getByLabel('ZIP code').blur();
+  await expect(shop.getByText('Jack London: delivery $5.00 incl. tax, about 40 min.', { exact: true })).toBeVisible();
 
   // Pickup, as offered: the order is placed.
   await shop.getByRole('radio', { name: /^Pickup — Free/ }).check();

@@ -42,8 +42,19 @@ export interface TotalsItem {
   thc_equivalent_grams: number;
 }
 
+/** One named tax line of the store, as the cart states it (issue 14). */
+export interface TotalsTaxLine {
+  code: string;
+  title: string;
+  kind: 'excise' | 'sales';
+  rate: number;
+  amount: number;
+}
+
 /** `/api/cart/totals` (spec §3 totals segments), cents. */
 export interface ServerTotals {
+  /** Every named tax line charged on something (issue 14); absent from older servers. */
+  tax_lines?: TotalsTaxLine[];
   grand_total: number;
   subtotal: number;
   discount_amount: number;
@@ -97,8 +108,17 @@ export interface ShippingInformation {
   shipping_method: 'pickup' | 'delivery';
   distance: number | null;
   too_far: boolean;
+  /** The delivery zone of the address (issue 14): its name, ETA and the fee this cart pays there. */
+  zone?: DeliveryZoneView | null;
   payment_methods: PaymentMethod[];
   totals: ServerTotals;
+}
+
+export interface DeliveryZoneView {
+  name: string;
+  eta: string;
+  fee_incl_tax: number;
+  free: boolean;
 }
 
 export interface PaymentMethod {

@@ -32,6 +32,8 @@ export interface DeliveryCheck {
   zip: string;
   distance: number | null;
   too_far: boolean;
+  /** The address's delivery zone (issue 14), as the server answered; not kept across visits. */
+  zone?: { name: string; eta: string; fee_incl_tax: number; free: boolean } | null;
 }
 
 /** An order created but not yet confirmed by the server: persisted before it is sent. */

@@ -131,6 +131,8 @@ export function useCartTotals(): TotalsView {
   const totalsHash = useCart((s) => s.totalsHash);
   const cartLicense = useCart((s) => (s.items.length > 0 ? s.licenseType : null));
   const method = useCheckout((s) => s.shipping.method);
+  // The fee of the address's delivery zone once the server named it (issue 14), else the store's standard fee.
+  const deliveryFee = useCheckout((s) => s.delivery?.zone?.fee_incl_tax) ?? DELIVERY_FEE_INCL_TAX;
   // Points count only for a logged-in customer (the order sends them only then).
   const credits = useCheckout((s) => s.burnCredits) * (useAuth((s) => s.user) ? 1 : 0);
   const ratesOf = useTaxRates(store.placeInfo.address);
@@ -139,8 +141,8 @@ export function useCartTotals(): TotalsView {
     () =>
       totalsView(
         { items, token, totals, totalsHash },
-        { ratesOf, limits, licenseType: cartLicense ?? shopper.licenseType, shippingInclTax: method === 'delivery' ? DELIVERY_FEE_INCL_TAX : 0, credits },
+        { ratesOf, limits, licenseType: cartLicense ?? shopper.licenseType, shippingInclTax: method === 'delivery' ? deliveryFee : 0, credits },
       ),
-    [items, token, totals, totalsHash, ratesOf, limits, cartLicense, shopper.licenseType, method, credits],
+    [items, token, totals, totalsHash, ratesOf, limits, cartLicense, shopper.licenseType, method, deliveryFee, credits],
   );
 }

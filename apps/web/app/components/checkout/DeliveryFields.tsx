@@ -33,7 +33,7 @@ export function useDeliveryCheck() {
       try {
         const info = await cart.getState().setShipping('delivery', { zip, city: s.city.trim(), address: s.address.trim(), apt_ste: s.apt_ste.trim() || null });
         if (!info) return 'Delivery can’t be checked while the store can’t be reached. Choose pickup, or try again in a moment.';
-        delivery = { zip, distance: info.distance, too_far: info.too_far };
+        delivery = { zip, distance: info.distance, too_far: info.too_far, zone: info.zone ?? null };
         checkout.getState().setDelivery(delivery);
       } catch (e) {
         // The server's refusal says why and what to do (choose pickup or another address).
@@ -124,7 +124,14 @@ export function DeliveryFields({ errors, onEdit, onZipChecked }: Props) {
             {checking
               ? 'Checking delivery to this address…'
               : delivery && delivery.zip === normalizeZip(shipping.zip) && !delivery.too_far
-                ? `We deliver here: ${delivery.distance} miles from the store.`
+                ? <>
+                    <span className="block">{`We deliver here: ${delivery.distance} miles from the store.`}</span>
+                    {delivery.zone ? (
+                      <span className="block">
+                        {`${delivery.zone.name}: delivery ${delivery.zone.free ? 'free for this order' : `${formatMoney(delivery.zone.fee_incl_tax, store.money)} incl. tax`}, ${delivery.zone.eta}.`}
+                      </span>
+                    ) : null}
+                  </>
                 : ''}
           </p>
         </div>
