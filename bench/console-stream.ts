@@ -63,7 +63,7 @@ export async function runConsoleStreamSuite() {
           idempotency_key: randomUUID(),
           products: [{ sku: SKU, qty: 1 }],
           order_type: 'pickup',
-          personal_details: { firstName: 'Bench', lastName: 'Mark', emailAddress: 'bench@example.com', phone: '(916) 555-0100' },
+          personal_details: { firstName: 'Bench', lastName: 'Mark', emailAddress: 'bench@example.com', phone: '(916) 555-0100' }, birthday: '1990-01-01',
           payment_method: 'cashondelivery',
         }),
       });

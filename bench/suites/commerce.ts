@@ -112,7 +112,7 @@ export async function runCommerceSuite() {
               method: 'POST',
               path: '/api/order/save',
               headers: { host: HOST, 'content-type': 'application/json' },
-              body: JSON.stringify({ idempotency_key: randomUUID(), order_type: 'pickup', personal_details: person, payment_method: 'cashondelivery', products: [{ sku: cartProduct.sku, qty: 1 }] }),
+              body: JSON.stringify({ idempotency_key: randomUUID(), order_type: 'pickup', personal_details: person, birthday: '1990-01-01', payment_method: 'cashondelivery', products: [{ sku: cartProduct.sku, qty: 1 }] }),
             }),
           },
         ],
@@ -126,7 +126,7 @@ export async function runCommerceSuite() {
     const answers = await Promise.all(
       Array.from({ length: RACE_ORDERS }, () =>
         a
-          .call('POST', '/api/order/save', { idempotency_key: randomUUID(), order_type: 'pickup', personal_details: person, payment_method: 'cashondelivery', products: [{ sku: raceProduct.sku, qty: 1 }] })
+          .call('POST', '/api/order/save', { idempotency_key: randomUUID(), order_type: 'pickup', personal_details: person, birthday: '1990-01-01', payment_method: 'cashondelivery', products: [{ sku: raceProduct.sku, qty: 1 }] })
           .then((r) => r.status, () => -1),
       ),
     );

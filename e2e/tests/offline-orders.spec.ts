@@ -53,6 +53,7 @@ async function checkoutWith(page: Page, context: BrowserContext, email: string, 
   await page.getByLabel('Last name').fill('Hopper');
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Phone').fill('(916) 555-0199');
+  await page.getByLabel('Date of birth').fill('1990-01-01'); // age on every order (issue 14)
 }
 
 test('placed offline: kept across a reload, confirmed back online, exactly one order on the server', async ({ page, context }) => {

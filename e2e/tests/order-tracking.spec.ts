@@ -33,6 +33,7 @@ async function placeGuestOrder(
       order_type: 'pickup',
       license_type: 'recreational',
       personal_details: { firstName: who.first, lastName: who.last, emailAddress: who.email, phone: who.phone },
+      birthday: '1990-01-01',
       payment_method: 'cashondelivery',
       products: [{ ...orderableEighth(), qty: 1 }],
     },
@@ -56,6 +57,7 @@ test('a guest orders at checkout, then finds the order by number and phone: its 
   await page.getByLabel('Last name').fill(who.last);
   await page.getByLabel('E-mail').fill(who.email);
   await page.getByLabel('Phone').fill(who.phone);
+  await page.getByLabel('Date of birth').fill('1990-01-01'); // age on every order (issue 14)
   await page.getByRole('button', { name: 'Place order' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeFocused();
   const number = (await page.getByTestId('order-number').textContent())!.trim();

@@ -30,6 +30,7 @@ export * from './delivery.ts';
 export * from './shipping.ts';
 export * from './order-lifecycle.ts';
 export * from './limits/index.ts';
+export * from './age/index.ts';
 export * from './hours/index.ts';
 export * from './tax/index.ts';
 export * from './zones/index.ts';

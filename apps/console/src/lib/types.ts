@@ -68,6 +68,16 @@ export interface OrderLine {
 
 export type DocumentState = 'none' | 'pending' | 'verified' | 'rejected';
 
+/** Age on every order (issue 14): the server's age check of the order, as made when it was placed. */
+export interface OrderAgeCheck {
+  birthday: string;
+  /** The order date in the store's time zone (YYYY-MM-DD). */
+  order_date: string;
+  age: number;
+  minimum_age: number;
+  passed: boolean;
+}
+
 export interface OrderCustomer {
   id: number | null;
   name: string;
@@ -111,6 +121,8 @@ export interface OrderDetail extends OrderSummary {
   points: { used: number; earned: number };
   thc_equivalent_grams: number | null;
   customer: OrderCustomer;
+  /** Null on orders placed before every order carried a date of birth (issue 14). */
+  age_check: OrderAgeCheck | null;
   uploads: { id: number; kind: string; mime: string; created_at: string; url: string }[];
   shipping_address: unknown;
   notes: string | null;

@@ -114,6 +114,11 @@ export function TopBar({ store }: { store?: ConsoleStore }) {
                   Tax lines
                 </NavLink>
               )}
+              {can(staff, 'settings:write') && (
+                <NavLink to={`/stores/${store.id}/settings-age`} className={linkClass}>
+                  Age check
+                </NavLink>
+              )}
               {can(staff, 'webhooks:manage') && (
                 <NavLink to={`/stores/${store.id}/webhooks`} className={linkClass}>
                   Webhooks

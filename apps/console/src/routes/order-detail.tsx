@@ -191,6 +191,8 @@ export function OrderPage() {
               ['Licence', c.license_type === 'medical' ? 'Medical' : 'Recreational'],
               ['Birthday', c.birthday || '—'],
               ['Age on order date', c.age_on_order_date ?? '—'],
+              // Age on every order (issue 14): what the server checked when the order was placed.
+              ['Age check', ageCheckText(o.age_check)],
               ...(c.license_type === 'medical' || c.medcard_number
                 ? ([
                     ['Medical card no.', c.medcard_number || '—'],
@@ -342,4 +344,11 @@ export function OrderPage() {
       </Section>
     </article>
   );
+}
+
+/** The server's age check in words: "Passed: 34 on 6/15/2026 (minimum 21)". */
+function ageCheckText(check: OrderDetail['age_check']): string {
+  if (!check) return 'Not recorded (order placed before age checks)';
+  const [y, m, d] = check.order_date.split('-').map(Number);
+  return `${check.passed ? 'Passed' : 'Failed'}: ${check.age} on ${m}/${d}/${y} (minimum ${check.minimum_age})`;
 }

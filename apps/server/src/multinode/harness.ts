@@ -167,6 +167,8 @@ export async function order(node: ServerNode, sku: string, qty = 1): Promise<Ans
     products: [{ sku, qty }],
     order_type: 'pickup',
     personal_details: { firstName: 'Ana', lastName: 'Reyes', emailAddress: 'ana@example.com', phone: '(916) 555-0101' },
+    // Age on every order (issue 14): a guest gives a date of birth.
+    birthday: '1990-01-01',
     payment_method: 'cashondelivery',
   });
 }

@@ -86,6 +86,8 @@ describeEachDatabase('Redis stops under a running node', (getDb) => {
       products: [{ sku: JAR, qty: 1 }],
       order_type: 'pickup',
       personal_details: { firstName: 'Ana', lastName: 'Reyes', emailAddress: 'ana@example.com', phone: PHONE },
+      // Age on every order (issue 14): a guest gives a date of birth.
+      birthday: '1990-01-01',
       payment_method: 'cashondelivery',
     });
     expect(order.statusCode, order.body).toBe(200);

@@ -44,6 +44,8 @@ describeEachDatabase('order messages through the app (console log, SMS outbox)',
         products: [{ sku: 'AC-BLACK-CERAMIC-STASH-JAR', qty: 1 }],
         order_type: 'pickup',
         personal_details: { firstName: 'Ana', lastName: 'Reyes', emailAddress: 'ana@example.com', phone: '(916) 555-0177' },
+        // Age on every order (issue 14): a guest gives a date of birth.
+        birthday: '1990-01-01',
         payment_method: 'cashondelivery',
       },
     });

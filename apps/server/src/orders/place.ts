@@ -11,7 +11,7 @@
  * committed value; SQLite runs one write transaction at a time. Rows are decremented in product
  * id order so that two orders never wait on each other in a cycle.
  */
-import { groupHours, verificationNeeds, type OrderStatus, type Store } from '@verdant/domain';
+import { groupHours, verificationNeeds, type AgeSettings, type OrderStatus, type Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
 import { cartCacheFor } from '../cart/cart-cache.ts';
@@ -42,6 +42,7 @@ export async function placeOrder(
   hash: string,
   viewer: CartViewer,
   now: Date,
+  ageSettings?: AgeSettings,
 ): Promise<PlaceOrderResult> {
   const earlier = await findKey(db, key);
   if (earlier) return { ...replay(earlier, store.storeId, hash), replayed: true, stockChanged: [] };
@@ -67,7 +68,7 @@ export async function placeOrder(
           updated_at: iso,
         })
         .execute();
-      const order = await prepareOrder(trx, store, input, viewer, now);
+      const order = await prepareOrder(trx, store, input, viewer, now, ageSettings);
       const ordered = order.cart?.token;
       // The order empties and marks the cart: the server's kept copy goes (../cart/cart-cache.ts).
       if (cache && ordered) cache.writing(ordered, tx);
@@ -177,6 +178,9 @@ async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string
       personal_details: JSON.stringify(input.personal_details),
       // What the console queue searches by, indexed (orders/console/search-keys.ts).
       ...orderSearchKeys(input.personal_details),
+      // Age on every order (issue 14): what the age check was made with, for the console.
+      birthday: order.age.birthday,
+      minimum_age: order.age.minimumAge,
       slot_start: slot?.start ?? null,
       slot_end: slot?.end ?? null,
       shipping_address: input.shipping_address ? JSON.stringify(storedAddress(input.shipping_address, order)) : null,

@@ -4,7 +4,7 @@
  * database; licence mixing; the purchase limit; the coupon; reward points; the delivery area;
  * and the server-computed totals. Nothing priced by the client survives this step.
  */
-import { offeredLicenseTypes, storeOffers, type LicenseType, type Store } from '@verdant/domain';
+import { offeredLicenseTypes, storeOffers, type AgeSettings, type LicenseType, type Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import { licenseProblem } from '../cart/checks.ts';
 import { assertWithinLimits, limitScope } from '../limits/enforce.ts';
@@ -21,6 +21,7 @@ import type { DeliveryCheck } from '../shipping/methods.ts';
 import { priceInZone, zoneFor, zonesOf } from '../shipping/zones.ts';
 import type { DeliveryZone } from '@verdant/domain';
 import type { OrderInput } from './schema.ts';
+import { orderAge, type OrderAge } from '../age/order-age.ts';
 import { cartTaxLines } from '../tax/section.ts';
 
 export interface PreparedOrder {
@@ -31,9 +32,18 @@ export interface PreparedOrder {
   coupon: CouponRow | null;
   customerId: number | null;
   delivery: (DeliveryCheck & { zip: string }) | null;
+  /** Age on every order (issue 14): the date of birth checked and the minimum age applied. */
+  age: OrderAge;
 }
 
-export async function prepareOrder(trx: Db, store: Store, input: OrderInput, viewer: CartViewer, now: Date): Promise<PreparedOrder> {
+export async function prepareOrder(
+  trx: Db,
+  store: Store,
+  input: OrderInput,
+  viewer: CartViewer,
+  now: Date,
+  ageSettings?: AgeSettings,
+): Promise<PreparedOrder> {
   const offline = (input.products?.length ?? 0) > 0;
   const customer = viewer.customer;
   let cart: CartRow | null = null;
@@ -53,6 +63,8 @@ export async function prepareOrder(trx: Db, store: Store, input: OrderInput, vie
   const inputs: LineInput[] = offline ? input.products! : cart ? (await cartLines(trx, cart.id)).map(lineInputOf) : [];
   if (inputs.length === 0) throw new ApiError(400, M.emptyCart);
   if (inputs.length > MAX_CART_LINES) throw new ApiError(400, M.tooManyLines);
+  // Nobody under the minimum age orders, guest or customer (../age/order-age.ts).
+  const age = await orderAge(trx, store, input.birthday, customer?.id ?? null, licenseType, now, ageSettings);
   const ctx = resolveContext(store, customer, now);
   const products = await loadProducts(trx, store.storeId, inputs.map((i) => i.sku), ctx.groupId);
   const lines = mergeLines(inputs, (i) => {
@@ -111,7 +123,7 @@ export async function prepareOrder(trx: Db, store: Store, input: OrderInput, vie
   });
   // Delivery: the zone's fee, free from its threshold, refused under its minimum (shipping/zones.ts).
   const priced = zone ? priceInZone(price, zone).priced : price(0);
-  return { cart, licenseType, lines, priced, coupon, customerId, delivery };
+  return { cart, licenseType, lines, priced, coupon, customerId, delivery, age };
 }
 
 /** Resolve each input and merge lines that are the same (an offline payload may repeat a sku). */

@@ -14,6 +14,7 @@ import { parseOr400 } from '../cart/routes.ts';
 import { requestHash } from './idempotency.ts';
 import { placeOrder } from './place.ts';
 import { orderSaveSchema } from './schema.ts';
+import { AGE_SECTION } from '../age/section.ts';
 
 const uuid = z.string().uuid();
 
@@ -31,7 +32,7 @@ export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): v
           body: orderSaveSchema,
           security: 'none',
           headers: { 'Idempotency-Key': 'A UUID, the same for every retry of this order; needed unless idempotency_key is in the body' },
-          errors: { 401: 'The customer token is invalid or expired', 409: 'A product is no longer available, or this order is still being placed', 422: 'The idempotency key was used for another order' },
+          errors: { 400: 'Invalid order, e.g. no `birthday` for a guest ("Please enter your birthday") or a shopper under the store\'s minimum age on the order date in the store\'s time zone', 401: 'The customer token is invalid or expired', 409: 'A product is no longer available, or this order is still being placed', 422: 'The idempotency key was used for another order' },
         },
       },
     },
@@ -53,7 +54,9 @@ export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): v
     // never answered the first order.
     const { idempotency_key: _ignored, ...meaning } = input;
     const hash = requestHash(request.store.storeId, { ...meaning, customer: viewer.customer?.id ?? null });
-    const answer = await placeOrder(c.db, request.store, input, key, hash, viewer, c.now());
+    // The store's minimum age for medical orders (setting `age`, ../age/section.ts).
+    const age = app.hasDecorator('storeSettings') ? (await app.storeSettings.get(request.store.storeId, AGE_SECTION)).value : undefined;
+    const answer = await placeOrder(c.db, request.store, input, key, hash, viewer, c.now(), age);
     if (answer.replayed) reply.header('idempotent-replayed', 'true');
     // The order's events were committed with it: the console hears at once (outbox/signal.ts).
     else if (app.hasDecorator('outbox')) app.outbox.kick();

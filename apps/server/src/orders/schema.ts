@@ -3,7 +3,7 @@
  * may send along are dropped here: an order is priced by the server only.
  */
 import { z } from 'zod';
-import { LICENSE_TYPES, MESSAGES, cityRule, emailRule, firstNameRule, lastNameRule, phoneRule, requiredRule, zipRule, type FieldRule } from '@verdant/domain';
+import { FORM_MESSAGES, LICENSE_TYPES, MESSAGES, cityRule, emailRule, firstNameRule, lastNameRule, phoneRule, requiredRule, zipRule, type FieldRule } from '@verdant/domain';
 import { CART_MESSAGES as M } from '../cart/messages.ts';
 import { lineSchema, orderTypeSchema, pointsSchema } from '../cart/schemas.ts';
 
@@ -44,6 +44,9 @@ export const orderSaveSchema = z
     order_type: orderTypeSchema,
     license_type: z.enum(LICENSE_TYPES, { error: 'license_type must be recreational or medical' }).optional(),
     personal_details: personalDetailsSchema,
+    // Age on every order (issue 14): the guest's date of birth, YYYY-MM-DD. Judged in prepare.ts
+    // (it needs the store's clock and zone: ../age/order-age.ts); a customer's comes from the account.
+    birthday: z.string({ error: FORM_MESSAGES.birthday }).trim().max(32, FORM_MESSAGES.date).nullable().optional(),
     // Purchase-limit buckets (issue 14): the shopper's residency where the store's model needs it.
     residency: z.enum(['resident', 'non_resident'], { error: 'residency must be resident or non_resident' }).nullable().optional(),
     // Time slot (issue 14): the start (ISO instant) of a slot offered by GET /api/order/slots; absent or null: ASAP.

@@ -54,6 +54,8 @@ describeEachDatabase('console live stream (SSE)', (getDb) => {
         products: [{ sku: JAR, qty: 1 }],
         order_type: 'pickup',
         personal_details: { firstName: 'Ana', lastName: 'Reyes', emailAddress: 'ana@example.com', phone: '(916) 555-0101' },
+        // Age on every order (issue 14): a guest gives a date of birth.
+        birthday: '1990-01-01',
         payment_method: 'cashondelivery',
       }),
     });

@@ -6,4 +6,5 @@ import '../hours/section.ts';
 import '../limits/section.ts';
 import '../tax/section.ts';
 import '../shipping/zones.ts';
+import '../age/section.ts';
 export {};

@@ -13,6 +13,8 @@ export interface OrderPayload {
   order_type: 'pickup' | 'delivery';
   license_type: LicenseType;
   personal_details: { firstName: string; lastName: string; emailAddress: string; phone: string };
+  /** Age on every order (issue 14): a guest's date of birth (YYYY-MM-DD); a customer's comes from the account. */
+  birthday?: string | null;
   shipping_address?: { city: string; zip: string; address: string; apt_ste?: string | null } | null;
   payment_method: 'cashondelivery';
   coupon?: string | null;

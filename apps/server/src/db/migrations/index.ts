@@ -22,6 +22,7 @@ import { migration0017 } from './0017_cart_delivery_zip.ts';
 import { migration0018 } from './0018_order_tax_lines.ts';
 import { migration0016 } from './0016_time_slots.ts';
 import { migration0014 } from './0014_integration_api.ts';
+import { migration0020 } from './0020_order_birthday.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0001_initial': migration0001,
@@ -39,6 +40,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0013_menu_changes': migration0013,
   '0014_integration_api': migration0014,
   '0015_store_settings': migration0015,
+  '0020_order_birthday': migration0020,
   '0017_cart_delivery_zip': migration0017,
   '0018_order_tax_lines': migration0018,
   '0016_time_slots': migration0016,

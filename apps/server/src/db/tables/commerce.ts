@@ -183,6 +183,9 @@ export interface OrdersTable {
   search_phone_rev: Defaulted<string>;
   search_name: Defaulted<string>;
   search_surname: Defaulted<string>;
+  /** Age on every order (migration 0020): the date of birth checked (YYYY-MM-DD) and the minimum age applied; null before it. */
+  birthday: string | null;
+  minimum_age: number | null;
   /** The time slot booked (migration 0016, hours/booking.ts): ISO UTC start and end; null for ASAP. */
   slot_start: string | null;
   slot_end: string | null;

@@ -54,7 +54,10 @@ export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, 
     ? { id_status: customer.id_status, medcard_status: customer.medcard_status, medcard_expiry: customer.medcard_expiry }
     : null;
   const hold = FINAL_STATUSES.includes(order.status) ? [] : holdOf(order, docs, store.timezone);
-  const birthday = customer?.birthday ?? null;
+  // Age on every order (issue 14): the birthday the order was accepted with (migration 0020); an
+  // older order has none, and shows the account's birthday as before.
+  const birthday = order.birthday ?? customer?.birthday ?? null;
+  const age = birthday ? ageOn(birthday, new Date(`${orderDate}T00:00:00Z`)) : null;
   const summary: OrderSummary = {
     id: order.id,
     increment_id: order.increment_id,
@@ -108,6 +111,13 @@ export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, 
       earned: points.filter((p) => p.reason === 'order_earned').reduce((s, p) => s + Number(p.delta), 0),
     },
     thc_equivalent_grams: order.thc_equivalent_grams,
+    // The server's age check as made when the order was placed: date of birth, age on the order
+    // date in the store's zone, the minimum applied (21, or the store's medical minimum). Null on
+    // orders placed before every order carried a date of birth.
+    age_check:
+      order.birthday != null && order.minimum_age != null && age != null
+        ? { birthday: order.birthday, order_date: orderDate, age, minimum_age: order.minimum_age, passed: age >= order.minimum_age }
+        : null,
     customer: {
       id: customer?.id ?? null,
       name: who.name,
@@ -115,7 +125,7 @@ export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, 
       email: who.email ?? customer?.email ?? null,
       license_type: order.license_type,
       birthday,
-      age_on_order_date: birthday ? ageOn(birthday, new Date(`${orderDate}T00:00:00Z`)) : null,
+      age_on_order_date: age,
       medcard_number: customer?.medcard_number ?? null,
       medcard_expiry: customer?.medcard_expiry ?? null,
       id_status: customer?.id_status ?? 'none',

@@ -20,11 +20,12 @@ import { PaymentFields } from './PaymentFields.tsx';
 import { PersonalFields, type PersonalErrors } from './PersonalFields.tsx';
 import { ReviewBlock } from './ReviewBlock.tsx';
 import { ThankYou } from './ThankYou.tsx';
+import { BirthdayField, birthdayProblem, isAgeMessage } from './BirthdayField.tsx';
 
-type Errors = PersonalErrors & AddressErrors;
-const FIELD_ORDER: (keyof Errors)[] = ['firstName', 'lastName', 'emailAddress', 'phone', 'address', 'city', 'zip'];
+type Errors = PersonalErrors & AddressErrors & { birthday?: string };
+const FIELD_ORDER: (keyof Errors)[] = ['firstName', 'lastName', 'emailAddress', 'phone', 'birthday', 'address', 'city', 'zip'];
 const FIELD_LABELS: Record<keyof Errors, string> = {
-  firstName: 'First name', lastName: 'Last name', emailAddress: 'E-mail', phone: 'Phone', address: 'Street address', city: 'City', zip: 'ZIP code',
+  firstName: 'First name', lastName: 'Last name', emailAddress: 'E-mail', phone: 'Phone', birthday: 'Date of birth', address: 'Street address', city: 'City', zip: 'ZIP code',
 };
 
 /** Spec §2 /checkout: the cart must have lines; `?thank-you` shows the order the server confirmed. */
@@ -97,6 +98,9 @@ function CheckoutForm() {
   // A logged-in customer's details and default address fill the empty fields (never over what
   // the shopper typed): lib/checkout-prefill.ts.
   const user = useAuth((s) => s.user);
+  // Age on every order (issue 14): asked unless the account has it (the server uses the account's).
+  const [birthday, setBirthday] = useState('');
+  const askBirthday = !user?.birthday;
   useEffect(() => {
     if (!user) return;
     const c = checkout.getState();
@@ -125,6 +129,10 @@ function CheckoutForm() {
     setFormError(null);
     const c = checkout.getState();
     const found: Errors = { ...validatePersonal(c.personal), ...validateAddress(c.shipping) };
+    if (askBirthday) {
+      const { items, licenseType } = cart.getState();
+      found.birthday = birthdayProblem(birthday, (items.length && licenseType) || shopper.licenseType, rootStore.placeInfo.timezone);
+    }
     if (c.shipping.method === 'delivery' && !found.zip) {
       const zipProblem = await check();
       if (zipProblem) found.zip = zipProblem;
@@ -172,6 +180,12 @@ function CheckoutForm() {
             ? `${SYNC_COPY.orderQueued} It will be sent only when you confirm it once you are back online, and it can never be placed twice.`
             : 'We couldn’t reach the store to confirm your order. It is saved on this device: press Place order again to send it. It will not be placed twice.',
         );
+      } else if (result.kind === 'refused' && isAgeMessage(result.message)) {
+        // The server's age check (its store's minimum): said on the field, which takes the focus.
+        setErrors((e) => ({ ...e, birthday: result.message }));
+        setSummary(['birthday']);
+        queueMicrotask(() => document.getElementById('birthday')?.focus());
+        return;
       } else setFormError(result.message);
       if (result.kind === 'refused') void cart.getState().syncStock();
       queueMicrotask(() => summaryRef.current?.focus());
@@ -190,6 +204,7 @@ function CheckoutForm() {
       order_type: shipping.method,
       license_type: (items.length && licenseType) || shopper.licenseType,
       personal_details: { firstName: personal.firstName.trim(), lastName: personal.lastName.trim(), emailAddress: personal.emailAddress.trim(), phone: personal.phone.trim() },
+      ...(askBirthday ? { birthday } : {}),
       shipping_address:
         shipping.method === 'delivery' && delivery
           ? { city: shipping.city.trim(), zip: delivery.zip, address: shipping.address.trim(), apt_ste: shipping.apt_ste.trim() || null }
@@ -235,7 +250,9 @@ function CheckoutForm() {
         </p>
       ) : null}
       <form onSubmit={submit} noValidate className="mt-6 space-y-6" aria-busy={placing}>
-        <PersonalFields errors={errors} onEdit={clearError} />
+        <PersonalFields errors={errors} onEdit={clearError}>
+          {askBirthday ? <BirthdayField value={birthday} onChange={(v) => (setBirthday(v), clearError('birthday'))} error={errors.birthday} /> : null}
+        </PersonalFields>
         <DeliveryFields errors={errors} onEdit={clearError} onZipChecked={(message) => setErrors((e) => ({ ...e, zip: message ?? undefined }))} />
         <PaymentFields couponCode={view.couponCode} />
         <ReviewBlock view={view} />

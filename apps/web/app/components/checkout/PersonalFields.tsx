@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { FieldErrors } from '../../lib/checkout-validation.ts';
 import type { PersonalDetails } from '../../state/checkout-store.ts';
 import { useCheckout } from '../../state/use-cart.ts';
@@ -6,7 +7,7 @@ import { Field, sectionClass, sectionTitleClass } from './Field.tsx';
 export type PersonalErrors = FieldErrors<'firstName' | 'lastName' | 'emailAddress' | 'phone'>;
 
 /** Spec §3 Personal details: first name, last name, e-mail, phone (with autocomplete, WCAG 1.3.5). */
-export function PersonalFields({ errors, onEdit }: { errors: PersonalErrors; onEdit(field: keyof PersonalDetails): void }) {
+export function PersonalFields({ errors, onEdit, children }: { errors: PersonalErrors; onEdit(field: keyof PersonalDetails): void; children?: ReactNode }) {
   const personal = useCheckout((s) => s.personal);
   const setPersonal = useCheckout((s) => s.setPersonal);
   const change = (field: keyof PersonalDetails) => (value: string) => {
@@ -24,6 +25,8 @@ export function PersonalFields({ errors, onEdit }: { errors: PersonalErrors; onE
         <Field id="lastName" label="Last name" required autoComplete="family-name" value={personal.lastName} onChange={change('lastName')} error={errors.lastName} />
         <Field id="emailAddress" label="E-mail" required type="email" autoComplete="email" value={personal.emailAddress} onChange={change('emailAddress')} error={errors.emailAddress} />
         <Field id="phone" label="Phone" required type="tel" autoComplete="tel" value={personal.phone} onChange={change('phone')} error={errors.phone} />
+        {/* More fields of the shopper (the date of birth, issue 14). */}
+        {children}
       </div>
     </section>
   );
