@@ -17,6 +17,8 @@ export interface OrderPayload {
   birthday?: string | null;
   shipping_address?: { city: string; zip: string; address: string; apt_ste?: string | null } | null;
   payment_method: 'cashondelivery';
+  /** Time slot (issue 14): the start of a slot from GET /api/order/slots; absent: as soon as possible. */
+  slot?: string | null;
   coupon?: string | null;
   credits?: number;
   products: { sku: string; qty: number; size?: number | null }[];
@@ -42,6 +44,8 @@ export interface PlacedOrder {
   shipping_address?: { address: string; apt_ste?: string | null; city: string; zip: string } | null;
   /** Where a pickup order is collected, with the store's hours (pickup orders). */
   pickup?: PickupPlace | null;
+  /** The booked time slot (issue 14), label in the store zone; null: as soon as possible. Absent from older answers. */
+  slot?: { start: string; end: string; label: string } | null;
 }
 
 export interface PickupPlace {

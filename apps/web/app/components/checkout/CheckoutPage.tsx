@@ -17,6 +17,7 @@ import { PageShell } from '../page/PageShell.tsx';
 import { StoreLink } from '../store/StoreLink.tsx';
 import { DeliveryFields, useDeliveryCheck, type AddressErrors } from './DeliveryFields.tsx';
 import { PaymentFields } from './PaymentFields.tsx';
+import { SlotField } from './SlotField.tsx';
 import { PersonalFields, type PersonalErrors } from './PersonalFields.tsx';
 import { ReviewBlock } from './ReviewBlock.tsx';
 import { ThankYou } from './ThankYou.tsx';
@@ -80,6 +81,9 @@ function CheckoutForm() {
   const [summary, setSummary] = useState<(keyof Errors)[]>([]);
   const [formError, setFormError] = useState<string | null>(null);
   const [placing, setPlacing] = useState(false);
+  // Time slot (issue 14, SlotField.tsx): '' is as soon as possible (or the store's first free slot).
+  const [slot, setSlot] = useState('');
+  const orderType = useCheckout((s) => s.shipping.method);
   const summaryRef = useRef<HTMLDivElement>(null);
 
   // Entering checkout: sync with the client state authoritative, refresh stock, set the order type on the server.
@@ -209,6 +213,7 @@ function CheckoutForm() {
         shipping.method === 'delivery' && delivery
           ? { city: shipping.city.trim(), zip: delivery.zip, address: shipping.address.trim(), apt_ste: shipping.apt_ste.trim() || null }
           : null,
+      ...(slot ? { slot } : {}),
       payment_method: 'cashondelivery',
       coupon: view.couponCode,
       // Always said (0 too): an order without `credits` would redeem what the server cart was last asked for.
@@ -254,6 +259,7 @@ function CheckoutForm() {
           {askBirthday ? <BirthdayField value={birthday} onChange={(v) => (setBirthday(v), clearError('birthday'))} error={errors.birthday} /> : null}
         </PersonalFields>
         <DeliveryFields errors={errors} onEdit={clearError} onZipChecked={(message) => setErrors((e) => ({ ...e, zip: message ?? undefined }))} />
+        <SlotField orderType={orderType} value={slot} onChange={setSlot} />
         <PaymentFields couponCode={view.couponCode} />
         <ReviewBlock view={view} />
         <button

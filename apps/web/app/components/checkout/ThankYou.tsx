@@ -74,6 +74,14 @@ export function ThankYou({ order }: { order: PlacedOrder }) {
           </section>
         ) : null}
         {!delivery && order.pickup ? <PickupBlock place={order.pickup} /> : null}
+        {order.slot ? (
+          <section aria-labelledby="slot-title" data-testid="order-slot">
+            <h2 id="slot-title" className="text-lg font-semibold text-stone-900">
+              {delivery ? 'Delivery time' : 'Pickup time'}
+            </h2>
+            <p className="mt-1 text-stone-800">{order.slot.label}</p>
+          </section>
+        ) : null}
 
         <section aria-labelledby="items-title">
           <h2 id="items-title" className="text-lg font-semibold text-stone-900">
