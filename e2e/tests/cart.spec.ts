@@ -45,8 +45,13 @@ test.describe('cart (recreational shopper)', () => {
     expect(t.sales_tax_amount).toBeGreaterThan(0);
     await expect(totalsRow(cart, 'Subtotal')).toHaveText(usd(t.subtotal));
     await expect(totalsRow(cart, 'Discount (WELCOME10)')).toHaveText(`−${usd(t.discount_amount)}`);
-    await expect(totalsRow(cart, 'Cannabis excise tax')).toHaveText(usd(t.excise_tax_amount));
-    await expect(totalsRow(cart, 'Sales tax')).toHaveText(usd(t.sales_tax_amount));
+    // Each of the store's named tax lines separately (issue 14): the demo store's excise, then its sales tax.
+    expect(t.tax_lines.map((l) => [l.code, l.amount])).toEqual([
+      ['ca-excise', t.excise_tax_amount],
+      ['sales', t.sales_tax_amount],
+    ]);
+    for (const l of t.tax_lines)
+      await expect(totalsRow(cart, `${l.title} (${l.rate}%)`)).toHaveText(usd(l.amount));
     await expect(totalsRow(cart, 'Shipping')).toHaveText('Free');
     await expect(totalsRow(cart, /^Total$/)).toHaveText(usd(t.grand_total));
     expect(t.grand_total).toBe(t.subtotal - t.discount_amount + t.excise_tax_amount + t.sales_tax_amount + t.shipping_incl_tax);

@@ -90,7 +90,10 @@ test.describe('kits (recreational shopper)', () => {
     const t = await serverTotals(request, token);
     expect(t.subtotal).toBe(chosen);
     await expect(totalsRow(cart, 'Subtotal')).toHaveText(usd(t.subtotal));
-    await expect(totalsRow(cart, 'Cannabis excise tax')).toHaveText(usd(t.excise_tax_amount));
+    // The store's named tax lines (issue 14): the excise line carries the whole excise.
+    const excise = t.tax_lines.find((l) => l.kind === 'excise')!;
+    expect(excise.amount).toBe(t.excise_tax_amount);
+    await expect(totalsRow(cart, `${excise.title} (${excise.rate}%)`)).toHaveText(usd(t.excise_tax_amount));
     await expect(totalsRow(cart, /^Total$/)).toHaveText(usd(t.grand_total));
     await expectNoAxeViolations(page);
 

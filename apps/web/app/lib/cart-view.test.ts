@@ -25,6 +25,14 @@ describe('totals view', () => {
       total_segments: [{ code: 'thc_equivalent_grams', title: '', value: 7 }] } as unknown as ServerTotals;
     const fresh = totalsView({ items, token: 'tok', totals: server, totalsHash: cartItemsHash(items, 'tok') }, options);
     expect(fresh).toMatchObject({ source: 'server', discount: 1040, shipping: 500, total: 12206, couponCode: 'WELCOME10' });
+    // The store's named tax lines (issue 14) come from the server's answer; an estimate has none.
+    expect(fresh.taxLines).toBeUndefined();
+    const named = { ...server, tax_lines: [{ code: 'ca-excise', title: 'CA cannabis excise', kind: 'excise', rate: 15, amount: 1404 }, { code: 'sales', title: 'Sacramento sales tax', kind: 'sales', rate: 8.75, amount: 942 }] } as ServerTotals;
+    expect(totalsView({ items, token: 'tok', totals: named, totalsHash: cartItemsHash(items, 'tok') }, options).taxLines).toEqual([
+      { title: 'CA cannabis excise', rate: 15, amount: 1404 },
+      { title: 'Sacramento sales tax', rate: 8.75, amount: 942 },
+    ]);
+    expect(v.taxLines).toBeUndefined();
     const grown = [{ ...items[0], qty: 3 }];
     expect(totalsView({ items: grown, token: 'tok', totals: server, totalsHash: cartItemsHash(items, 'tok') }, options)).toMatchObject({ source: 'estimate', subtotal: 15600, couponCode: 'WELCOME10' });
   });

@@ -33,6 +33,8 @@ export interface TotalsView {
   overMessage: string | null;
   /** Each line's row total before tax (cents), by line key. */
   rowTotals: Map<string, Cents>;
+  /** The store's named tax lines from the server (issue 14); absent on an estimate, which shows the two sums. */
+  taxLines?: { title: string; rate: number; amount: Cents }[];
 }
 
 export interface TotalsViewInput {
@@ -81,6 +83,7 @@ export function totalsView(s: TotalsViewInput, o: TotalsViewOptions): TotalsView
       over: t.over_limit,
       overMessage: t.over_limit ? t.over_limit_message : null,
       rowTotals,
+      taxLines: t.tax_lines?.map(({ title, rate, amount }) => ({ title, rate, amount })),
     };
   }
   const estimate = computeTotals({ lines: totalsLines(s.items, o.ratesOf), shippingInclTax: s.items.length ? o.shippingInclTax : 0, credits: o.credits ?? 0 });

@@ -16,8 +16,13 @@ export function TotalsSummary({ view, title = 'Order summary', headingLevel = 3 
   const rows: [string, string][] = [
     ['Subtotal', money(view.subtotal)],
     [view.couponCode ? `Discount (${view.couponCode})` : 'Discount', view.discount > 0 ? `−${money(view.discount)}` : money(0)],
-    ['Cannabis excise tax', money(view.excise)],
-    ['Sales tax', money(view.sales)],
+    // Each of the store's named tax lines separately when the server gave them (issue 14), else the two sums.
+    ...(view.taxLines?.length
+      ? view.taxLines.map((l): [string, string] => [`${l.title} (${l.rate}%)`, money(l.amount)])
+      : ([
+          ['Cannabis excise tax', money(view.excise)],
+          ['Sales tax', money(view.sales)],
+        ] as [string, string][])),
     ['Shipping', view.shipping > 0 ? `${money(view.shipping)} incl. tax` : 'Free'],
   ];
   return (
