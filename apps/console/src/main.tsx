@@ -12,6 +12,7 @@ import { QueuePage } from './routes/queue.tsx';
 import { ReportsPage } from './routes/reports.tsx';
 import { ResetPasswordPage } from './routes/reset-password.tsx';
 import { SettingsPage } from './routes/settings.tsx';
+import { HoursSettingsPage } from './routes/settings-hours.tsx';
 import { AgeSettingsPage } from './routes/settings-age.tsx';
 import { ZonesSettingsPage } from './routes/settings-zones.tsx';
 import { LimitsSettingsPage } from './routes/settings-limits.tsx';
@@ -42,6 +43,7 @@ const router = createBrowserRouter(
             { path: 'menu', element: <MenuPage /> },
             { path: 'reports', element: <ReportsPage /> },
             { path: 'settings', element: <SettingsPage /> },
+            { path: 'settings-hours', element: <HoursSettingsPage /> },
             { path: 'settings-age', element: <AgeSettingsPage /> },
             { path: 'settings-zones', element: <ZonesSettingsPage /> },
             { path: 'settings-limits', element: <LimitsSettingsPage /> },

@@ -100,6 +100,11 @@ export function TopBar({ store }: { store?: ConsoleStore }) {
                 </NavLink>
               )}
               {can(staff, 'settings:write') && (
+                <NavLink to={`/stores/${store.id}/settings-hours`} className={linkClass}>
+                  Hours and slots
+                </NavLink>
+              )}
+              {can(staff, 'settings:write') && (
                 <NavLink to={`/stores/${store.id}/settings-zones`} className={linkClass}>
                   Delivery zones
                 </NavLink>

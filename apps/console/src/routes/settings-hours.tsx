@@ -1,0 +1,273 @@
+/**
+ * Hours and time slots (issue 14): weekly hours per order type, dated exceptions (holidays), slot
+ * rules and what happens to an order outside ordering hours. Saved through the settings section
+ * `hours` over the version read (a save made meanwhile answers 409: the current value is shown,
+ * nothing overwritten); the server checks the whole document with the same schema as the domain.
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import { HOURS_ORDER_TYPES, WEEKDAY_NAMES, type HoursOrderType, type HoursSettings } from '@verdant/domain';
+import { ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
+import { ApiFailure, api, errorText } from '../lib/api.ts';
+import { useResource } from '../lib/use-resource.ts';
+import { useStore, useTitle } from './layout.tsx';
+
+interface Section {
+  value: HoursSettings;
+  version: number;
+  source: 'saved' | 'stores-file' | 'default';
+  updatedAt: string | null;
+}
+
+const TYPE_LABEL: Record<HoursOrderType, string> = { pickup: 'Pickup', delivery: 'Delivery' };
+type Exception = HoursSettings['exceptions'][number];
+
+export function HoursSettingsPage() {
+  useTitle('Hours and time slots');
+  const { store } = useStore();
+  const path = `/stores/${store.id}/settings/sections/hours`;
+  const section = useResource(String(store.id), () => api<Section>('GET', path));
+  const [value, setValue] = useState<HoursSettings | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (section.data) setValue(structuredClone(section.data.value));
+  }, [section.data]);
+
+  if (!section.data || !value) return section.error ? <ErrorNote>{section.error}</ErrorNote> : <Loading />;
+  const current = section.data;
+  const change = (edit: (v: HoursSettings) => void) =>
+    setValue((v) => {
+      const next = structuredClone(v!);
+      edit(next);
+      return next;
+    });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSaved(null);
+    setError(null);
+    setBusy(true);
+    try {
+      const answer = await api<Section>('PUT', path, { value, version: current.version });
+      section.setData(answer);
+      setSaved('Hours and time slots saved.');
+    } catch (err) {
+      if (err instanceof ApiFailure && err.status === 409) {
+        setError('Someone saved the hours meanwhile. Their value is shown now; make your change again.');
+        await section.reload();
+      } else setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const setDay = (type: HoursOrderType, day: (typeof WEEKDAY_NAMES)[number], open: boolean) =>
+    change((v) => {
+      const weekly = v[type].weekly.filter((w) => w.day !== day);
+      if (open) weekly.push({ day, open: '09:00', close: '21:00' });
+      v[type].weekly = WEEKDAY_NAMES.flatMap((d) => weekly.filter((w) => w.day === d));
+    });
+
+  return (
+    <>
+      <PageTitle>Hours and time slots</PageTitle>
+      <p className="mb-4 max-w-3xl text-stone-700">
+        Times are the store’s ({store.timezone}). Checkout offers “as soon as possible” while the store is open for the order type, and the
+        time slots with room; the server checks the slot again when the order is saved.
+      </p>
+      <form onSubmit={submit} className="grid max-w-4xl gap-6" aria-label="Hours and time slots">
+        <ErrorNote>{error}</ErrorNote>
+        <div role="status">{saved}</div>
+        <div className="card grid gap-2">
+          <label htmlFor="outside-hours" className="font-semibold">
+            Orders outside ordering hours
+          </label>
+          <select
+            id="outside-hours"
+            className="field"
+            value={value.outside_hours}
+            onChange={(e) => change((v) => void (v.outside_hours = e.target.value as HoursSettings['outside_hours']))}
+          >
+            <option value="next_slot">Take them for the next free slot</option>
+            <option value="refuse">Refuse them (the shopper is told when the store opens)</option>
+          </select>
+        </div>
+        {HOURS_ORDER_TYPES.map((type) => (
+          <fieldset key={type} className="card grid gap-3">
+            <legend className="font-semibold">{TYPE_LABEL[type]}</legend>
+            <table className="w-full text-left">
+              <caption className="sr-only">{TYPE_LABEL[type]} hours by weekday</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Day</th>
+                  <th scope="col">Open</th>
+                  <th scope="col">Opens</th>
+                  <th scope="col">Closes</th>
+                </tr>
+              </thead>
+              <tbody>
+                {WEEKDAY_NAMES.map((day) => {
+                  const w = value[type].weekly.find((x) => x.day === day);
+                  const edit = (field: 'open' | 'close', t: string) =>
+                    change((v) => {
+                      const row = v[type].weekly.find((x) => x.day === day);
+                      if (row) row[field] = t;
+                    });
+                  return (
+                    <tr key={day}>
+                      <th scope="row">{day}</th>
+                      <td>
+                        <input
+                          type="checkbox"
+                          aria-label={`${TYPE_LABEL[type]} open on ${day}`}
+                          checked={!!w}
+                          onChange={(e) => setDay(type, day, e.target.checked)}
+                        />
+                      </td>
+                      <td>
+                        {w ? (
+                          <input
+                            type="time"
+                            className="field"
+                            aria-label={`${TYPE_LABEL[type]} opens on ${day}`}
+                            value={w.open}
+                            onChange={(e) => edit('open', e.target.value)}
+                          />
+                        ) : (
+                          'Closed'
+                        )}
+                      </td>
+                      <td>
+                        {w ? (
+                          <input
+                            type="time"
+                            className="field"
+                            aria-label={`${TYPE_LABEL[type]} closes on ${day}`}
+                            value={w.close}
+                            onChange={(e) => edit('close', e.target.value)}
+                          />
+                        ) : null}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+            <div className="grid gap-3 sm:grid-cols-4">
+              <label className="grid gap-1">
+                Slot length
+                <select
+                  className="field"
+                  value={value[type].slots.length_minutes}
+                  onChange={(e) => change((v) => void (v[type].slots.length_minutes = Number(e.target.value) as 15 | 30 | 60))}
+                >
+                  {[15, 30, 60].map((m) => (
+                    <option key={m} value={m}>
+                      {m} min
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="grid gap-1">
+                Preparation (min)
+                <input
+                  type="number"
+                  min={0}
+                  max={1440}
+                  className="field"
+                  value={value[type].slots.lead_minutes}
+                  onChange={(e) => change((v) => void (v[type].slots.lead_minutes = Number(e.target.value)))}
+                />
+              </label>
+              <label className="grid gap-1">
+                Days ahead
+                <input
+                  type="number"
+                  min={0}
+                  max={30}
+                  className="field"
+                  value={value[type].slots.days_ahead}
+                  onChange={(e) => change((v) => void (v[type].slots.days_ahead = Number(e.target.value)))}
+                />
+              </label>
+              <label className="grid gap-1">
+                Orders per slot (empty: no limit)
+                <input
+                  type="number"
+                  min={1}
+                  className="field"
+                  value={value[type].slots.capacity ?? ''}
+                  onChange={(e) => change((v) => void (v[type].slots.capacity = e.target.value === '' ? null : Number(e.target.value)))}
+                />
+              </label>
+            </div>
+          </fieldset>
+        ))}
+        <fieldset className="card grid gap-3">
+          <legend className="font-semibold">Exceptions (holidays)</legend>
+          {value.exceptions.length === 0 ? <p className="text-stone-700">No exceptions.</p> : null}
+          {value.exceptions.map((x, i) => {
+            const edit = (e: (x: Exception) => void) => change((v) => e(v.exceptions[i]));
+            return (
+              <div key={i} className="grid items-end gap-2 sm:grid-cols-6">
+                <label className="grid gap-1">
+                  Date
+                  <input type="date" className="field" value={x.date} onChange={(e) => edit((x) => void (x.date = e.target.value))} />
+                </label>
+                <label className="grid gap-1">
+                  Label
+                  <input className="field" value={x.label} onChange={(e) => edit((x) => void (x.label = e.target.value))} />
+                </label>
+                <label className="flex items-center gap-2">
+                  <input type="checkbox" checked={x.closed} onChange={(e) => edit((x) => void (x.closed = e.target.checked))} />
+                  Closed all day
+                </label>
+                <label className="grid gap-1">
+                  Opens
+                  <input
+                    type="time"
+                    className="field"
+                    disabled={x.closed}
+                    value={x.open ?? ''}
+                    onChange={(e) => edit((x) => void (x.open = e.target.value))}
+                  />
+                </label>
+                <label className="grid gap-1">
+                  Closes
+                  <input
+                    type="time"
+                    className="field"
+                    disabled={x.closed}
+                    value={x.close ?? ''}
+                    onChange={(e) => edit((x) => void (x.close = e.target.value))}
+                  />
+                </label>
+                <button type="button" className="btn" onClick={() => change((v) => void v.exceptions.splice(i, 1))}>
+                  Remove {x.date || 'exception'}
+                </button>
+              </div>
+            );
+          })}
+          <div>
+            <button
+              type="button"
+              className="btn"
+              onClick={() =>
+                change((v) => void v.exceptions.push({ date: '', label: '', order_types: ['pickup', 'delivery'], closed: true }))
+              }
+            >
+              Add an exception
+            </button>
+          </div>
+        </fieldset>
+        <div>
+          <button type="submit" className="btn" disabled={busy}>
+            {busy ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}
