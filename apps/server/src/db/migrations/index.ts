@@ -18,10 +18,10 @@ import { migration0011 } from './0011_order_search.ts';
 import { migration0012 } from './0012_menu_import.ts';
 import { migration0013 } from './0013_menu_changes.ts';
 import { migration0015 } from './0015_store_settings.ts';
-import { migration0017 } from './0017_cart_delivery_zip.ts';
 import { migration0018 } from './0018_order_tax_lines.ts';
 import { migration0016 } from './0016_time_slots.ts';
 import { migration0014 } from './0014_integration_api.ts';
+import { migration0017 } from './0017_cart_delivery_zip.ts';
 import { migration0020 } from './0020_order_birthday.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
@@ -40,10 +40,10 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0013_menu_changes': migration0013,
   '0014_integration_api': migration0014,
   '0015_store_settings': migration0015,
-  '0020_order_birthday': migration0020,
+  '0016_time_slots': migration0016,
   '0017_cart_delivery_zip': migration0017,
   '0018_order_tax_lines': migration0018,
-  '0016_time_slots': migration0016,
+  '0020_order_birthday': migration0020,
 };
 
 export type { DialectMigration, SqlDialect } from './helpers.ts';
