@@ -7,19 +7,16 @@ import { randomUUID } from 'node:crypto';
 import { expect, expectNoAxeViolations, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
 import { addToCart, notice, storeApi } from '../fixtures/cart.ts';
 import { orderableEighth } from '../fixtures/stock.ts';
+import { storeClock } from '../fixtures/console.ts';
 
 const GELATO = '/p/FL-GELATO-RESERVE/gelato-reserve';
 const UNDER_21 = 'Sorry, you must be 21 years old or older to continue.';
 
 /** The date of birth of someone who turns 21 tomorrow in the demo stores' zone: 20 years and 364 days old today. */
 function turns21Tomorrow(): string {
-  const today = new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'America/Los_Angeles',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(new Date());
-  const d = new Date(`${today}T00:00:00Z`);
+  // Today in the store's zone, from the journeys' own store clock (M/D/YYYY HH:mm).
+  const [month, day, year] = storeClock(new Date()).shown.split(' ')[0].split('/').map(Number);
+  const d = new Date(Date.UTC(year, month - 1, day));
   d.setUTCFullYear(d.getUTCFullYear() - 21);
   d.setUTCDate(d.getUTCDate() + 1);
   return d.toISOString().slice(0, 10);

@@ -56,7 +56,7 @@ describe('order age check', () => {
     );
   });
 
-  it('turns a Feb 29 birthday a year older on Mar 1 of a common year', () => {
+  it('turns a 2/29 birthday a year older on 3/1 of a common year', () => {
     expect(ageOnDate('2004-02-29', '2025-02-28')).toBe(20);
     expect(ageOnDate('2004-02-29', '2025-03-01')).toBe(21);
     expect(ageOnDate('2004-02-29', '2028-02-29')).toBe(24);
