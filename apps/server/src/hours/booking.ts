@@ -40,10 +40,10 @@ export function bindStoreHours(settings: StoreSettings, stores: readonly Store[]
   for (const store of stores) bound.set(store, settings);
 }
 
-/** Read before the order's transaction: the settings service reads with the app's db, and SQLite has one connection. */
-export async function hoursOf(store: Store): Promise<HoursSettings | null> {
+/** The store's hours read on `conn` (the order's transaction: the slot is checked against the hours of that moment). */
+export async function hoursOf(conn: Db, store: Store): Promise<HoursSettings | null> {
   const settings = bound.get(store);
-  return settings ? (await settings.get(store.storeId, HOURS)).value : null;
+  return settings ? (await settings.get(store.storeId, HOURS, { conn })).value : null;
 }
 
 export const zoneOf = (store: Store) => store.dispensarySettings.place_info.timezone;

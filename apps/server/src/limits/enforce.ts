@@ -40,7 +40,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
 import type { ResolvedLine } from '../cart/resolve.ts';
-import { StoreSettings, type SettingsSource } from '../store-settings/service.ts';
+import { readSection, type StoreSettings, type SettingsSource } from '../store-settings/service.ts';
 import { LIMITS } from './section.ts';
 
 type Db = Kysely<Database>;
@@ -62,15 +62,13 @@ export function bindStoreLimits(db: Db, settings: StoreSettings, stores: readonl
 }
 
 /**
- * The store's limits. On the app's database, through its settings service (1 s cache); on any other
- * connection (a transaction, SQLite's group-commit connection) read on that connection: SQLite has
- * one connection, and a read through the app's database while a unit holds it would wait for ever.
+ * The store's limits: through the app's settings service (1 s cache) on the app's database; on any
+ * other connection (a transaction, SQLite's group-commit connection) read on that connection
+ * (store-settings readSection).
  */
 export async function storeLimits(conn: Db, store: Store): Promise<StoreLimits> {
   const app = bound.get(store);
-  const shared = app && app.db === conn ? app.settings : undefined;
-  const settings = shared ?? new StoreSettings({ db: conn, stores: [store] });
-  const { value, source } = await settings.get(store.storeId, LIMITS);
+  const { value, source } = app ? await app.settings.get(store.storeId, LIMITS, { conn }) : await readSection(conn, store, LIMITS);
   return { model: normaliseLimitModel(value.model), source, licenceHolder: value.licence_holder, menuFacts: source !== 'default' };
 }
 

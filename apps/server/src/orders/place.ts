@@ -46,8 +46,6 @@ export async function placeOrder(
 ): Promise<PlaceOrderResult> {
   const earlier = await findKey(db, key);
   if (earlier) return { ...replay(earlier, store.storeId, hash), replayed: true, stockChanged: [] };
-  // The store's hours, read before the transaction (SQLite has one connection; ../hours/booking.ts).
-  const hours = await hoursOf(store);
   try {
     let stockChanged: number[] = [];
     // One transaction (grouped with other writes on SQLite, ../db/group-commit.ts).
@@ -75,7 +73,7 @@ export async function placeOrder(
       const taken = await takeStock(trx, order, iso);
       stockChanged = [...taken.keys()];
       // The time slot (issue 14): checked again and counted here, after the stock rows (../hours/booking.ts).
-      const slot = await bookOrderSlot(trx, store, hours, input.order_type, input.slot, now);
+      const slot = await bookOrderSlot(trx, store, await hoursOf(trx, store), input.order_type, input.slot, now);
       if (order.coupon) await countCouponUse(trx, order.coupon.id, iso);
       const answer = await recordOrder(trx, store, input, key, order, iso, slot);
       // History, outbox event and (store setting) auto-confirm, in this same transaction.

@@ -34,6 +34,7 @@ import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
 import { CART_MESSAGES } from '../cart/messages.ts';
 import { defineSection } from '../store-settings/registry.ts';
+import { readSection } from '../store-settings/service.ts';
 import { zipLocation } from './zip-location.ts';
 
 export const ZONES_SECTION = defineSection<DeliveryZones>({
@@ -65,16 +66,7 @@ export function initialZones(store: Store): DeliveryZone[] {
 
 /** The store's zones: the console's save, else the stores file's `settings.zones`, else today's rule (store-settings/registry.ts). */
 export async function zonesOf(db: Kysely<Database>, store: Store): Promise<DeliveryZone[]> {
-  const row = await db
-    .selectFrom('store_settings')
-    .select('value')
-    .where('store_id', '=', store.storeId)
-    .where('section', '=', ZONES_SECTION.name)
-    .executeTakeFirst();
-  if (row) return zonesSchema.parse(JSON.parse(row.value)).zones;
-  const given = store.settings?.[ZONES_SECTION.name];
-  if (given !== undefined) return zonesSchema.parse(given).zones;
-  return initialZones(store);
+  return (await readSection(db, store, ZONES_SECTION)).value.zones;
 }
 
 export interface ZoneDecision {

@@ -58,6 +58,29 @@ export function checkStoresFileSettings(stores: readonly Store[]): void {
   }
 }
 
+/**
+ * A section's value for a store read on the given connection, with no cache: inside a transaction
+ * (an order is checked against the settings of the moment it is saved) or on SQLite's group-commit
+ * connection, where a read through the app's database would wait for the connection it holds.
+ */
+export async function readSection<T>(conn: Kysely<Database>, store: Store, section: SettingsSection<T>): Promise<SectionValue<T>> {
+  const row = await conn
+    .selectFrom('store_settings')
+    .selectAll()
+    .where('store_id', '=', store.storeId)
+    .where('section', '=', section.name)
+    .executeTakeFirst();
+  return sectionValue(store, section, row);
+}
+
+function sectionValue<T>(store: Store, section: SettingsSection<T>, row: Row<'store_settings'> | undefined): SectionValue<T> {
+  if (row)
+    return { value: section.schema.parse(JSON.parse(row.value)), version: row.version, source: 'saved', updatedAt: row.updated_at };
+  const given = store.settings?.[section.name];
+  if (given !== undefined) return { value: section.schema.parse(given), version: 0, source: 'stores-file', updatedAt: null };
+  return { value: section.initial(store), version: 0, source: 'default', updatedAt: null };
+}
+
 export class StoreSettings {
   private readonly cache = new Map<string, { at: number; value: SectionValue<unknown> }>();
   private readonly byId: Map<number, Store>;
@@ -77,29 +100,22 @@ export class StoreSettings {
     return store;
   }
 
-  /** The section's value for a store, and where it came from. */
-  async get<T>(storeId: number, section: SettingsSection<T>): Promise<SectionValue<T>> {
+  /**
+   * The section's value for a store, and where it came from: through the 1 s cache, or, given
+   * `conn` other than the app's database (a transaction), read on it with no cache (readSection).
+   */
+  async get<T>(storeId: number, section: SettingsSection<T>, opts: { conn?: Kysely<Database> } = {}): Promise<SectionValue<T>> {
+    if (opts.conn && opts.conn !== this.opts.db) return readSection(opts.conn, this.store(storeId), section);
     const key = `${storeId}:${section.name}`;
     const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.value as SectionValue<T>;
-    const row = await this.opts.db
-      .selectFrom('store_settings')
-      .selectAll()
-      .where('store_id', '=', storeId)
-      .where('section', '=', section.name)
-      .executeTakeFirst();
-    const value = this.valueOf(storeId, section, row);
+    const value = await readSection(this.opts.db, this.store(storeId), section);
     this.cache.set(key, { at: Date.now(), value });
     return value;
   }
 
   private valueOf<T>(storeId: number, section: SettingsSection<T>, row: Row<'store_settings'> | undefined): SectionValue<T> {
-    if (row)
-      return { value: section.schema.parse(JSON.parse(row.value)), version: row.version, source: 'saved', updatedAt: row.updated_at };
-    const store = this.store(storeId);
-    const given = store.settings?.[section.name];
-    if (given !== undefined) return { value: section.schema.parse(given), version: 0, source: 'stores-file', updatedAt: null };
-    return { value: section.initial(store), version: 0, source: 'default', updatedAt: null };
+    return sectionValue(this.store(storeId), section, row);
   }
 
   /**

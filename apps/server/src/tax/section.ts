@@ -26,6 +26,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { salesTaxPercent } from '../seed/tax.ts';
 import { defineSection } from '../store-settings/registry.ts';
+import { readSection } from '../store-settings/service.ts';
 
 export function initialTaxSettings(store: Store): TaxSettings {
   return californiaTaxLines({
@@ -47,16 +48,7 @@ export const TAX_SECTION = defineSection({
  * transaction, so an order is taxed by the lines of the moment it is saved, not a cached copy).
  */
 export async function taxLinesOf(db: Kysely<Database>, store: Store): Promise<TaxSettings['lines']> {
-  const row = await db
-    .selectFrom('store_settings')
-    .select('value')
-    .where('store_id', '=', store.storeId)
-    .where('section', '=', TAX_SECTION.name)
-    .executeTakeFirst();
-  if (row) return taxSettingsSchema.parse(JSON.parse(row.value)).lines;
-  const given = store.settings?.[TAX_SECTION.name];
-  if (given !== undefined) return taxSettingsSchema.parse(given).lines;
-  return initialTaxSettings(store).lines;
+  return (await readSection(db, store, TAX_SECTION)).value.lines;
 }
 
 /**
