@@ -147,7 +147,15 @@ function storedAddress(address: NonNullable<OrderInput['shipping_address']>, ord
   return { ...rest, ...(order.delivery ? { zip: order.delivery.zip } : {}), distance: order.delivery?.distance ?? null };
 }
 
-async function recordOrder(trx: Db, store: Store, input: OrderInput, key: string, order: PreparedOrder, iso: string, slot: BookedSlot | null) {
+async function recordOrder(
+  trx: Db,
+  store: Store,
+  input: OrderInput,
+  key: string,
+  order: PreparedOrder,
+  iso: string,
+  slot: BookedSlot | null,
+) {
   const s = order.priced.totals.segments;
   const { id } = await trx
     .insertInto('orders')

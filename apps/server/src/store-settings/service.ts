@@ -74,8 +74,7 @@ export async function readSection<T>(conn: Kysely<Database>, store: Store, secti
 }
 
 function sectionValue<T>(store: Store, section: SettingsSection<T>, row: Row<'store_settings'> | undefined): SectionValue<T> {
-  if (row)
-    return { value: section.schema.parse(JSON.parse(row.value)), version: row.version, source: 'saved', updatedAt: row.updated_at };
+  if (row) return { value: section.schema.parse(JSON.parse(row.value)), version: row.version, source: 'saved', updatedAt: row.updated_at };
   const given = store.settings?.[section.name];
   if (given !== undefined) return { value: section.schema.parse(given), version: 0, source: 'stores-file', updatedAt: null };
   return { value: section.initial(store), version: 0, source: 'default', updatedAt: null };
