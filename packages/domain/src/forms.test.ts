@@ -127,6 +127,17 @@ describe('form rules (spec §5)', () => {
     expect(rule('2005-11-20')).toBeUndefined();
   });
 
+  it('the birthday counts on the store’s date, and a medical minimum of 18 where a store sets it (issue 14)', () => {
+    const now = new Date('2026-11-21T03:00:00Z'); // still 11/20/2026 in Los Angeles
+    expect(birthdayRule(now)('2005-11-21')).toBeUndefined(); // 21 on the UTC date
+    const la = birthdayRule(now, { timeZone: 'America/Los_Angeles' });
+    expect(la('2005-11-21')).toBe('Sorry, you must be 21 years old or older to continue.');
+    expect(la('2005-11-20')).toBeUndefined();
+    const medical18 = birthdayRule(now, { timeZone: 'America/Los_Angeles', minimumAge: 18 });
+    expect(medical18('2008-11-20')).toBeUndefined();
+    expect(medical18('2008-11-21')).toBe('Sorry, you must be 18 years old or older to continue.');
+  });
+
   it('the birthday is a living adult\'s: at most 120 years ago (1800-01-01 is refused)', () => {
     const rule = birthdayRule(new Date('2026-11-20T12:00:00Z'));
     expect(rule('1800-01-01')).toBe('Please enter a valid date');

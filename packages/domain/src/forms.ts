@@ -207,22 +207,41 @@ function yearsBefore(today: string, years: number): string {
   return `${year}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
+/** Whole years from a birthday to a calendar date (both YYYY-MM-DD); a Feb 29 birthday turns a year older on Mar 1 in common years. */
+export function ageOnDate(birthday: string, date: string): number {
+  const [by, bm, bd] = birthday.split('-').map(Number);
+  const [y, m, d] = date.split('-').map(Number);
+  let age = y - by;
+  if (m < bm || (m === bm && d < bd)) age -= 1;
+  return age;
+}
+
+/** "Sorry, you must be 21 years old or older to continue." (spec §5); the same sentence with another minimum (an 18+ medical store). */
+export function underAgeMessage(minimumAge: number): string {
+  return minimumAge === 21 ? FORM_MESSAGES.under21 : `Sorry, you must be ${minimumAge} years old or older to continue.`;
+}
+
+export interface BirthdayRuleOptions {
+  /** Whose calendar day counts: the store's time zone (default UTC). */
+  timeZone?: string;
+  /** The youngest who may sign up: 21 (spec §9), or a store's medical minimum (issue 14, 18–21) for a medical customer. */
+  minimumAge?: number;
+}
+
 /**
  * The birthday of the auth step, registration and every endpoint taking one: given, a real date of
  * a living adult — not in the future, not more than 120 years ago ("Please enter a valid date") —
- * and 21 or older (spec §5, §9). 1800-01-01 is a valid calendar date but not a customer's birthday.
+ * and old enough on today's date in the store's zone: 21 (spec §5, §9), or the store's medical
+ * minimum for a medical customer (issue 14). 1800-01-01 is a valid calendar date but not a customer's birthday.
  */
-export function birthdayRule(now: Date): FieldRule {
+export function birthdayRule(now: Date, opts: BirthdayRuleOptions = {}): FieldRule {
+  const minimumAge = opts.minimumAge ?? 21;
   return (value) => {
     const v = value.trim();
     if (!v) return FORM_MESSAGES.birthday;
-    const today = todayInZone(now);
+    const today = todayInZone(now, opts.timeZone);
     if (!isCalendarDate(v) || v > today || v < yearsBefore(today, BIRTHDAY_MAX_AGE_YEARS)) return FORM_MESSAGES.date;
-    // Whole years by calendar date, as the age gate and the server count them.
-    const [y, m, d] = v.split('-').map(Number);
-    let age = now.getUTCFullYear() - y;
-    if (now.getUTCMonth() + 1 < m || (now.getUTCMonth() + 1 === m && now.getUTCDate() < d)) age -= 1;
-    return age >= 21 ? undefined : FORM_MESSAGES.under21;
+    return ageOnDate(v, today) >= minimumAge ? undefined : underAgeMessage(minimumAge);
   };
 }
 

@@ -103,7 +103,7 @@ export function registerLoginRoutes(app: FastifyInstance): void {
       const phone = await verifyPending(c.secret, body.pendingToken, store.storeId, c.now());
       if (phone !== body.phone) throw new ApiError(401, AUTH_MESSAGES.tokenInvalid);
       assertOffered(request, body.license_type);
-      assertBirthday(body.birthday, c.now());
+      await assertBirthday(request, body.birthday, body.license_type, c.now());
       // A second completion with the same pending token logs into the customer the first made.
       const found = await findByPhone(c.db, store.storeId, phone);
       const customer = found

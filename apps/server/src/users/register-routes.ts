@@ -141,7 +141,7 @@ export function registerRegistrationRoutes(app: FastifyInstance): void {
     const c = ctx();
     assertStore(request, body.storeId);
     assertOffered(request, body.license_type);
-    assertBirthday(body.birthday, c.now());
+    await assertBirthday(request, body.birthday, body.license_type, c.now());
     return body.code ? create(request, body, body.code) : sendCode(request, body);
   });
 }

@@ -38,8 +38,12 @@ describe('account forms (spec §5 messages)', () => {
     expect(validateCode('')).toEqual({ code: 'Please enter the SMS code you received.' });
     expect(validateCode('123456')).toEqual({});
     expect(validateLicenseStep({ licenseType: '', birthday: '' }, now)).toEqual({ licenseType: 'Field is required', birthday: 'Please enter your birthday' });
-    expect(validateLicenseStep({ licenseType: 'medical', birthday: '2010-01-01' }, now)).toEqual({
+    expect(validateLicenseStep({ licenseType: 'recreational', birthday: '2010-01-01' }, now)).toEqual({
       birthday: 'Sorry, you must be 21 years old or older to continue.',
+    });
+    // A patient: down to 18 in the browser (the server holds them to the store's own medical minimum).
+    expect(validateLicenseStep({ licenseType: 'medical', birthday: '2010-01-01' }, now)).toEqual({
+      birthday: 'Sorry, you must be 18 years old or older to continue.',
     });
     expect(validateLicenseStep({ licenseType: 'medical', birthday: '1990-01-01' }, now)).toEqual({});
   });

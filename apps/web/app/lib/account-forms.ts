@@ -7,7 +7,9 @@ import {
   FIELD_MESSAGES,
   FORM_MESSAGES,
   addressNameRule,
+  AGE_THRESHOLD,
   birthdayRule,
+  MEDICAL_MINIMUM_AGE_FLOOR,
   cityRule,
   documentRule,
   emailRule,
@@ -49,11 +51,24 @@ export const validatePhone = (phone: string): FieldErrors<'phone'> => collect([[
 export const validateCode = (code: string): FieldErrors<'code'> => collect([['code', smsCodeRule(code)]]);
 
 /** Login step 3 (a new phone, spec §3 Auth step): licence type and birthday. */
-export function validateLicenseStep(input: { licenseType: string; birthday: string }, now: Date): FieldErrors<'licenseType' | 'birthday'> {
+export function validateLicenseStep(
+  input: { licenseType: string; birthday: string },
+  now: Date,
+  timeZone = 'UTC',
+): FieldErrors<'licenseType' | 'birthday'> {
   return collect([
     ['licenseType', isLicenseType(input.licenseType) ? undefined : FIELD_MESSAGES.required],
-    ['birthday', birthdayRule(now)(input.birthday)],
+    ['birthday', signUpBirthdayRule(now, timeZone, input.licenseType)(input.birthday)],
   ]);
+}
+
+/**
+ * The sign-up birthday in the browser: 21 on today's date in the store's zone; a medical customer
+ * down to the lowest minimum any store may set (18) — the server holds them to this store's own
+ * medical minimum (setting `age`) and answers with the spec's sentence, as the checkout does.
+ */
+function signUpBirthdayRule(now: Date, timeZone: string, licenseType: string) {
+  return birthdayRule(now, { timeZone, minimumAge: licenseType === 'medical' ? MEDICAL_MINIMUM_AGE_FLOOR : AGE_THRESHOLD });
 }
 
 export interface RegistrationForm {
@@ -80,7 +95,7 @@ export function validateRegistration(f: RegistrationForm, now: Date, timeZone = 
     ['lastname', lastNameRule(f.lastname)],
     ['email', emailRule(f.email)],
     ['phone', phoneRule(f.phone)],
-    ['birthday', birthdayRule(now)(f.birthday)],
+    ['birthday', signUpBirthdayRule(now, timeZone, f.licenseType)(f.birthday)],
     ['licenseType', f.licenseType ? undefined : FIELD_MESSAGES.required],
     ['medcardNumber', medical ? medcardNumberRule(f.medcardNumber) : undefined],
     ['medcardExpiry', medical ? medcardExpiryRule(now, timeZone)(f.medcardExpiry) : undefined],
@@ -131,8 +146,15 @@ export function validateNewPassword(password: string, confirmation: string): Fie
   ]);
 }
 
-export function validatePasswordChange(current: string, password: string, confirmation: string): FieldErrors<'current' | 'password' | 'confirmation'> {
-  return { ...collect<'current'>([['current', current ? undefined : FIELD_MESSAGES.required]]), ...validateNewPassword(password, confirmation) };
+export function validatePasswordChange(
+  current: string,
+  password: string,
+  confirmation: string,
+): FieldErrors<'current' | 'password' | 'confirmation'> {
+  return {
+    ...collect<'current'>([['current', current ? undefined : FIELD_MESSAGES.required]]),
+    ...validateNewPassword(password, confirmation),
+  };
 }
 
 /** The first field with an error, in the form's order (focus goes there). */

@@ -12,14 +12,13 @@
  * the same sentence with its own number.
  */
 import { z } from 'zod';
-import { BIRTHDAY_MAX_AGE_YEARS, FORM_MESSAGES, isCalendarDate, todayInZone } from '../forms.ts';
+import { ageOnDate, BIRTHDAY_MAX_AGE_YEARS, FORM_MESSAGES, isCalendarDate, todayInZone, underAgeMessage } from '../forms.ts';
 import { AGE_THRESHOLD, type LicenseType } from '../license.ts';
 
 export const AGE_MESSAGES = {
   birthday: FORM_MESSAGES.birthday,
   date: FORM_MESSAGES.date,
-  under: (minimumAge: number): string =>
-    minimumAge === AGE_THRESHOLD ? FORM_MESSAGES.under21 : `Sorry, you must be ${minimumAge} years old or older to continue.`,
+  under: underAgeMessage,
 } as const;
 
 /** The youngest any store may set for medical orders: 18 is the lowest age any state licenses a patient to buy themselves. */
@@ -42,14 +41,7 @@ export function minimumAgeFor(licenseType: LicenseType, settings: AgeSettings = 
   return licenseType === 'medical' ? settings.medicalMinimumAge : AGE_THRESHOLD;
 }
 
-/** Whole years between a birthday and a calendar date (both YYYY-MM-DD); a Feb 29 birthday turns a year older on Mar 1 in common years. */
-export function ageOnDate(birthday: string, date: string): number {
-  const [by, bm, bd] = birthday.split('-').map(Number);
-  const [y, m, d] = date.split('-').map(Number);
-  let age = y - by;
-  if (m < bm || (m === bm && d < bd)) age -= 1;
-  return age;
-}
+export { ageOnDate };
 
 /** The date `years` calendar years before `date`; Feb 29 falls back to Feb 28. */
 function yearsBefore(date: string, years: number): string {
