@@ -111,5 +111,5 @@ export const ZONE_MESSAGES = {
     `We don’t deliver to ZIP ${zip}: it is outside this store’s delivery zones. Choose pickup or another address.`,
   belowMinimum: (zone: DeliveryZone, shortBy: number, money?: MoneyLocale) =>
     `Delivery to ${zone.name} needs an order of at least ${formatMoney(zone.minimum_order, money)}: add ${formatMoney(shortBy, money)} more, or choose pickup.`,
-  eta: (zone: DeliveryZone) => `about ${zone.eta_minutes < 120 ? `${zone.eta_minutes} min` : `${Math.round(zone.eta_minutes / 60)} h`}`,
+  eta: (zone: Pick<DeliveryZone, 'eta_minutes'>) => `about ${zone.eta_minutes < 120 ? `${zone.eta_minutes} min` : `${Math.round(zone.eta_minutes / 60)} h`}`,
 } as const;
