@@ -42,6 +42,7 @@ import { bindStoreLimits } from './limits/enforce.ts';
 import { registerStoreSettingsRoutes } from './store-settings/routes.ts';
 import { bindStoreHours } from './hours/booking.ts';
 import { registerHoursRoutes } from './hours/routes.ts';
+import { invalidatePagesOnHoursSave, storefrontHours } from './hours/storefront.ts';
 import { registerIntegration, type IntegrationRateLimit } from './integration/index.ts';
 
 declare module 'fastify' {
@@ -194,6 +195,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAccountRoutes(app, { db: deps.db, config: deps.config, now: deps.clock });
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
   registerWebhooks(app, { db: deps.db, production: deps.config.production });
+  // Issue 14: a saved `hours` section drops the store's cached pages (footer/contact "open now").
+  invalidatePagesOnHoursSave(app);
   registerStoreSettingsRoutes(app, app.storeSettings);
   registerHoursRoutes(app, { db: deps.db, now: deps.clock });
   registerIntegration(app, { db: deps.db, production: deps.config.production, redisUrl: deps.config.redisUrl, redisPrefix: deps.config.redisPrefix, now: deps.clock, rateLimit: deps.integrationRateLimit });
@@ -225,6 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const { services } = storefront;
     const stores: StoreDirectoryEntry[] = deps.registry.stores.map((s) => ({
       storeCode: s.storeCode,
+      storeId: s.storeId,
       name: s.name,
       url: s.url,
       city: s.dispensarySettings.place_info.address.city,
@@ -243,6 +247,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         services,
         demoMode: deps.config.demoMode,
         trackOrder: trackOrderFor(app, deps.db, request),
+        storeHours: (storeId) => storefrontHours(app.storeSettings, storeId, deps.clock?.() ?? new Date()),
       }),
     });
   }

@@ -65,12 +65,14 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
   const shopper = readShopper(request.headers.get('Cookie'), context.store);
   if (!shopper.ageConfirmed) await AgeGate.ready();
   return {
-    store: toPublicStore(context.store),
+    // Issue 14: the store's hours settings come along, so footer and contact page need no request of their own.
+    store: toPublicStore(context.store, await context.storeHours?.(context.store.storeId)),
     basePath: context.basePath,
     // Links only: each store's hours go to the store locator page alone.
     stores: context.stores.map(({ storeCode, name, url, city }) => ({ storeCode, name, url, city })),
     shopper,
     demoMode: context.demoMode,
+    renderedAt: new Date().toISOString(),
   };
 }
 

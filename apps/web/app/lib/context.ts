@@ -10,6 +10,7 @@ import type {
   CatalogProduct,
   FilterKey,
   HomeCollections,
+  HoursSettings,
   LicenseType,
   ProductCard,
   ProductSearchParams,
@@ -39,6 +40,8 @@ export interface StoreLink {
 /** A store of the deployment as the server knows it: its link, and its hours for the store locator
  *  (kept out of the root data every page carries; only the locator page sends them). */
 export interface StoreDirectoryEntry extends StoreLink {
+  /** Issue 14: for the store's hours settings (AppContext.storeHours). */
+  storeId?: number;
   hours: { day: string; open: string; close: string }[];
   timezone: string;
 }
@@ -111,6 +114,12 @@ export type AppContext = {
    * limit). Throws the API's errors (`statusCode` 404/429 with the shopper's text).
    */
   trackOrder?(query: TrackingQuery): Promise<TrackedOrder>;
+  /**
+   * Issue 14: a store's hours settings (weekly hours per order type, exceptions), read through the
+   * server's settings cache, for the root data and the store locator. Absent: the default from the
+   * store's opening hours (lib/store-hours.ts).
+   */
+  storeHours?(storeId: number): Promise<HoursSettings>;
 };
 
 declare module 'react-router' {

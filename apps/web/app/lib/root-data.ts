@@ -12,6 +12,12 @@ export interface RootData {
   stores: StoreLink[];
   shopper: ShopperState;
   demoMode: boolean;
+  /**
+   * When the server rendered the page (ISO; the output cache may serve it up to a minute later):
+   * the first render in the browser judges "open now" at this instant, as the server did, so
+   * hydration agrees; then at the browser's clock (components/store/Hours.tsx).
+   */
+  renderedAt?: string;
 }
 
 /** Root data, or undefined when the root loader itself failed (root error boundary). */

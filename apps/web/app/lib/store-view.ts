@@ -1,4 +1,5 @@
-import { offeredLicenseTypes, usableMaxGrams, type LicenseType, type Store } from '@verdant/domain';
+import { offeredLicenseTypes, usableMaxGrams, type HoursSettings, type LicenseType, type Store } from '@verdant/domain';
+import { hoursOrDefault } from './store-hours.ts';
 
 /**
  * The part of a store the browser gets (root loader data): what every page shows. Tax and search
@@ -22,9 +23,16 @@ export interface PublicStore {
   money: { currencyCode: string; locale: string };
   /** THC-equivalent grams per transaction, by licence type (spec §3 compliance_settings usable_max). */
   purchaseLimits: Partial<Record<LicenseType, number>>;
+  /**
+   * The store's hours settings (issue 14: weekly hours per order type, exceptions to come), for the
+   * footer, contact page and locator (lib/store-hours.ts); the default from place_info.hours when
+   * the server gave none.
+   */
+  hours: HoursSettings;
 }
 
-export function toPublicStore(store: Store): PublicStore {
+/** `hours`: the store's hours settings as the server read them (AppContext.storeHours); absent: the default. */
+export function toPublicStore(store: Store, hours?: HoursSettings | null): PublicStore {
   const { delivery_radius_miles, ...place } = store.dispensarySettings.place_info;
   return {
     storeCode: store.storeCode,
@@ -44,6 +52,7 @@ export function toPublicStore(store: Store): PublicStore {
         return max == null ? [] : [[t, max]];
       }),
     ),
+    hours: hoursOrDefault(hours, place.hours),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Route } from './+types/contact';
 import { PageShell } from '../components/page/PageShell.tsx';
-import { HoursTable, OpenStatusLine } from '../components/store/Hours.tsx';
+import { HoursExceptions, HoursTable, OpenStatusLine } from '../components/store/Hours.tsx';
+import { sameHours, weekTable } from '../lib/store-hours.ts';
 import { pageMeta, rootDataFromMatches } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { formatAddress, telHref } from '../lib/store-view.ts';
@@ -75,8 +76,22 @@ export default function Contact() {
           <h2 id="hours-title" className="text-lg font-semibold text-stone-900">
             Opening hours
           </h2>
-          <OpenStatusLine hours={place.hours} timeZone={place.timezone} className="mt-2 text-stone-900" />
-          <HoursTable hours={place.hours} caption="Opening hours" />
+          {/* Issue 14: from the store's hours settings; pickup hours are the store's opening hours. */}
+          <OpenStatusLine hours={store.hours} timeZone={place.timezone} className="mt-2 text-stone-900" />
+          <HoursTable hours={weekTable(store.hours, 'pickup')} caption="Opening hours" />
+          <HoursExceptions hours={store.hours} timeZone={place.timezone} className="mt-3 text-sm text-stone-800" />
+          {place.deliveryRadiusMiles > 0 ? (
+            sameHours(store.hours) ? (
+              <p className="mt-3 text-sm text-stone-700">Delivery orders are taken in the same hours.</p>
+            ) : (
+              <>
+                <h3 className="mt-5 font-semibold text-stone-900">Delivery hours</h3>
+                <OpenStatusLine hours={store.hours} type="delivery" timeZone={place.timezone} className="mt-1 text-stone-900" />
+                <HoursTable hours={weekTable(store.hours, 'delivery')} caption="Delivery hours" />
+                <HoursExceptions hours={store.hours} type="delivery" timeZone={place.timezone} className="mt-3 text-sm text-stone-800" />
+              </>
+            )
+          ) : null}
           <p className="mt-3 text-sm text-stone-600">Times are local to the store ({place.timezone.replace('_', ' ')}).</p>
         </section>
 

@@ -5,7 +5,8 @@ import { pageMeta } from '../lib/meta.ts';
 import { STATIC_PAGES, staticPageFromPath } from '../lib/static-pages.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { outputCacheHeaders } from '../lib/output-cache.ts';
-import { HoursSummary, OpenStatusLine } from '../components/store/Hours.tsx';
+import { HoursExceptions, HoursSummary, OpenStatusLine } from '../components/store/Hours.tsx';
+import { hoursOrDefault, weekTable } from '../lib/store-hours.ts';
 
 /**
  * The static pages of spec §2 (/legal, /privacy, /terms, …): one module; the identifier is the
@@ -25,7 +26,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // The locator says of every store whether it is open now (its hours, in its time zone).
     hours:
       identifier === 'store-locator'
-        ? Object.fromEntries(context.stores.map((s) => [s.storeCode, { hours: s.hours, timezone: s.timezone }]))
+        ? Object.fromEntries(
+            await Promise.all(
+              context.stores.map(async (s) => [
+                s.storeCode,
+                // Issue 14: each store's hours settings (holidays included); the default from its opening hours.
+                { hours: hoursOrDefault(s.storeId == null ? null : await context.storeHours?.(s.storeId), s.hours), timezone: s.timezone },
+              ]),
+            ),
+          )
         : null,
   };
 }
@@ -70,7 +79,8 @@ export default function StaticPage({ loaderData }: Route.ComponentProps) {
                 {hours?.[s.storeCode] ? (
                   <>
                     <OpenStatusLine hours={hours[s.storeCode].hours} timeZone={hours[s.storeCode].timezone} className="mt-2 text-sm text-stone-900" />
-                    <HoursSummary hours={hours[s.storeCode].hours} className="mt-1 space-y-0.5 text-sm text-stone-700 tabular-nums" />
+                    <HoursSummary hours={weekTable(hours[s.storeCode].hours, 'pickup')} className="mt-1 space-y-0.5 text-sm text-stone-700 tabular-nums" />
+                    <HoursExceptions hours={hours[s.storeCode].hours} timeZone={hours[s.storeCode].timezone} className="mt-1 text-sm text-stone-700" />
                   </>
                 ) : null}
               </li>

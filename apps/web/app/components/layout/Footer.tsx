@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { StoreLink } from '../store/StoreLink.tsx';
-import { HoursSummary, OpenStatusLine } from '../store/Hours.tsx';
+import { HoursExceptions, HoursSummary, OpenStatusLine } from '../store/Hours.tsx';
 import { useRootData } from '../../lib/root-data.ts';
 import { STATIC_PAGES, type StaticPageIdentifier } from '../../lib/static-pages.ts';
 import { formatAddress, telHref } from '../../lib/store-view.ts';
+import { weekTable } from '../../lib/store-hours.ts';
 
 const SHOP_LINKS: StaticPageIdentifier[] = ['sale', 'gift-card', 'order-from-catalog', 'size-guide', 'store-locator'];
 const HELP_LINKS: StaticPageIdentifier[] = ['customer-service', 'order-tracking', 'delivery', 'returns', 'about-us'];
@@ -55,8 +56,10 @@ export function Footer() {
             ) : null}
           </address>
           <h3 className="mt-5 text-sm font-semibold text-white">Opening hours</h3>
-          <OpenStatusLine hours={place.hours} timeZone={place.timezone} className="mt-2 text-sm text-white" />
-          <HoursSummary hours={place.hours} className="mt-2 space-y-1 text-sm tabular-nums" />
+          {/* Issue 14: the store's hours settings (pickup = opening hours), holidays included. */}
+          <OpenStatusLine hours={store.hours} timeZone={place.timezone} className="mt-2 text-sm text-white" />
+          <HoursSummary hours={weekTable(store.hours, 'pickup')} className="mt-2 space-y-1 text-sm tabular-nums" />
+          <HoursExceptions hours={store.hours} timeZone={place.timezone} className="mt-2 text-sm" />
         </section>
         <LinkList title="Shop" pages={SHOP_LINKS} />
         <LinkList

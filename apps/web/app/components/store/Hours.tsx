@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
-import { formatHoursRange, groupHours, openStatus, type HoursEntry } from '@verdant/domain';
+import { formatHoursRange, groupHours, type HoursEntry, type HoursOrderType, type HoursSettings } from '@verdant/domain';
+import { useOptionalRootData } from '../../lib/root-data.ts';
+import { storeStatus, upcomingExceptions } from '../../lib/store-hours.ts';
 
 /** Compact opening hours (`Mon – Sat 9:00 AM – 9:00 PM`), for the footer and cards. */
 export function HoursSummary({ hours, className }: { hours: readonly HoursEntry[]; className?: string }) {
@@ -45,22 +47,77 @@ export function HoursTable({ hours, caption }: { hours: readonly HoursEntry[]; c
 }
 
 /**
- * "Open now · closes 9 PM" / "Closed · opens 9 AM" in the store's time zone. The server's answer
- * may be up to a minute old (the output cache) and the shopper's clock decides in the browser, so
- * the line is worked out again after hydration and every minute (the first render may differ from
- * the server's text by design: suppressHydrationWarning).
+ * The instant "open now" is judged at. The first render uses the instant the server rendered the
+ * page at (root data `renderedAt`, kept with the page by the output cache), so the browser's
+ * hydration renders what the server did; then the browser's clock, every minute, since a cached
+ * page may be up to a minute old and a tab stays open for hours.
  */
-export function OpenStatusLine({ hours, timeZone, className = '' }: { hours: readonly HoursEntry[]; timeZone: string; className?: string }) {
-  const [now, setNow] = useState(() => new Date());
+function useStoreNow(): Date {
+  const renderedAt = useOptionalRootData()?.renderedAt;
+  const [now, setNow] = useState(() => (renderedAt ? new Date(renderedAt) : new Date()));
   useEffect(() => {
     setNow(new Date());
     const timer = setInterval(() => setNow(new Date()), 60_000);
     return () => clearInterval(timer);
   }, []);
-  const status = openStatus(hours, timeZone, now);
+  return now;
+}
+
+/**
+ * "Open now · closes 9 PM" / "Closed · opens tomorrow 9 AM" in the store's time zone, from the
+ * store's hours settings of an order type (pickup: the store's opening hours), holidays included.
+ */
+export function OpenStatusLine({
+  hours,
+  timeZone,
+  type = 'pickup',
+  className = '',
+}: {
+  hours: HoursSettings;
+  timeZone: string;
+  type?: HoursOrderType;
+  className?: string;
+}) {
+  const now = useStoreNow();
+  const status = storeStatus(hours, type, timeZone, now);
   return (
-    <p className={`${className} font-semibold`} data-open={status.open ? 'true' : 'false'} suppressHydrationWarning>
+    <p
+      className={`${className} font-semibold`}
+      data-open={status.open ? 'true' : 'false'}
+      data-testid={`hours-status-${type}`}
+      suppressHydrationWarning
+    >
       {status.label}
     </p>
+  );
+}
+
+/** The exceptions (holidays) of the next two weeks: `Thanksgiving · 11/26/2026: Closed`. Nothing when there are none. */
+export function HoursExceptions({
+  hours,
+  timeZone,
+  type = 'pickup',
+  className = '',
+}: {
+  hours: HoursSettings;
+  timeZone: string;
+  type?: HoursOrderType;
+  className?: string;
+}) {
+  const now = useStoreNow();
+  const lines = upcomingExceptions(hours, type, timeZone, now);
+  if (!lines.length) return null;
+  return (
+    <div className={className}>
+      <p className="font-semibold text-inherit">Special hours</p>
+      <ul className="mt-1 space-y-0.5 tabular-nums" data-testid={`hours-exceptions-${type}`}>
+        {lines.map((l) => (
+          <li key={l.date}>
+            {l.label ? `${l.label} · ` : ''}
+            {l.shown}: {l.hours}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
