@@ -14,6 +14,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { OutboxEvent } from '../outbox/consumer.ts';
 import { toE164 } from '../users/phone.ts';
+import { orderTaxLines } from '../tax/order-lines.ts';
 import { slotLabel } from '@verdant/domain';
 import {
   shopperEmail,
@@ -82,7 +83,22 @@ export async function planMessages(deps: PlanDeps, event: OutboxEvent): Promise<
   if (!store) return [];
   const order = await deps.db
     .selectFrom('orders')
-    .select(['id', 'increment_id', 'order_type', 'personal_details', 'cancel_message', 'total_cents', 'created_at', 'slot_start', 'slot_end'])
+    .select([
+      'id',
+      'increment_id',
+      'order_type',
+      'personal_details',
+      'cancel_message',
+      'total_cents',
+      'created_at',
+      'slot_start',
+      'slot_end',
+      'subtotal_cents',
+      'discount_cents',
+      'excise_tax_cents',
+      'sales_tax_cents',
+      'shipping_cents',
+    ])
     .where('id', '=', event.order_id)
     .executeTakeFirst();
   if (!order) return [];
@@ -105,6 +121,19 @@ export async function planMessages(deps: PlanDeps, event: OutboxEvent): Promise<
     // The booked time slot (issue 14), in the store's zone.
     slot: order.slot_start && order.slot_end ? slotLabel(order.slot_start, order.slot_end, store.timezone) : null,
   };
+  // The confirmation e-mail carries the receipt: each named tax line as charged (issue 14).
+  if (template === 'order_confirmed') {
+    const lines = await orderTaxLines(deps.db, order.id);
+    ctx.receipt = {
+      subtotalCents: order.subtotal_cents,
+      discountCents: order.discount_cents,
+      exciseCents: order.excise_tax_cents,
+      salesCents: order.sales_tax_cents,
+      taxLines: lines.map((l) => ({ title: l.title, rate: l.rate, amountCents: l.amount_cents })),
+      shippingCents: order.shipping_cents,
+      totalCents: order.total_cents,
+    };
+  }
 
   if (template === STORE_NEW_ORDER) {
     const to = settings?.order_email?.trim();

@@ -36,6 +36,33 @@ export interface OrderMessageContext {
   cancelMessage?: string | null;
   /** The booked time slot's text (issue 14: `6/15/2026 13:00 – 13:30`); null: as soon as possible. */
   slot?: string | null;
+  /** The order's totals for the confirmation e-mail's receipt (issue 14: each named tax line stated). */
+  receipt?: OrderReceipt | null;
+}
+
+/** What the shopper pays, as charged: each of the store's named tax lines (none for orders from before they were kept: the two sums). */
+export interface OrderReceipt {
+  subtotalCents: number;
+  discountCents: number;
+  exciseCents: number;
+  salesCents: number;
+  taxLines: { title: string; rate: number; amountCents: number }[];
+  shippingCents: number;
+  totalCents: number;
+}
+
+/** The receipt block of the confirmation e-mail, one line per amount, the same words as the thank-you page. */
+export function receiptText(r: OrderReceipt, orderType: 'pickup' | 'delivery'): string {
+  const taxes = r.taxLines.length
+    ? r.taxLines.map((l) => `${l.title} (${l.rate}%): ${dollars(l.amountCents)}`)
+    : [`Cannabis excise tax: ${dollars(r.exciseCents)}`, `Sales tax: ${dollars(r.salesCents)}`];
+  return [
+    `Subtotal: ${dollars(r.subtotalCents)}`,
+    ...(r.discountCents > 0 ? [`Discount: -${dollars(r.discountCents)}`] : []),
+    ...taxes,
+    `${orderType === 'delivery' ? 'Delivery' : 'Pickup'}: ${r.shippingCents > 0 ? dollars(r.shippingCents) : 'Free'}`,
+    `Total to pay: ${dollars(r.totalCents)}`,
+  ].join('\n');
 }
 
 export interface NewOrderContext extends OrderMessageContext {
@@ -106,6 +133,7 @@ export function shopperEmail(template: ShopperTemplate, ctx: OrderMessageContext
               : ` It will be ready for pickup by ${when}.`
             : '') +
           (ctx.slot ? `\n\nYour time slot: ${ctx.slot}.` : '') +
+          (ctx.receipt ? `\n\n${receiptText(ctx.receipt, ctx.orderType)}` : '') +
           `\n\nPlease bring a valid photo ID${ctx.orderType === 'delivery' ? ' to the door' : ''}.${sign}`,
       };
     case 'order_ready_for_pickup':

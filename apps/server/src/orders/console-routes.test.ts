@@ -228,11 +228,15 @@ describeEachDatabase('console order routes', (getDb) => {
         money(x.excise_tax_cents),
         money(x.sales_tax_cents),
         money(x.total_cents),
+        // The store's named tax lines (issue 14), one column each after the total: with the default lines
+        // the excise line is the excise sum and the sales line the sales sum.
+        money(x.excise_tax_cents),
+        money(x.sales_tax_cents),
       ].join(',');
     const both = row([...day17, ...day18], 'Total');
     expect(csv.body).toBe(
       [
-        'Date,Orders,Gross,Discounts,Excise tax,Sales tax,Total',
+        'Date,Orders,Gross,Discounts,Excise tax,Sales tax,Total,CA cannabis excise (15%),Sacramento sales tax (8.75%)',
         line(row(day17, '2026-06-17')),
         line(row(day18, '2026-06-18')),
         line(both),

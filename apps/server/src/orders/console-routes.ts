@@ -26,7 +26,7 @@ import { saveOrderSettings, settingsSchema } from './lifecycle/settings.ts';
 import { orderSettings, storeFacts, type Db, type StoreFacts } from './lifecycle/store-facts.ts';
 import { applyTransition, type OrderActor } from './lifecycle/transitions.ts';
 import { reviewDocument } from './lifecycle/verification.ts';
-import { dailyReport, dailyReportCsv, MAX_REPORT_DAYS } from './report.ts';
+import { dailyReport, dailyReportCsv, dailyTaxLineColumns, MAX_REPORT_DAYS } from './report.ts';
 import { taxLinesReport } from '../tax/order-lines.ts';
 
 export interface ConsoleOrderDeps {
@@ -180,7 +180,7 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, deps: ConsoleOr
   app.get(`${PREFIX}/reports/daily.csv`, perm('reports:read'), async (request, reply) => {
     const store = await storeOf(request);
     const q = parseOr400(reportQuery, request.query);
-    const csv = dailyReportCsv(await dailyReport(db, store, q.from, q.to));
+    const csv = dailyReportCsv(await dailyReport(db, store, q.from, q.to), await dailyTaxLineColumns(db, store, q.from, q.to));
     return reply
       .header('cache-control', 'no-store, private')
       .header('content-disposition', `attachment; filename="${store.code}-daily-${q.from}-${q.to}.csv"`)

@@ -25,6 +25,7 @@ import { prepareOrder, type PreparedOrder } from './prepare.ts';
 import type { OrderInput } from './schema.ts';
 import { recordPlaced } from './lifecycle/placed.ts';
 import { recordOrderTaxLines } from '../tax/order-lines.ts';
+import { statedTaxLines } from '../cart/totals.ts';
 import { bookOrderSlot, hoursOf, type BookedSlot } from '../hours/booking.ts';
 
 export interface PlaceOrderResult extends StoredAnswer {
@@ -289,6 +290,8 @@ async function recordOrder(
       discount: s.discount,
       excise_taxes: s.excise_taxes,
       sales_taxes: s.sales_taxes,
+      // Each of the store's named tax lines charged on the order, as order_tax_lines keeps them (issue 14 receipt).
+      tax_lines: statedTaxLines(order.priced.totals.taxLines ?? []),
       shipping: s.shipping,
       total: s.total,
       credits_used: order.priced.totals.creditsUsed,

@@ -7,6 +7,12 @@
  * delivery, so money is taken when staff complete the order; a submitted, confirmed or ready order
  * has not been paid, and a cancelled or no-show order never is. A day without completed orders is
  * listed with zeros so a CSV has one line per day of the range.
+ *
+ * Named tax lines in the CSV (issue 14, decided here): one column per line after "Total", so the
+ * existing columns keep their places; a column is a line's code, title and rate as charged
+ * (order_tax_lines), so a rate changed mid-range gives two columns, each its rate's amounts, like
+ * the JSON's `tax_lines`. Per day the line columns add up to that day's excise plus sales tax, to
+ * the cent (orders placed before the lines were kept, migration 0018, carry none).
  */
 import { stringify } from 'csv-stringify/sync';
 import { dayStartUtc, localDate, nextDay, type Db, type StoreFacts } from './lifecycle/store-facts.ts';
@@ -59,10 +65,43 @@ export async function dailyReport(db: Db, store: StoreFacts, from: string, to: s
   return [...byDay.values()];
 }
 
+/** One CSV column: a named tax line as charged (code, title, rate), with its amount per store-local day. */
+export interface TaxLineColumn {
+  code: string;
+  title: string;
+  rate: number;
+  cents_by_day: Map<string, number>;
+}
+
+/** The tax-line columns of the report's orders (the same completed orders, by completion day), in the store's line order. */
+export async function dailyTaxLineColumns(db: Db, store: StoreFacts, from: string, to: string): Promise<TaxLineColumn[]> {
+  const rows = await db
+    .selectFrom('order_tax_lines as t')
+    .innerJoin('orders as o', 'o.id', 't.order_id')
+    .select(['t.code', 't.title', 't.rate', 't.amount_cents', 'o.status_changed_at'])
+    .where('o.store_id', '=', store.id)
+    .where('o.status', '=', 'completed')
+    .where('o.status_changed_at', '>=', dayStartUtc(from, store.timezone))
+    .where('o.status_changed_at', '<', dayStartUtc(nextDay(to), store.timezone))
+    .orderBy('t.position')
+    .orderBy('t.code')
+    .orderBy('t.rate')
+    .execute();
+  const columns = new Map<string, TaxLineColumn>();
+  for (const r of rows) {
+    const key = `${r.code}|${r.title}|${r.rate}`;
+    let column = columns.get(key);
+    if (!column) columns.set(key, (column = { code: r.code, title: r.title, rate: r.rate, cents_by_day: new Map() }));
+    const day = localDate(r.status_changed_at as string, store.timezone);
+    column.cents_by_day.set(day, (column.cents_by_day.get(day) ?? 0) + r.amount_cents);
+  }
+  return [...columns.values()];
+}
+
 const dollars = (cents: number) => (cents / 100).toFixed(2);
 
-/** The report as CSV (amounts in dollars with two decimals, a total line at the end). */
-export function dailyReportCsv(rows: readonly DailyRow[]): string {
+/** The report as CSV (amounts in dollars with two decimals, a total line at the end; the tax-line columns last). */
+export function dailyReportCsv(rows: readonly DailyRow[], taxLines: readonly TaxLineColumn[] = []): string {
   const sum = (k: keyof Omit<DailyRow, 'date'>) => rows.reduce((s, r) => s + r[k], 0);
   const line = (r: Omit<DailyRow, 'date'> & { date: string }) => [
     r.date,
@@ -72,6 +111,9 @@ export function dailyReportCsv(rows: readonly DailyRow[]): string {
     dollars(r.excise_tax_cents),
     dollars(r.sales_tax_cents),
     dollars(r.total_cents),
+    ...taxLines.map((t) =>
+      dollars(r.date === 'Total' ? [...t.cents_by_day.values()].reduce((a, b) => a + b, 0) : (t.cents_by_day.get(r.date) ?? 0)),
+    ),
   ];
   const total = {
     date: 'Total',
@@ -82,5 +124,15 @@ export function dailyReportCsv(rows: readonly DailyRow[]): string {
     sales_tax_cents: sum('sales_tax_cents'),
     total_cents: sum('total_cents'),
   };
-  return stringify([['Date', 'Orders', 'Gross', 'Discounts', 'Excise tax', 'Sales tax', 'Total'], ...rows.map(line), line(total)]);
+  const header = [
+    'Date',
+    'Orders',
+    'Gross',
+    'Discounts',
+    'Excise tax',
+    'Sales tax',
+    'Total',
+    ...taxLines.map((t) => `${t.title} (${t.rate}%)`),
+  ];
+  return stringify([header, ...rows.map(line), line(total)]);
 }

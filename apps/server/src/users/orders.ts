@@ -19,6 +19,18 @@ export async function orderView(db: Db, orders: Row<'orders'>[]) {
     )
     .orderBy('id')
     .execute();
+  // Each named tax line as charged (issue 14 receipt; orders placed before migration 0018 have none: the two sums stand).
+  const taxLines = await db
+    .selectFrom('order_tax_lines')
+    .select(['order_id', 'code', 'title', 'kind', 'rate', 'amount_cents'])
+    .where(
+      'order_id',
+      'in',
+      orders.map((o) => o.id),
+    )
+    .orderBy('order_id')
+    .orderBy('position')
+    .execute();
   return orders.map((o) => ({
     increment_id: o.increment_id,
     status: o.status,
@@ -34,6 +46,9 @@ export async function orderView(db: Db, orders: Row<'orders'>[]) {
     discount: o.discount_cents,
     excise_taxes: o.excise_tax_cents,
     sales_taxes: o.sales_tax_cents,
+    tax_lines: taxLines
+      .filter((t) => t.order_id === o.id)
+      .map((t) => ({ code: t.code, title: t.title, kind: t.kind, rate: t.rate, amount: t.amount_cents })),
     shipping: o.shipping_cents,
     total: o.total_cents,
     credits_used: o.credits_used_cents,

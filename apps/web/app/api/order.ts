@@ -4,7 +4,7 @@
  * so sending the same payload again after a lost answer can never place a second order.
  */
 import type { LicenseType } from '@verdant/domain';
-import type { WithUserToken } from './cart.ts';
+import type { TotalsTaxLine, WithUserToken } from './cart.ts';
 import { callApi } from './envelope.ts';
 
 export interface OrderPayload {
@@ -35,6 +35,8 @@ export interface PlacedOrder {
   discount: number;
   excise_taxes: number;
   sales_taxes: number;
+  /** Each of the store's named tax lines charged on the order (issue 14); absent from answers stored before it existed. */
+  tax_lines?: TotalsTaxLine[];
   shipping: number;
   total: number;
   /** Reward points redeemed (cents), part of `discount`. Absent from answers stored before it existed. */

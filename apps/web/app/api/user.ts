@@ -8,6 +8,7 @@
  */
 import type { DocumentStatus, LicenseType, TimelineStep } from '@verdant/domain';
 import { ApiError, NetworkError, apiUrl, callApi, callApiEnvelope } from './envelope.ts';
+import type { TotalsTaxLine } from './cart.ts';
 
 export type OrderType = 'pickup' | 'delivery';
 
@@ -98,6 +99,8 @@ export interface AccountOrder {
   discount: number;
   excise_taxes: number;
   sales_taxes: number;
+  /** Each named tax line as charged (issue 14); empty for orders placed before the store's lines were kept. */
+  tax_lines?: TotalsTaxLine[];
   shipping: number;
   total: number;
   credits_used: number;

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { Fragment, useEffect, useRef } from 'react';
 import { formatMoney, isSizeId, sizeLongLabel } from '@verdant/domain';
 import type { PickupPlace, PlacedOrder } from '../../api/order.ts';
 import { useRootData } from '../../lib/root-data.ts';
@@ -110,10 +110,22 @@ export function ThankYou({ order }: { order: PlacedOrder }) {
             <dd className="text-right tabular-nums">{money(order.subtotal)}</dd>
             <dt className="text-stone-700">Discount{credits > 0 ? ` (incl. ${credits} reward points)` : ''}</dt>
             <dd className="text-right tabular-nums">{order.discount > 0 ? `−${money(order.discount)}` : money(0)}</dd>
-            <dt className="text-stone-700">Cannabis excise tax</dt>
-            <dd className="text-right tabular-nums">{money(order.excise_taxes)}</dd>
-            <dt className="text-stone-700">Sales tax</dt>
-            <dd className="text-right tabular-nums">{money(order.sales_taxes)}</dd>
+            {/* Each of the store's named tax lines as charged (issue 14), the same words as the cart; an older answer has the two sums. */}
+            {order.tax_lines?.length ? (
+              order.tax_lines.map((l) => (
+                <Fragment key={l.code}>
+                  <dt className="text-stone-700">{`${l.title} (${l.rate}%)`}</dt>
+                  <dd className="text-right tabular-nums">{money(l.amount)}</dd>
+                </Fragment>
+              ))
+            ) : (
+              <>
+                <dt className="text-stone-700">Cannabis excise tax</dt>
+                <dd className="text-right tabular-nums">{money(order.excise_taxes)}</dd>
+                <dt className="text-stone-700">Sales tax</dt>
+                <dd className="text-right tabular-nums">{money(order.sales_taxes)}</dd>
+              </>
+            )}
             <dt className="text-stone-700">{delivery ? 'Delivery' : 'Pickup'}</dt>
             <dd className="text-right tabular-nums">{order.shipping > 0 ? money(order.shipping) : 'Free'}</dd>
             <dt className="font-semibold">Total to pay</dt>

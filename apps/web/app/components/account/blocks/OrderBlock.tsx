@@ -78,8 +78,15 @@ export function OrderBlock({ orderId }: { orderId: string }) {
             <Total label="Subtotal" value={money(o.subtotal)} />
             {o.discount > 0 ? <Total label="Discount" value={`−${money(o.discount)}`} /> : null}
             {o.credits_used > 0 ? <Total label="Reward points" value={`−${money(o.credits_used)}`} /> : null}
-            <Total label="Cannabis excise tax" value={money(o.excise_taxes)} />
-            <Total label="Sales tax" value={money(o.sales_taxes)} />
+            {/* Each of the store's named tax lines as charged (issue 14); an order from before they were kept has the two sums. */}
+            {o.tax_lines?.length ? (
+              o.tax_lines.map((l) => <Total key={l.code} label={`${l.title} (${l.rate}%)`} value={money(l.amount)} />)
+            ) : (
+              <>
+                <Total label="Cannabis excise tax" value={money(o.excise_taxes)} />
+                <Total label="Sales tax" value={money(o.sales_taxes)} />
+              </>
+            )}
             <Total label="Shipping" value={o.shipping > 0 ? money(o.shipping) : 'Free'} />
             <Total label="Total" value={money(o.total)} strong />
           </dl>
