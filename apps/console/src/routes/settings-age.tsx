@@ -2,64 +2,42 @@
  * Age check (issue 14, "Age on every order"): the minimum age of a medical order at this store,
  * 18 to 21 (recreational orders always need 21). Saved through the settings section `age` over the
  * version read (a save made meanwhile answers 409: the current value is shown, nothing overwritten).
+ * A number field (not a list of four ages), checked here with the domain's schema and its figures,
+ * so a wrong age is named at the field before anything is sent; the server checks again.
  */
-import { useEffect, useState, type FormEvent } from 'react';
-import { AGE_THRESHOLD, MEDICAL_MINIMUM_AGE_FLOOR, type AgeSettings } from '@verdant/domain';
-import { ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
-import { ApiFailure, api, errorText } from '../lib/api.ts';
-import { useResource } from '../lib/use-resource.ts';
-import { useStore, useTitle } from './layout.tsx';
+import { useId } from 'react';
+import { AGE_THRESHOLD, MEDICAL_MINIMUM_AGE_FLOOR, ageSettingsSchema, type AgeSettings } from '@verdant/domain';
+import { FieldProblems, SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
+import { PageTitle } from '../components/ui.tsx';
+import { useSettingsSection, type SettingsSource } from '../lib/use-settings-section.ts';
+import { useTitle } from './layout.tsx';
 
-interface Section {
-  value: AgeSettings;
-  version: number;
-  source: 'saved' | 'stores-file' | 'default';
-  updatedAt: string | null;
-}
-
-const SOURCE: Record<Section['source'], string> = {
+const SOURCE: Record<SettingsSource, string> = {
   saved: 'saved in the console',
   'stores-file': 'from the stores file',
   default: 'the default',
 };
 
-const AGES = Array.from({ length: AGE_THRESHOLD - MEDICAL_MINIMUM_AGE_FLOOR + 1 }, (_, i) => MEDICAL_MINIMUM_AGE_FLOOR + i);
+const FIELD = 'medical-minimum-age';
+const AGE_PROBLEM = `Enter a whole number of years from ${MEDICAL_MINIMUM_AGE_FLOOR} to ${AGE_THRESHOLD}.`;
 
 export function AgeSettingsPage() {
   useTitle('Age check');
-  const { store } = useStore();
-  const path = `/stores/${store.id}/settings/sections/age`;
-  const section = useResource(String(store.id), () => api<Section>('GET', path));
-  const [medical, setMedical] = useState(AGE_THRESHOLD);
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    if (section.data) setMedical(section.data.value.medicalMinimumAge);
-  }, [section.data]);
-
-  if (!section.data) return section.error ? <ErrorNote>{section.error}</ErrorNote> : <Loading />;
-  const current = section.data;
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setSaved(null);
-    setError(null);
-    setBusy(true);
-    try {
-      const answer = await api<Section>('PUT', path, { value: { medicalMinimumAge: medical }, version: current.version });
-      section.setData(answer);
-      setSaved('Age check saved.');
-    } catch (err) {
-      if (err instanceof ApiFailure && err.status === 409) {
-        setError('Someone saved the age check meanwhile. Their value is shown now; make your change again.');
-        await section.reload();
-      } else setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const helpId = useId();
+  const form = useSettingsSection<AgeSettings, string>({
+    section: 'age',
+    toDraft: (v) => String(v.medicalMinimumAge),
+    toValue: (d) => ({ medicalMinimumAge: Number(d) }),
+    // The schema decides; its message names the JSON key, so the field gets words of its own.
+    validate: (d) =>
+      d.trim() !== '' && ageSettingsSchema.safeParse({ medicalMinimumAge: Number(d) }).success
+        ? []
+        : [{ field: FIELD, message: AGE_PROBLEM }],
+    savedText: 'Age check saved.',
+    staleText: 'Someone saved the age check meanwhile. Their value is shown now; make your change again.',
+  });
+  if (!form.current || form.draft === null) return <SettingsLoading form={form} />;
+  const current = form.current;
 
   return (
     <>
@@ -69,34 +47,35 @@ export function AgeSettingsPage() {
         server refuses anyone younger than the minimum on the order date in the store’s time zone. Recreational orders always need{' '}
         {AGE_THRESHOLD}. The value now is {current.value.medicalMinimumAge} ({SOURCE[current.source]}).
       </p>
-      <form onSubmit={submit} className="card grid max-w-md gap-3" aria-label="Age check">
-        <ErrorNote>{error}</ErrorNote>
-        <div role="status">{saved}</div>
-        <label htmlFor="medical-minimum-age" className="font-semibold">
+      <SettingsForm
+        form={form}
+        label="Age check"
+        problemsTitle="The age check was not saved:"
+        className="card grid max-w-md gap-3"
+        noValidate
+      >
+        <label htmlFor={FIELD} className="font-semibold">
           Minimum age for medical orders
         </label>
-        <p id="medical-minimum-age-help" className="text-sm text-stone-700">
-          Lower it only where the store’s state lets patients of that age buy for themselves.
+        <p id={helpId} className="text-sm text-stone-700">
+          {MEDICAL_MINIMUM_AGE_FLOOR} to {AGE_THRESHOLD}. Lower it only where the store’s state lets patients of that age buy for
+          themselves.
         </p>
-        <select
-          id="medical-minimum-age"
-          aria-describedby="medical-minimum-age-help"
-          value={medical}
-          onChange={(e) => setMedical(Number(e.target.value))}
-          className="field"
-        >
-          {AGES.map((age) => (
-            <option key={age} value={age}>
-              {age}
-            </option>
-          ))}
-        </select>
-        <div>
-          <button type="submit" className="btn" disabled={busy}>
-            {busy ? 'Saving…' : 'Save'}
-          </button>
-        </div>
-      </form>
+        <input
+          {...form.fieldProps(FIELD, helpId)}
+          type="number"
+          inputMode="numeric"
+          min={MEDICAL_MINIMUM_AGE_FLOOR}
+          max={AGE_THRESHOLD}
+          step={1}
+          value={form.draft}
+          onChange={(e) => form.setDraft(e.target.value)}
+          className="field max-w-32"
+        />
+        <FieldProblems form={form} field={FIELD} />
+        <SaveButton form={form} />
+      </SettingsForm>
+      <SettingsHistory form={form} />
     </>
   );
 }

@@ -4,64 +4,34 @@
  * `hours` over the version read (a save made meanwhile answers 409: the current value is shown,
  * nothing overwritten); the server checks the whole document with the same schema as the domain.
  */
-import { useEffect, useState, type FormEvent } from 'react';
 import { HOURS_ORDER_TYPES, WEEKDAY_NAMES, type HoursOrderType, type HoursSettings } from '@verdant/domain';
-import { ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
-import { ApiFailure, api, errorText } from '../lib/api.ts';
-import { useResource } from '../lib/use-resource.ts';
-import { useStore, useTitle } from './layout.tsx';
-
-interface Section {
-  value: HoursSettings;
-  version: number;
-  source: 'saved' | 'stores-file' | 'default';
-  updatedAt: string | null;
-}
+import { SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
+import { PageTitle } from '../components/ui.tsx';
+import { useSettingsSection } from '../lib/use-settings-section.ts';
+import { useTitle } from './layout.tsx';
 
 const TYPE_LABEL: Record<HoursOrderType, string> = { pickup: 'Pickup', delivery: 'Delivery' };
 type Exception = HoursSettings['exceptions'][number];
 
 export function HoursSettingsPage() {
   useTitle('Hours and time slots');
-  const { store } = useStore();
-  const path = `/stores/${store.id}/settings/sections/hours`;
-  const section = useResource(String(store.id), () => api<Section>('GET', path));
-  const [value, setValue] = useState<HoursSettings | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    if (section.data) setValue(structuredClone(section.data.value));
-  }, [section.data]);
-
-  if (!section.data || !value) return section.error ? <ErrorNote>{section.error}</ErrorNote> : <Loading />;
-  const current = section.data;
+  // The browser's own checks (time, min/max) hold the form; the server checks the whole document.
+  const form = useSettingsSection<HoursSettings, HoursSettings>({
+    section: 'hours',
+    toDraft: (v) => structuredClone(v),
+    toValue: (d) => d,
+    savedText: 'Hours and time slots saved.',
+    staleText: 'Someone saved the hours meanwhile. Their value is shown now; make your change again.',
+  });
+  if (!form.current || form.draft === null) return <SettingsLoading form={form} />;
+  const { store } = form;
+  const value = form.draft;
   const change = (edit: (v: HoursSettings) => void) =>
-    setValue((v) => {
-      const next = structuredClone(v!);
+    form.setDraft((v) => {
+      const next = structuredClone(v);
       edit(next);
       return next;
     });
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setSaved(null);
-    setError(null);
-    setBusy(true);
-    try {
-      const answer = await api<Section>('PUT', path, { value, version: current.version });
-      section.setData(answer);
-      setSaved('Hours and time slots saved.');
-    } catch (err) {
-      if (err instanceof ApiFailure && err.status === 409) {
-        setError('Someone saved the hours meanwhile. Their value is shown now; make your change again.');
-        await section.reload();
-      } else setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const setDay = (type: HoursOrderType, day: (typeof WEEKDAY_NAMES)[number], open: boolean) =>
     change((v) => {
@@ -77,9 +47,7 @@ export function HoursSettingsPage() {
         Times are the store’s ({store.timezone}). Checkout offers “as soon as possible” while the store is open for the order type, and the
         time slots with room; the server checks the slot again when the order is saved.
       </p>
-      <form onSubmit={submit} className="grid max-w-4xl gap-6" aria-label="Hours and time slots">
-        <ErrorNote>{error}</ErrorNote>
-        <div role="status">{saved}</div>
+      <SettingsForm form={form} label="Hours and time slots" problemsTitle="The hours were not saved:" className="grid max-w-4xl gap-6">
         <div className="card grid gap-2">
           <label htmlFor="outside-hours" className="font-semibold">
             Orders outside ordering hours
@@ -262,12 +230,9 @@ export function HoursSettingsPage() {
             </button>
           </div>
         </fieldset>
-        <div>
-          <button type="submit" className="btn" disabled={busy}>
-            {busy ? 'Saving…' : 'Save'}
-          </button>
-        </div>
-      </form>
+        <SaveButton form={form} />
+      </SettingsForm>
+      <SettingsHistory form={form} />
     </>
   );
 }

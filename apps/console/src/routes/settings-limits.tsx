@@ -6,12 +6,11 @@
  * value is shown, nothing overwritten). The model is edited as JSON in the shape of the stores file's
  * `settings.limits.model` (the same zod schema checks it here, on the server and at start).
  */
-import { useEffect, useState, type FormEvent } from 'react';
 import { LIMIT_PRESETS, formatLimitAmount, safeParseLimitModel, type Cap, type LimitModelInput, type LimitPresetId } from '@verdant/domain';
-import { ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
-import { ApiFailure, api, errorText } from '../lib/api.ts';
-import { useResource } from '../lib/use-resource.ts';
-import { useStore, useTitle } from './layout.tsx';
+import { FieldProblems, SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
+import { PageTitle } from '../components/ui.tsx';
+import { useSettingsSection, type FieldProblem, type SettingsSource } from '../lib/use-settings-section.ts';
+import { useTitle } from './layout.tsx';
 
 interface LimitsValue {
   preset: LimitPresetId | null;
@@ -19,85 +18,80 @@ interface LimitsValue {
   licence_holder: string | null;
 }
 
-interface Section {
-  value: LimitsValue;
-  version: number;
-  source: 'saved' | 'stores-file' | 'default';
-  updatedAt: string | null;
-}
-
-const SOURCE: Record<Section['source'], string> = {
+const SOURCE: Record<SettingsSource, string> = {
   saved: 'saved in the console',
   'stores-file': 'from the stores file',
   default: 'today’s per-order limit (the default)',
 };
 
+/** The model as enforced (defaults filled in), or null while the draft's model is wrong. */
+function parsedModel(json: unknown) {
+  const checked = safeParseLimitModel(json);
+  return checked.success ? { buckets: checked.data.buckets, share: checked.data.shareWithLicenceHolder } : null;
+}
+
 const capText = (c: Cap, unit: Parameters<typeof formatLimitAmount>[1]) =>
   c.kind === 'cap' ? formatLimitAmount(c.max, unit) : c.kind === 'no_cap' ? 'no cap' : 'not sold';
 
+interface Draft {
+  preset: LimitPresetId | '';
+  text: string;
+  holder: string;
+}
+
+const MODEL = 'limits-model';
+const HOLDER = 'limits-holder';
+
+/** The model's problems (not JSON, or the schema's first issue, naming the place in the model). */
+function modelProblems(d: Draft): FieldProblem[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(d.text);
+  } catch {
+    return [{ field: MODEL, message: 'The model is not valid JSON.' }];
+  }
+  const checked = safeParseLimitModel(json);
+  if (checked.success)
+    return d.holder.trim().length > 120 ? [{ field: HOLDER, message: 'The licence holder is at most 120 characters.' }] : [];
+  const issue = checked.error.issues[0];
+  return [{ field: MODEL, message: `${issue.path.join('.') || 'model'}: ${issue.message}` }];
+}
+
 export function LimitsSettingsPage() {
   useTitle('Purchase limits');
-  const { store } = useStore();
-  const path = `/stores/${store.id}/settings/sections/limits`;
-  const section = useResource(String(store.id), () => api<Section>('GET', path));
-  const [text, setText] = useState('');
-  const [preset, setPreset] = useState<LimitPresetId | ''>('');
-  const [holder, setHolder] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSettingsSection<LimitsValue, Draft>({
+    section: 'limits',
+    toDraft: (v) => ({ preset: v.preset ?? '', text: JSON.stringify(v.model, null, 2), holder: v.licence_holder ?? '' }),
+    toValue: (d) => ({ preset: d.preset || null, model: JSON.parse(d.text) as LimitModelInput, licence_holder: d.holder.trim() || null }),
+    validate: modelProblems,
+    savedText: 'Purchase limits saved.',
+    staleText: 'Someone saved the purchase limits meanwhile. Their value is shown now; make your change again.',
+  });
+  if (!form.current || form.draft === null) return <SettingsLoading form={form} />;
+  const current = form.current;
+  const draft = form.draft;
 
-  useEffect(() => {
-    if (!section.data) return;
-    setText(JSON.stringify(section.data.value.model, null, 2));
-    setPreset(section.data.value.preset ?? '');
-    setHolder(section.data.value.licence_holder ?? '');
-  }, [section.data]);
-
-  if (!section.data) return section.error ? <ErrorNote>{section.error}</ErrorNote> : <Loading />;
-  const current = section.data;
-
-  let parsedJson: unknown = null;
-  let problem: string | null = null;
+  // The buckets as they will be enforced, and the sharing switch, from the draft when it parses.
+  let model: ReturnType<typeof parsedModel> = null;
   try {
-    parsedJson = JSON.parse(text);
+    model = parsedModel(JSON.parse(draft.text));
   } catch {
-    problem = 'The model is not valid JSON.';
+    model = null;
   }
-  const checked = problem ? null : safeParseLimitModel(parsedJson);
-  if (checked && !checked.success) {
-    const issue = checked.error.issues[0];
-    problem = `${issue.path.join('.') || 'model'}: ${issue.message}`;
-  }
-  const model = checked && checked.success ? checked.data : null;
 
   function choosePreset(id: LimitPresetId | '') {
-    setPreset(id);
-    if (id) setText(JSON.stringify(LIMIT_PRESETS[id].model, null, 2));
+    form.setDraft((d) => ({ ...d, preset: id, text: id ? JSON.stringify(LIMIT_PRESETS[id].model, null, 2) : d.text }));
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setSaved(null);
-    setError(null);
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setBusy(true);
-    try {
-      const value = { preset: preset || null, model: parsedJson, licence_holder: holder.trim() || null };
-      const answer = await api<Section>('PUT', path, { value, version: current.version });
-      section.setData(answer);
-      setSaved('Purchase limits saved.');
-    } catch (err) {
-      if (err instanceof ApiFailure && err.status === 409) {
-        setError('Someone saved the purchase limits meanwhile. Their value is shown now; make your change again.');
-        await section.reload();
-      } else setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+  /** The model's share_with_licence_holder, set in its JSON (only while the JSON parses). */
+  function setShared(on: boolean) {
+    form.setDraft((d) => {
+      try {
+        return { ...d, text: JSON.stringify({ ...(JSON.parse(d.text) as object), share_with_licence_holder: on }, null, 2) };
+      } catch {
+        return d;
+      }
+    });
   }
 
   return (
@@ -108,13 +102,21 @@ export function LimitsSettingsPage() {
         and a window (the order, the calendar day in the store’s time zone, rolling days, the month). The cart and the server enforce the
         same model; a guest is counted per order only. The model now is {SOURCE[current.source]}.
       </p>
-      <form onSubmit={submit} className="card grid max-w-3xl gap-3" aria-label="Purchase limits">
-        <ErrorNote>{error}</ErrorNote>
-        <div role="status">{saved}</div>
+      <SettingsForm
+        form={form}
+        label="Purchase limits"
+        problemsTitle="The purchase limits were not saved:"
+        className="card grid max-w-3xl gap-3"
+      >
         <label htmlFor="limits-preset" className="font-semibold">
           Start from a state preset
         </label>
-        <select id="limits-preset" value={preset} onChange={(e) => choosePreset(e.target.value as LimitPresetId | '')} className="field">
+        <select
+          id="limits-preset"
+          value={draft.preset}
+          onChange={(e) => choosePreset(e.target.value as LimitPresetId | '')}
+          className="field"
+        >
           <option value="">— the store’s own model —</option>
           {(Object.keys(LIMIT_PRESETS) as LimitPresetId[]).map((id) => (
             <option key={id} value={id}>
@@ -130,22 +132,35 @@ export function LimitsSettingsPage() {
           split <code>{'{ "resident": 30, "non_resident": 15 }'}</code>.
         </p>
         <textarea
-          id="limits-model"
-          aria-describedby="limits-model-help limits-model-problem"
-          aria-invalid={problem != null}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
+          {...form.fieldProps(MODEL, 'limits-model-help')}
+          value={draft.text}
+          onChange={(e) => form.setDraft((d) => ({ ...d, text: e.target.value }))}
           rows={16}
           className="field font-mono text-sm"
           spellCheck={false}
         />
-        <p id="limits-model-problem" className="text-sm text-red-800" aria-live="polite">
-          {problem}
-        </p>
+        <FieldProblems form={form} field={MODEL} />
+        <label className="flex items-center gap-2">
+          <input
+            type="checkbox"
+            className="size-5"
+            checked={model?.share ?? false}
+            disabled={!model}
+            onChange={(e) => setShared(e.target.checked)}
+          />
+          Count a customer’s orders at every store of the same licence holder (the model’s <code>share_with_licence_holder</code>)
+        </label>
         <label htmlFor="limits-holder" className="font-semibold">
           Licence holder (stores naming the same holder share a customer’s orders when the model says so)
         </label>
-        <input id="limits-holder" value={holder} onChange={(e) => setHolder(e.target.value)} className="field" maxLength={120} />
+        <input
+          {...form.fieldProps(HOLDER)}
+          value={draft.holder}
+          onChange={(e) => form.setDraft((d) => ({ ...d, holder: e.target.value }))}
+          className="field"
+          maxLength={120}
+        />
+        <FieldProblems form={form} field={HOLDER} />
         {model && (
           <table className="text-sm">
             <caption className="text-left font-semibold">The buckets as they will be enforced</caption>
@@ -173,12 +188,9 @@ export function LimitsSettingsPage() {
             </tbody>
           </table>
         )}
-        <div>
-          <button type="submit" className="btn" disabled={busy}>
-            {busy ? 'Saving…' : 'Save'}
-          </button>
-        </div>
-      </form>
+        <SaveButton form={form} />
+      </SettingsForm>
+      <SettingsHistory form={form} />
     </>
   );
 }

@@ -7,7 +7,7 @@
  * the current value is shown, nothing overwritten). The same zod schema checks the form here, on the
  * server and at start; the example below is computed by the same domain code as carts and orders.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type ComponentProps, type ReactNode } from 'react';
 import {
   TAX_EXEMPTIONS,
   TAX_PRODUCT_KINDS,
@@ -21,19 +21,12 @@ import {
   type TaxLineInput,
   type TaxProductKind,
 } from '@verdant/domain';
-import { ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
-import { ApiFailure, api, errorText } from '../lib/api.ts';
-import { useResource } from '../lib/use-resource.ts';
-import { useStore, useTitle } from './layout.tsx';
+import { FieldProblems, SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
+import { PageTitle } from '../components/ui.tsx';
+import { useSettingsSection, type FieldProblem, type SettingsSectionForm, type SettingsSource } from '../lib/use-settings-section.ts';
+import { useTitle } from './layout.tsx';
 
-interface Section {
-  value: { lines: TaxLineInput[] };
-  version: number;
-  source: 'saved' | 'stores-file' | 'default';
-  updatedAt: string | null;
-}
-
-const SOURCE: Record<Section['source'], string> = {
+const SOURCE: Record<SettingsSource, string> = {
   saved: 'saved in the console',
   'stores-file': 'from the stores file',
   default: 'today’s rates (the default)',
@@ -65,29 +58,101 @@ const PRESETS = {
 } as const;
 type PresetId = keyof typeof PRESETS;
 
+/** A labelled field of a line, its problems under it. */
+function Field({ form, id, label, children }: { form: TaxForm; id: string; label: string; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={id}>{label}</label>
+      {children}
+      <FieldProblems form={form} field={id} />
+    </div>
+  );
+}
+
+/**
+ * Product tax class ids typed as "2, 3": the text is the field's own while it is typed (a trailing
+ * comma or a half-typed id stays), and the ids go to the line as they parse; a word that is not a
+ * number goes as NaN, which the schema names.
+ */
+function ClassIdsInput({
+  ids,
+  onIds,
+  ...rest
+}: { ids: number[] | undefined; onIds(ids: number[] | undefined): void } & ComponentProps<'input'>) {
+  const [text, setText] = useState((ids ?? []).join(', '));
+  const parse = (t: string) => {
+    const list = t
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .map(Number);
+    return list.length ? list : undefined;
+  };
+  // The line's ids changed from elsewhere (a preset, a 409's current value): show them.
+  useEffect(() => {
+    if (JSON.stringify(parse(text)) !== JSON.stringify(ids)) setText((ids ?? []).join(', '));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ids]);
+  return (
+    <input
+      {...rest}
+      className="field"
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value);
+        onIds(parse(e.target.value));
+      }}
+    />
+  );
+}
+
 const numberOrUndefined = (v: string) => (v.trim() === '' ? undefined : Number(v));
+
+type TaxForm = SettingsSectionForm<{ lines: TaxLineInput[] }, TaxLineInput[]>;
+
+/** The id of a line's field. */
+const fieldOf = (i: number, name: string) => `tax-line-${i}-${name}`;
+
+const FIELD_OF_KEY: Record<string, [name: string, label: string]> = {
+  title: ['title', 'Title'],
+  code: ['code', 'Code'],
+  kind: ['kind', 'Kind'],
+  rate: ['rate', 'Rate (%)'],
+  base: ['base', 'Charged on'],
+  tax_class_ids: ['classes', 'Product tax classes'],
+  thc_percent_above: ['thc-above', 'THC above (%)'],
+  thc_percent_at_most: ['thc-at-most', 'THC at most (%)'],
+};
+
+/** The schema's problems, each tied to the field of the line it is about. */
+function taxProblems(lines: TaxLineInput[]): FieldProblem[] {
+  const checked = taxSettingsSchema.safeParse({ lines });
+  if (checked.success) return [];
+  return checked.error.issues.map((issue) => {
+    const [, index, key, sub] = issue.path;
+    if (typeof index !== 'number') return { field: 'tax-preset', message: issue.message };
+    // applies_to's own rule ("THC above" below "THC at most") is about the first of the two fields.
+    const name = key === 'applies_to' ? (typeof sub === 'string' ? sub : 'thc_percent_above') : String(key);
+    const [field, label] = FIELD_OF_KEY[name] ?? FIELD_OF_KEY.title;
+    return { field: fieldOf(index, field), message: issue.message, where: `Line ${index + 1} › ${label}` };
+  });
+}
 
 export function TaxSettingsPage() {
   useTitle('Tax lines');
-  const { store } = useStore();
-  const path = `/stores/${store.id}/settings/sections/tax`;
-  const section = useResource(String(store.id), () => api<Section>('GET', path));
-  const [lines, setLines] = useState<TaxLineInput[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    if (section.data) setLines(section.data.value.lines);
-  }, [section.data]);
-
-  if (!section.data) return section.error ? <ErrorNote>{section.error}</ErrorNote> : <Loading />;
-  const current = section.data;
-
+  const form = useSettingsSection<{ lines: TaxLineInput[] }, TaxLineInput[]>({
+    section: 'tax',
+    toDraft: (v) => v.lines,
+    toValue: (lines) => ({ lines }),
+    validate: taxProblems,
+    savedText: 'Tax lines saved. Carts and new orders use them now; placed orders keep the lines they were charged.',
+    staleText: 'Someone saved the tax lines meanwhile. Their lines are shown now; make your change again.',
+  });
+  if (!form.current || form.draft === null) return <SettingsLoading form={form} />;
+  const current = form.current;
+  const lines = form.draft;
+  const setLines = form.setDraft;
   const checked = taxSettingsSchema.safeParse({ lines });
-  const problem = checked.success
-    ? null
-    : checked.error.issues.map((i) => `${i.path.map((p) => (typeof p === 'number' ? `line ${p + 1}` : p)).join(' › ')}: ${i.message}`)[0];
 
   const change = (i: number, patch: Partial<TaxLineInput>) => setLines((ls) => ls.map((l, k) => (k === i ? { ...l, ...patch } : l)));
   const changeApplies = (i: number, patch: Partial<NonNullable<TaxLineInput['applies_to']>>) =>
@@ -116,29 +181,6 @@ export function TaxSettingsPage() {
       })
     : null;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setSaved(null);
-    setError(null);
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setBusy(true);
-    try {
-      const answer = await api<Section>('PUT', path, { value: { lines }, version: current.version });
-      section.setData(answer);
-      setSaved('Tax lines saved. Carts and new orders use them now; placed orders keep the lines they were charged.');
-    } catch (err) {
-      if (err instanceof ApiFailure && err.status === 409) {
-        setError('Someone saved the tax lines meanwhile. Their lines are shown now; make your change again.');
-        await section.reload();
-      } else setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
     <>
       <PageTitle>Tax lines</PageTitle>
@@ -147,9 +189,13 @@ export function TaxSettingsPage() {
         on “price plus the lines above” is charged on the price and every earlier line that applies (California charges sales tax on top of
         the excise). The lines now are {SOURCE[current.source]}.
       </p>
-      <form onSubmit={submit} className="card grid max-w-4xl gap-4" aria-label="Tax lines">
-        <ErrorNote>{error}</ErrorNote>
-        <div role="status">{saved}</div>
+      <SettingsForm
+        form={form}
+        label="Tax lines"
+        problemsTitle="The tax lines were not saved:"
+        className="card grid max-w-4xl gap-4"
+        noValidate
+      >
         <label htmlFor="tax-preset" className="font-semibold">
           Replace with a state preset
         </label>
@@ -175,36 +221,50 @@ export function TaxSettingsPage() {
                 Line {i + 1}: {l.title || '(no title)'}
               </legend>
               <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
-                <label>
-                  Title
-                  <input className="field" value={l.title} onChange={(e) => change(i, { title: e.target.value })} />
-                </label>
-                <label>
-                  Code
-                  <input className="field" value={l.code} onChange={(e) => change(i, { code: e.target.value })} />
-                </label>
-                <label>
-                  Kind
-                  <select className="field" value={l.kind} onChange={(e) => change(i, { kind: e.target.value as TaxLineInput['kind'] })}>
+                <Field form={form} id={fieldOf(i, 'title')} label="Title">
+                  <input
+                    {...form.fieldProps(fieldOf(i, 'title'))}
+                    className="field"
+                    value={l.title}
+                    onChange={(e) => change(i, { title: e.target.value })}
+                  />
+                </Field>
+                <Field form={form} id={fieldOf(i, 'code')} label="Code">
+                  <input
+                    {...form.fieldProps(fieldOf(i, 'code'))}
+                    className="field"
+                    value={l.code}
+                    onChange={(e) => change(i, { code: e.target.value })}
+                  />
+                </Field>
+                <Field form={form} id={fieldOf(i, 'kind')} label="Kind">
+                  <select
+                    {...form.fieldProps(fieldOf(i, 'kind'))}
+                    className="field"
+                    value={l.kind}
+                    onChange={(e) => change(i, { kind: e.target.value as TaxLineInput['kind'] })}
+                  >
                     <option value="excise">Excise</option>
                     <option value="sales">Sales</option>
                   </select>
-                </label>
-                <label>
-                  Rate (%)
+                </Field>
+                <Field form={form} id={fieldOf(i, 'rate')} label="Rate (%)">
                   <input
+                    {...form.fieldProps(fieldOf(i, 'rate'))}
                     className="field"
                     type="number"
+                    inputMode="decimal"
                     step="0.0001"
                     min="0"
                     max="100"
-                    value={l.rate}
-                    onChange={(e) => change(i, { rate: Number(e.target.value) })}
+                    value={Number.isNaN(l.rate) ? '' : l.rate}
+                    // Empty is "no rate yet" (NaN: the schema names it), not 0 %.
+                    onChange={(e) => change(i, { rate: e.target.value.trim() === '' ? Number.NaN : Number(e.target.value) })}
                   />
-                </label>
-                <label>
-                  Charged on
+                </Field>
+                <Field form={form} id={fieldOf(i, 'base')} label="Charged on">
                   <select
+                    {...form.fieldProps(fieldOf(i, 'base'))}
                     className="field"
                     value={l.base ?? 'price'}
                     onChange={(e) => change(i, { base: e.target.value as TaxLineInput['base'] })}
@@ -212,25 +272,17 @@ export function TaxSettingsPage() {
                     <option value="price">the price</option>
                     <option value="price_plus_earlier">the price plus the lines above</option>
                   </select>
-                </label>
-                <label>
-                  Product tax classes (comma-separated, empty: all)
-                  <input
-                    className="field"
-                    value={(a.tax_class_ids ?? []).join(', ')}
-                    onChange={(e) => {
-                      const ids = e.target.value
-                        .split(',')
-                        .map((s) => s.trim())
-                        .filter(Boolean)
-                        .map(Number);
-                      changeApplies(i, { tax_class_ids: ids.length ? ids : undefined });
-                    }}
+                </Field>
+                <Field form={form} id={fieldOf(i, 'classes')} label="Product tax classes (comma-separated, empty: all)">
+                  <ClassIdsInput
+                    {...form.fieldProps(fieldOf(i, 'classes'))}
+                    ids={a.tax_class_ids}
+                    onIds={(ids) => changeApplies(i, { tax_class_ids: ids })}
                   />
-                </label>
-                <label>
-                  THC above (%)
+                </Field>
+                <Field form={form} id={fieldOf(i, 'thc-above')} label="THC above (%)">
                   <input
+                    {...form.fieldProps(fieldOf(i, 'thc-above'))}
                     className="field"
                     type="number"
                     step="0.1"
@@ -239,10 +291,10 @@ export function TaxSettingsPage() {
                     value={a.thc_percent_above ?? ''}
                     onChange={(e) => changeApplies(i, { thc_percent_above: numberOrUndefined(e.target.value) })}
                   />
-                </label>
-                <label>
-                  THC at most (%)
+                </Field>
+                <Field form={form} id={fieldOf(i, 'thc-at-most')} label="THC at most (%)">
                   <input
+                    {...form.fieldProps(fieldOf(i, 'thc-at-most'))}
                     className="field"
                     type="number"
                     step="0.1"
@@ -251,7 +303,7 @@ export function TaxSettingsPage() {
                     value={a.thc_percent_at_most ?? ''}
                     onChange={(e) => changeApplies(i, { thc_percent_at_most: numberOrUndefined(e.target.value) })}
                   />
-                </label>
+                </Field>
               </div>
               <fieldset>
                 <legend className="text-sm font-semibold">Product kinds (none ticked: all)</legend>
@@ -329,9 +381,6 @@ export function TaxSettingsPage() {
             Add a line
           </button>
         </div>
-        <p className="text-sm text-red-800" aria-live="polite">
-          {problem}
-        </p>
         {example && (
           <table className="text-sm">
             <caption className="text-left font-semibold">Example: $100.00 of flower (tax class 2) at 20% THC, recreational</caption>
@@ -355,12 +404,9 @@ export function TaxSettingsPage() {
             </tbody>
           </table>
         )}
-        <div>
-          <button type="submit" className="btn" disabled={busy}>
-            {busy ? 'Saving…' : 'Save'}
-          </button>
-        </div>
-      </form>
+        <SaveButton form={form} />
+      </SettingsForm>
+      <SettingsHistory form={form} />
     </>
   );
 }

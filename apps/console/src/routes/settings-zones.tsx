@@ -6,22 +6,17 @@
  * server checks again and its answer is shown as well. Saves over the version read (a save made
  * meanwhile answers 409: the current zones are shown, nothing is overwritten).
  */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { ZONE_MESSAGES, zonesSchema, type DeliveryZone, type DeliveryZones } from '@verdant/domain';
-import { ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
-import { ApiFailure, api, errorText } from '../lib/api.ts';
+import { FieldProblems, SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
+import { PageTitle } from '../components/ui.tsx';
 import { money } from '../lib/format.ts';
-import { useResource } from '../lib/use-resource.ts';
-import { useStore, useTitle } from './layout.tsx';
+import { useSettingsSection, type SettingsSource } from '../lib/use-settings-section.ts';
+import { useTitle } from './layout.tsx';
 
-interface Section {
-  value: DeliveryZones;
-  version: number;
-  source: 'saved' | 'stores-file' | 'default';
-  updatedAt: string | null;
-}
+const FIELD = 'zones-json';
 
-const SOURCE: Record<Section['source'], string> = {
+const SOURCE: Record<SettingsSource, string> = {
   saved: 'saved in the console',
   'stores-file': 'from the stores file',
   default: 'the default: the store’s delivery radius at the spec’s fee',
@@ -48,48 +43,17 @@ function where(zone: DeliveryZone): string {
 
 export function ZonesSettingsPage() {
   useTitle('Delivery zones');
-  const { store } = useStore();
-  const path = `/stores/${store.id}/settings/sections/zones`;
-  const section = useResource(String(store.id), () => api<Section>('GET', path));
-  const [text, setText] = useState('');
-  const [problems, setProblems] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const helpId = useId();
-  const problemsId = useId();
-
-  useEffect(() => {
-    if (section.data) setText(JSON.stringify(section.data.value, null, 2));
-  }, [section.data]);
-
-  if (!section.data) return section.error ? <ErrorNote>{section.error}</ErrorNote> : <Loading />;
-  const current = section.data;
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setSaved(null);
-    setError(null);
-    const found = problemsOf(text);
-    setProblems(found);
-    if (found.length > 0) {
-      document.getElementById('zones-json')?.focus();
-      return;
-    }
-    setBusy(true);
-    try {
-      const answer = await api<Section>('PUT', path, { value: JSON.parse(text), version: current.version });
-      section.setData(answer);
-      setSaved('Delivery zones saved.');
-    } catch (err) {
-      if (err instanceof ApiFailure && err.status === 409) {
-        setError('Someone saved these zones meanwhile. Their version is shown now; make your change again.');
-        await section.reload();
-      } else setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const form = useSettingsSection<DeliveryZones, string>({
+    section: 'zones',
+    toDraft: (v) => JSON.stringify(v, null, 2),
+    toValue: (text) => JSON.parse(text) as DeliveryZones,
+    validate: (text) => problemsOf(text).map((message) => ({ field: FIELD, message })),
+    savedText: 'Delivery zones saved.',
+    staleText: 'Someone saved these zones meanwhile. Their version is shown now; make your change again.',
+  });
+  if (!form.current || form.draft === null) return <SettingsLoading form={form} />;
+  const current = form.current;
 
   return (
     <>
@@ -132,10 +96,8 @@ export function ZonesSettingsPage() {
           </tbody>
         </table>
       </div>
-      <form onSubmit={submit} className="grid max-w-4xl gap-3" aria-label="Delivery zones">
-        <ErrorNote>{error}</ErrorNote>
-        <div role="status">{saved}</div>
-        <label htmlFor="zones-json" className="font-semibold">
+      <SettingsForm form={form} label="Delivery zones" problemsTitle="The zones were not saved:" className="grid max-w-4xl gap-3">
+        <label htmlFor={FIELD} className="font-semibold">
           Zones (JSON)
         </label>
         <p id={helpId} className="text-sm text-stone-700">
@@ -145,34 +107,17 @@ export function ZonesSettingsPage() {
           <code>fee</code> and <code>fee_incl_tax</code> (cents), <code>minimum_order</code> (cents, 0 for none), <code>free_over</code>{' '}
           (cents or null), <code>eta_minutes</code>.
         </p>
-        <div role="alert" id={problemsId}>
-          {problems.length > 0 && (
-            <div className="rounded border border-red-300 bg-red-50 px-3 py-2 text-red-900">
-              <p className="font-semibold">The zones were not saved:</p>
-              <ul className="list-disc pl-5">
-                {problems.map((p) => (
-                  <li key={p}>{p}</li>
-                ))}
-              </ul>
-            </div>
-          )}
-        </div>
         <textarea
-          id="zones-json"
+          {...form.fieldProps(FIELD, helpId)}
           className="field min-h-96 font-mono text-sm"
           spellCheck={false}
-          aria-describedby={`${helpId} ${problemsId}`}
-          aria-invalid={problems.length > 0}
-          value={text}
-          onChange={(e) => {
-            setSaved(null);
-            setText(e.target.value);
-          }}
+          value={form.draft}
+          onChange={(e) => form.setDraft(e.target.value)}
         />
-        <button type="submit" className="btn justify-self-start" disabled={busy}>
-          Save zones
-        </button>
-      </form>
+        <FieldProblems form={form} field={FIELD} />
+        <SaveButton form={form}>Save zones</SaveButton>
+      </SettingsForm>
+      <SettingsHistory form={form} />
     </>
   );
 }
