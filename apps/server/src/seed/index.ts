@@ -8,14 +8,7 @@ export {
   type GenerateCatalogOptions,
   type StoreCatalog,
 } from './catalog.ts';
-export {
-  MEDIA_DIR,
-  ensureSeeded,
-  seedDemo,
-  writeProductImages,
-  type SeedDemoOptions,
-  type SeedSummary,
-} from './write.ts';
+export { MEDIA_DIR, ensureSeeded, seedDemo, writeProductImages, type SeedDemoOptions, type SeedSummary } from './write.ts';
 export { readStoresFile } from './stores-file.ts';
 export { STORE_CATALOG_TABLES, type StoreCatalogTable } from './rows.ts';
 export { CATEGORY_TREE, TOP_CATEGORY_NAMES } from './categories.ts';
@@ -31,3 +24,12 @@ export {
   TAX_CLASS_CANNABIS,
   TAX_CLASS_GENERAL,
 } from './data/merch.ts';
+export {
+  DEPLOYMENT_CITIES,
+  MAX_DEPLOYMENT_STORES,
+  deploymentStoreCode,
+  deploymentStoresFile,
+  seedDeployment,
+  type SeedDeploymentOptions,
+  type SeedDeploymentSummary,
+} from './deployment.ts';

@@ -16,13 +16,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { StoresFile } from '@verdant/domain';
 import { databaseInfo, insertInChunks, syncStores, type SqlDialect } from '../db/index.ts';
 import type { Database, NewRow } from '../db/schema.ts';
-import {
-  DEFAULT_PRODUCTS_PER_STORE,
-  generateCatalog,
-  type DemoCatalog,
-  type DemoImage,
-  type StoreCatalog,
-} from './catalog.ts';
+import { DEFAULT_PRODUCTS_PER_STORE, generateCatalog, type DemoCatalog, type DemoImage, type StoreCatalog } from './catalog.ts';
 import { STORE_CATALOG_TABLES, type StoreCatalogTable } from './rows.ts';
 
 export interface SeedDemoOptions {
@@ -47,11 +41,7 @@ export interface SeedSummary {
 
 export const MEDIA_DIR = 'media';
 
-export async function seedDemo(
-  db: Kysely<Database>,
-  storesFile: StoresFile,
-  options: SeedDemoOptions,
-): Promise<SeedSummary> {
+export async function seedDemo(db: Kysely<Database>, storesFile: StoresFile, options: SeedDemoOptions): Promise<SeedSummary> {
   const started = performance.now();
   const catalog = generateCatalog(storesFile, {
     productsPerStore: options.productsPerStore ?? DEFAULT_PRODUCTS_PER_STORE,
@@ -104,7 +94,7 @@ export async function ensureSeeded(
 const SEED_LOCK_ID = 727361;
 
 /** Serialise concurrent seeders on PostgreSQL (SQLite has a single writer anyway). */
-async function lockSeeding(trx: Transaction<Database>, dialect: SqlDialect | undefined): Promise<void> {
+export async function lockSeeding(trx: Transaction<Database>, dialect: SqlDialect | undefined): Promise<void> {
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`.execute(trx);
 }
 
@@ -118,19 +108,15 @@ async function countProducts(db: Kysely<Database>, storesFile: StoresFile): Prom
   return Number(row.n);
 }
 
-async function assertReplaceable(trx: Transaction<Database>, storesFile: StoresFile, force: boolean): Promise<void> {
+export async function assertReplaceable(trx: Transaction<Database>, storesFile: StoresFile, force: boolean): Promise<void> {
   if (force) return;
   const ids = storesFile.stores.map((s) => s.storeId);
-  const withProducts = await trx
-    .selectFrom('products')
-    .select('store_id')
-    .distinct()
-    .where('store_id', 'in', ids)
-    .execute();
+  const withProducts = await trx.selectFrom('products').select('store_id').distinct().where('store_id', 'in', ids).execute();
   const sources = new Map(
-    (await trx.selectFrom('catalog_sources').select(['store_id', 'source']).where('store_id', 'in', ids).execute()).map(
-      (r) => [r.store_id, r.source],
-    ),
+    (await trx.selectFrom('catalog_sources').select(['store_id', 'source']).where('store_id', 'in', ids).execute()).map((r) => [
+      r.store_id,
+      r.source,
+    ]),
   );
   const foreign = withProducts.filter((r) => sources.get(r.store_id) !== 'demo').map((r) => r.store_id);
   if (foreign.length > 0) {
@@ -169,7 +155,7 @@ async function writeCatalog(trx: Transaction<Database>, catalog: DemoCatalog): P
   return counts;
 }
 
-async function insertStoreTable<T extends StoreCatalogTable>(
+export async function insertStoreTable<T extends StoreCatalogTable>(
   trx: Transaction<Database>,
   table: T,
   stores: readonly StoreCatalog[],
@@ -179,7 +165,7 @@ async function insertStoreTable<T extends StoreCatalogTable>(
   return insertInChunks(trx, table, rows);
 }
 
-async function upsertAttributes(trx: Transaction<Database>, catalog: DemoCatalog): Promise<number> {
+export async function upsertAttributes(trx: Transaction<Database>, catalog: Pick<DemoCatalog, 'attributes'>): Promise<number> {
   for (const row of catalog.attributes) {
     const { attribute_id, ...rest } = row;
     await trx
@@ -192,7 +178,7 @@ async function upsertAttributes(trx: Transaction<Database>, catalog: DemoCatalog
 }
 
 /** Coupons keep their id, creation date and usage count; their definition is reset. */
-async function upsertCoupons(trx: Transaction<Database>, catalog: DemoCatalog): Promise<number> {
+export async function upsertCoupons(trx: Transaction<Database>, catalog: Pick<DemoCatalog, 'coupons'>): Promise<number> {
   for (const row of catalog.coupons) {
     const { code, created_at, times_used, ...definition } = row;
     await trx
