@@ -129,6 +129,37 @@ export interface PaymentMethod {
   default: boolean;
 }
 
+/** The shopper's residency statement (purchase-limit buckets, issue 14). */
+export type Residency = 'resident' | 'non_resident';
+
+/** One bucket's meter of `GET /api/cart/limits` (apps/server/src/limits/routes.ts): amounts in the bucket's unit. */
+export interface CartLimitMeter {
+  bucket: string;
+  label: string;
+  unit: 'flower_g' | 'concentrate_g' | 'thc_mg' | 'flower_equivalent_g';
+  window: { type: 'transaction' | 'day' | 'month' } | { type: 'rolling_days'; days: number };
+  cap: number | null;
+  /** Counted from the customer's earlier orders in the window. */
+  used: number;
+  in_cart: number;
+  remaining: number | null;
+  over: boolean;
+  /** "10 g of 28.5 g per day" */
+  text: string;
+}
+
+/** `GET /api/cart/limits`: the cart's purchase-limit meters and, when over, which bucket, by how much and what to remove. */
+export interface CartLimits {
+  ok: boolean;
+  needs_residency: boolean;
+  meters: CartLimitMeter[];
+  violations: { bucket: string; label: string; unit: CartLimitMeter['unit']; excess: number; reason: 'over_cap' | 'not_sold'; message: string }[];
+  remove: { sku: string | null; name: string | null; qty: number }[];
+  message: string | null;
+  /** A guest: only this order is counted (the server's text). */
+  guest_notice: string | null;
+}
+
 /** Spec §7: `/api/stock/list` takes at most 15 skus per call. */
 export const STOCK_LIST_CHUNK = 15;
 
@@ -144,6 +175,8 @@ export interface CartTransport {
   deleteCoupon(token: string): Promise<boolean>;
   stockCheck(sku: string, qty: number): Promise<StockItem>;
   stockList(skus: readonly string[]): Promise<StockItem[]>;
+  /** Issue 14: the purchase-limit meters of the cart for this residency (absent from test doubles that don't need it). */
+  limits?(token: string, residency: Residency | null): Promise<CartLimits>;
 }
 
 const cart = (token: string) => ({ cartId: token });
@@ -157,14 +190,22 @@ export type WithUserToken = <T>(call: (userToken: string | null) => Promise<T>) 
 
 const asGuest: WithUserToken = (call) => call(null);
 
-/** The real transport: same-origin `/api/*` calls; the store comes from the host (spec §1). */
-export function createHttpCartTransport(withUser: WithUserToken = asGuest): CartTransport {
+/**
+ * The real transport: same-origin `/api/*` calls; the store comes from the host (spec §1).
+ * `residency`: the shopper's statement, sent with every cart update so the server holds a
+ * non-resident to the non-resident caps (and a resident to the resident ones) as the lines go in.
+ */
+export function createHttpCartTransport(withUser: WithUserToken = asGuest, o: { residency?: () => Residency | null } = {}): CartTransport {
+  const residencyOf = () => {
+    const r = o.residency?.() ?? null;
+    return r ? { residency: r } : {};
+  };
   const api = <T>(path: string, options: CallOptions = {}) =>
     withUser((userToken) => callApi<T>(path, userToken ? { ...options, headers: { ...options.headers, authorization: `Bearer ${userToken}` } } : options));
   return {
     create: (licenseType) => api<string>('/api/cart/create', { method: 'POST', body: { license_type: licenseType } }),
     pull: (token) => api<ServerItem[]>('/api/cart/pull', { query: cart(token) }),
-    update: (token, cartItem, extra = {}) => api<ServerItem>('/api/cart/update', { method: 'POST', query: cart(token), body: { cartItem, ...extra } }),
+    update: (token, cartItem, extra = {}) => api<ServerItem>('/api/cart/update', { method: 'POST', query: cart(token), body: { cartItem, ...extra, ...residencyOf() } }),
     remove: (token, cartItem) => api<boolean>('/api/cart/delete', { method: 'POST', query: cart(token), body: { cartItem } }),
     totals: (token) => api<ServerTotals>('/api/cart/totals', { query: cart(token) }),
     shippingInformation: (token, method, address) =>
@@ -176,6 +217,7 @@ export function createHttpCartTransport(withUser: WithUserToken = asGuest): Cart
     applyCoupon: (token, coupon) => api<boolean>('/api/cart/apply-coupon', { method: 'POST', query: { ...cart(token), coupon } }),
     deleteCoupon: (token) => api<boolean>('/api/cart/delete-coupon', { method: 'POST', query: cart(token) }),
     stockCheck: (sku, qty) => callApi<StockItem>('/api/stock/check', { query: { sku, qty } }),
+    limits: (token, residency) => api<CartLimits>('/api/cart/limits', { query: { ...cart(token), residency } }),
     stockList: async (skus) => {
       const out: StockItem[] = [];
       for (let i = 0; i < skus.length; i += STOCK_LIST_CHUNK) {

@@ -19,6 +19,8 @@ export interface OrderPayload {
   payment_method: 'cashondelivery';
   /** Time slot (issue 14): the start of a slot from GET /api/order/slots; absent: as soon as possible. */
   slot?: string | null;
+  /** Purchase-limit buckets (issue 14): the shopper's residency where the store's model needs it. */
+  residency?: 'resident' | 'non_resident' | null;
   coupon?: string | null;
   credits?: number;
   products: { sku: string; qty: number; size?: number | null }[];

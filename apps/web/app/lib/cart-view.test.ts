@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cartItemsHash, overLimitMessage, type TaxRate } from '@verdant/domain';
-import type { ServerTotals } from '../api/cart.ts';
+import type { CartLimitMeter, CartLimits, ServerTotals } from '../api/cart.ts';
 import type { CartItem } from '../state/cart-items.ts';
-import { gramsOfLimit, limitSettings, totalsView } from './cart-view.ts';
+import { gramsOfLimit, isOwnLimitModel, limitSettings, totalsView } from './cart-view.ts';
 
 const line = (sku: string, size: number, qty: number, price: number, id: number | null = null): CartItem => ({
   sku, qty, size, price, prev_qty: null, type_id: 'configurable', parentSku: 'FL', server_item_id: id, server_cart_id: id ? 'tok' : null,
@@ -42,5 +42,37 @@ describe('totals view', () => {
     expect(v).toMatchObject({ grams: 31.5, over: true, overMessage: overLimitMessage(3) });
     expect(gramsOfLimit(7, 28.5)).toBe('7 g of 28.5 g');
     expect(gramsOfLimit(3.5, null)).toBe('3.5 g');
+  });
+
+  it('a store with its own limit model (issue 14): the server’s limits answer for these lines decides, and names the bucket', () => {
+    // 28 g + 3.5 g of flower: over today's 28.5 g per order, within a model of its own (say 40 g per day).
+    const items = [line('FL-OZ', 95, 1, 30000, 1), line('FL-8TH', 92, 1, 5200, 2)];
+    const meter = (bucket: string, window: CartLimitMeter['window'], over = false): CartLimitMeter => ({
+      bucket, label: bucket, unit: 'flower_g', window, cap: 40, used: 0, in_cart: 31.5, remaining: 8.5, over, text: '31.5 g of 40 g per day',
+    });
+    const answer = (ok: boolean): CartLimits => ({
+      ok, needs_residency: false, meters: [meter('flower', { type: 'day' }, !ok), meter('concentrate', { type: 'day' })],
+      violations: ok ? [] : [{ bucket: 'flower', label: 'Flower', unit: 'flower_g', excess: 1, reason: 'over_cap', message: 'Your cart contains 1 g more flower than the flower limit of 30.5 g per day allows. Please remove 1 g from your cart.' }],
+      remove: ok ? [] : [{ sku: 'FL-8TH', name: 'FL-8TH', qty: 1 }],
+      message: ok ? null : 'Your cart contains 1 g more flower than the flower limit of 30.5 g per day allows. Please remove 1 g from your cart.',
+      guest_notice: null,
+    });
+    const hash = cartItemsHash(items, 'tok');
+    const base = { items, token: 'tok', totals: null, totalsHash: null };
+    expect(totalsView(base, options)).toMatchObject({ over: true, limit: 28.5, overMessage: overLimitMessage(3) });
+    expect(totalsView({ ...base, limits: answer(true), limitsHash: hash }, options)).toMatchObject({ grams: 31.5, limit: null, over: false, overMessage: null });
+    expect(totalsView({ ...base, limits: answer(false), limitsHash: hash }, options)).toMatchObject({ over: true, overMessage: answer(false).message });
+    // An answer for other lines is stale: until the server answers again, today's per-order figure is not this store's rule.
+    expect(totalsView({ ...base, limits: answer(false), limitsHash: 'older' }, options)).toMatchObject({ over: false, limit: null });
+    // Today's single per-order bucket is the THC-equivalent line's own figure: not a model of its own.
+    const perOrder = { ...answer(true), meters: [{ ...meter('cannabis', { type: 'transaction' }), cap: 28.5 }] };
+    expect(isOwnLimitModel(perOrder)).toBe(false);
+    expect(isOwnLimitModel(answer(true))).toBe(true);
+    expect(isOwnLimitModel(null)).toBe(false);
+    expect(totalsView({ ...base, limits: { ...perOrder, ok: false, message: overLimitMessage(3) }, limitsHash: hash }, options)).toMatchObject({
+      limit: 28.5,
+      over: true,
+      overMessage: overLimitMessage(3),
+    });
   });
 });

@@ -13,7 +13,7 @@ import {
   type Store,
   type TaxRate,
 } from '@verdant/domain';
-import type { ServerTotals } from '../api/cart.ts';
+import type { CartLimits, ServerTotals } from '../api/cart.ts';
 import { limitItems, lineKey, totalsLines, type CartItem } from '../state/cart-items.ts';
 
 export interface TotalsView {
@@ -42,6 +42,9 @@ export interface TotalsViewInput {
   token: string | null;
   totals: ServerTotals | null;
   totalsHash: string | null;
+  /** The server's purchase-limit answer (issue 14) and the lines it was given for. */
+  limits?: CartLimits | null;
+  limitsHash?: string | null;
 }
 
 export interface TotalsViewOptions {
@@ -62,7 +65,41 @@ export function isTotalsFresh(s: TotalsViewInput, credits = 0): s is TotalsViewI
   return s.totals != null && s.totalsHash != null && s.totalsHash === cartItemsHash(s.items, s.token) && (s.totals.credits_requested ?? 0) === credits;
 }
 
+/**
+ * Whether the store has a limit model of its own (issue 14), i.e. anything but today's single
+ * per-order bucket (apps/server/src/limits/section.ts transactionLimitsSetting: "cannabis", per
+ * order), which the THC-equivalent line and the domain's per-order check already show and check.
+ */
+export function isOwnLimitModel(limits: CartLimits | null | undefined): boolean {
+  if (!limits) return false;
+  const [only, ...more] = limits.meters;
+  return !(more.length === 0 && (!only || (only.bucket === 'cannabis' && only.window.type === 'transaction')));
+}
+
+/** The server's limits answer when it was given for exactly these lines. */
+export function freshLimits(s: TotalsViewInput): CartLimits | null {
+  return s.limits && s.limitsHash != null && s.limitsHash === cartItemsHash(s.items, s.token) ? s.limits : null;
+}
+
 export function totalsView(s: TotalsViewInput, o: TotalsViewOptions): TotalsView {
+  const view = totalsViewOf(s, o);
+  // Purchase-limit buckets (issue 14): the server's answer for these lines decides whether the cart
+  // is over (the same evaluation that enforces it); a store with its own model has no single
+  // per-order figure, so the THC-equivalent line shows the grams alone and the meters the buckets.
+  const limits = freshLimits(s);
+  if (limits) {
+    view.over = !limits.ok;
+    view.overMessage = limits.ok ? null : limits.message;
+  } else if (isOwnLimitModel(s.limits)) {
+    // Until the server answers for these lines: today's per-order figure is not this store's rule.
+    view.over = false;
+    view.overMessage = null;
+  }
+  if (isOwnLimitModel(s.limits)) view.limit = null;
+  return view;
+}
+
+function totalsViewOf(s: TotalsViewInput, o: TotalsViewOptions): TotalsView {
   const limit = checkTransactionLimit(limitItems(s.items), o.limits, o.licenseType);
   if (isTotalsFresh(s, o.credits ?? 0)) {
     const t = s.totals;

@@ -8,10 +8,11 @@
  */
 import { cartItemsHash, checkTransactionLimit, CATALOG_MESSAGES, type LicenseType, type Store } from '@verdant/domain';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { CartTransport, ShippingAddressInput, ShippingInformation } from '../api/cart.ts';
+import type { CartLimits, CartTransport, Residency, ShippingAddressInput, ShippingInformation } from '../api/cart.ts';
 import { ApiError, NetworkError } from '../api/envelope.ts';
 import { ALLOW_OUT_OF_STOCK_IN_CART, CART_SYNCHRONIZE } from '../lib/cart-config.ts';
 import { CART_MESSAGES } from '../lib/cart-messages.ts';
+import { isOwnLimitModel } from '../lib/cart-view.ts';
 import { EMPTY_CART, sanitizeCartData, type CartData } from './cart-data.ts';
 import { addToLines, findLine, fitsLicense, limitItems, lineKey, replaceLine, unlinkLines, type CartItem, type NewCartItem } from './cart-items.ts';
 import { createSerialQueue, type LockRequest } from './cart-queue.ts';
@@ -41,6 +42,17 @@ export interface CartState extends CartData {
   isAdding: boolean;
   microcartOpen: boolean;
   editMode: CartEditMode | null;
+  /**
+   * Purchase-limit buckets (issue 14): the server's meters for the cart as it was when asked
+   * (`limitsHash`: cartItemsHash of those lines), asked again after every cart change; null
+   * before the first answer and for an empty cart.
+   */
+  limits: CartLimits | null;
+  limitsHash: string | null;
+  /** The shopper's residency statement for this session (null: not said; the stricter caps apply). */
+  residency: Residency | null;
+  setResidency(residency: Residency | null): Promise<void>;
+  refreshLimits(): Promise<void>;
   load(): Promise<void>;
   addItem(item: NewCartItem): Promise<CartOutcome>;
   setQty(key: string, qty: number): Promise<CartOutcome>;
@@ -90,6 +102,8 @@ export interface CartStoreOptions {
   onRefused?(refusals: Refusal[]): void;
   /** Lines the store re-priced since the shopper last saw them: shown as notices. */
   onRepriced?(lines: Repricing[]): void;
+  /** The residency said earlier in this session, and where a new statement is kept (sessionStorage). */
+  residency?: { initial: Residency | null; save(residency: Residency | null): void };
   now?(): number;
 }
 
@@ -142,10 +156,36 @@ export function createCartStore(o: CartStoreOptions): StoreApi<CartState> {
       });
     };
     const cartLicense = (): LicenseType => (get().items.length > 0 && get().licenseType) || o.licenseType();
-    const limitMessage = (items: CartItem[]) => checkTransactionLimit(limitItems(items), o.limits, cartLicense()).message;
+    // The instant check is today's per-order limit; a store with its own limit model (known from the
+    // server's limits answer) is checked by the server alone, whose buckets this check can't know.
+    const limitMessage = (items: CartItem[]) =>
+      isOwnLimitModel(get().limits) ? null : checkTransactionLimit(limitItems(items), o.limits, cartLicense()).message;
+    let limitsAsked = 0;
+    /** Ask the server for the cart's limit meters (after every change); the latest question's answer wins. */
+    const refreshLimits = async (): Promise<void> => {
+      const s = get();
+      const ask = ++limitsAsked;
+      if (!o.transport?.limits) return;
+      if (!s.token || s.items.length === 0 || s.sync === 'disabled') {
+        set({ limits: null, limitsHash: null });
+        return;
+      }
+      const hash = cartItemsHash(s.items, s.token);
+      try {
+        const limits = await o.transport.limits(s.token, s.residency);
+        if (ask === limitsAsked) set({ limits, limitsHash: hash });
+      } catch {
+        // No answer (offline, a lost cart): the last answer stays, shown as stale by its hash.
+      }
+    };
+    /** After a sync: the meters follow the cart (not awaited: the change's own notice doesn't wait for them). */
+    const thenLimits = <T>(p: Promise<T>): Promise<T> =>
+      p.finally(() => {
+        void refreshLimits();
+      });
     /** The shopper's own change: the client state is authoritative. Refusals of other lines are reported aside. */
     const syncChange = (key: string | null): Promise<CartOutcome> =>
-      op<SyncReport>(emptyReport(), (s) => s.sync({ forceClientState: true })).then((report) => {
+      thenLimits(op<SyncReport>(emptyReport(), (s) => s.sync({ forceClientState: true }))).then((report) => {
         if (report.repriced.length) o.onRepriced?.(report.repriced);
         const mine = report.refused.find((r) => r.key === key);
         const others = report.refused.filter((r) => r !== mine);
@@ -161,6 +201,16 @@ export function createCartStore(o: CartStoreOptions): StoreApi<CartState> {
       isAdding: false,
       microcartOpen: false,
       editMode: null,
+      limits: null,
+      limitsHash: null,
+      residency: o.residency?.initial ?? null,
+
+      setResidency: async (residency) => {
+        set({ residency });
+        o.residency?.save(residency);
+        await refreshLimits();
+      },
+      refreshLimits,
 
       load: () => {
         loading ??= (async () => {
@@ -251,6 +301,7 @@ export function createCartStore(o: CartStoreOptions): StoreApi<CartState> {
           await s.sync({ forceClientState: true, force: true });
           return null;
         });
+        void refreshLimits();
         return refusal ? { kind: 'refused', message: refusal } : { kind: 'done' };
       },
 
@@ -288,7 +339,7 @@ export function createCartStore(o: CartStoreOptions): StoreApi<CartState> {
         }),
 
       syncNow: (opts = {}) =>
-        op<SyncReport>(emptyReport(), (s) => s.sync({ forceClientState: o.inCheckout?.() ?? false, ...opts })).then((report) => {
+        thenLimits(op<SyncReport>(emptyReport(), (s) => s.sync({ forceClientState: o.inCheckout?.() ?? false, ...opts }))).then((report) => {
           if (report.refused.length) o.onRefused?.(report.refused);
           if (report.repriced.length) o.onRepriced?.(report.repriced);
           return report;
@@ -299,12 +350,12 @@ export function createCartStore(o: CartStoreOptions): StoreApi<CartState> {
         localRev++;
         // Spec §4 Place order: cleared without a sync — the server emptied its cart with the order.
         const synced = { lastSyncedHash: cartItemsHash([], get().token), lastSyncAt: now() };
-        set({ items: [], totals: null, totalsHash: null, lastTotalsSyncAt: null, editMode: null, microcartOpen: false, ...synced });
+        set({ items: [], totals: null, totalsHash: null, lastTotalsSyncAt: null, editMode: null, microcartOpen: false, limits: null, limitsHash: null, ...synced });
         void save();
       },
 
       switchOwner: (licenseType) =>
-        op<SyncReport>(emptyReport(), async (s) => {
+        thenLimits(op<SyncReport>(emptyReport(), async (s) => {
           let token: string;
           try {
             token = await o.transport!.create(licenseType);
@@ -315,7 +366,7 @@ export function createCartStore(o: CartStoreOptions): StoreApi<CartState> {
           }
           set({ token, licenseType, sync: 'idle', bypassCounter: 0, totals: null, totalsHash: null, lastSyncedHash: null, items: unlinkLines(get().items) });
           return s.sync({ force: true });
-        }).then((report) => {
+        })).then((report) => {
           if (report.refused.length) o.onRefused?.(report.refused);
           if (report.repriced.length) o.onRepriced?.(report.repriced);
           return report;
@@ -323,7 +374,7 @@ export function createCartStore(o: CartStoreOptions): StoreApi<CartState> {
 
       disconnect: () => {
         localRev++;
-        set({ ...EMPTY_CART, rev: get().rev, editMode: null, microcartOpen: false, sync: 'idle', bypassCounter: 0 });
+        set({ ...EMPTY_CART, rev: get().rev, editMode: null, microcartOpen: false, sync: 'idle', bypassCounter: 0, limits: null, limitsHash: null });
         void save();
       },
 

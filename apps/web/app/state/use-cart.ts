@@ -10,7 +10,7 @@ import { useLocation } from 'react-router';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import { formatMoney, type LicenseType, type TaxRate, type TaxRule } from '@verdant/domain';
-import { createHttpCartTransport } from '../api/cart.ts';
+import { createHttpCartTransport, type Residency } from '../api/cart.ts';
 import { loadTaxRules, taxRatesLookup } from '../api/tax-rules.ts';
 import { DELIVERY_FEE_INCL_TAX } from '../lib/cart-config.ts';
 import { limitSettings, totalsView, type TotalsView } from '../lib/cart-view.ts';
@@ -47,9 +47,12 @@ export function cartStoreFor(store: Pick<PublicStore, 'storeCode' | 'storeId' | 
   let cart = carts.get(store.storeCode);
   if (!cart) {
     const checkout = checkoutStoreFor(store.storeCode);
-    cart = createCartStore({
+    const residency = sessionResidency(store.storeCode);
+    let self: StoreApi<CartState> | null = null;
+    cart = self = createCartStore({
       storeCode: store.storeCode,
-      transport: createHttpCartTransport(withUserTokenFor(store)),
+      transport: createHttpCartTransport(withUserTokenFor(store), { residency: () => self?.getState().residency ?? null }),
+      residency,
       storage: browserStorage(),
       channel: browserChannel(`verdant-cart:${store.storeCode}`),
       lock: browserLock(),
@@ -70,6 +73,32 @@ export function cartStoreFor(store: Pick<PublicStore, 'storeCode' | 'storeId' | 
     carts.set(store.storeCode, cart);
   }
   return cart;
+}
+
+/**
+ * The residency the shopper said at checkout (issue 14), remembered for the browser session per
+ * store: asked once, sent with every cart update, limits question and order until the tab closes.
+ */
+function sessionResidency(storeCode: string): { initial: Residency | null; save(r: Residency | null): void } {
+  const key = `verdant-residency:${storeCode}`;
+  let initial: Residency | null = null;
+  try {
+    const v = window.sessionStorage.getItem(key);
+    initial = v === 'resident' || v === 'non_resident' ? v : null;
+  } catch {
+    // Storage blocked: asked again on the next page load.
+  }
+  return {
+    initial,
+    save: (r) => {
+      try {
+        if (r) window.sessionStorage.setItem(key, r);
+        else window.sessionStorage.removeItem(key);
+      } catch {
+        // Storage blocked: kept for this page only.
+      }
+    },
+  };
 }
 
 export function useCartApi(): StoreApi<CartState> {
@@ -129,6 +158,8 @@ export function useCartTotals(): TotalsView {
   const token = useCart((s) => s.token);
   const totals = useCart((s) => s.totals);
   const totalsHash = useCart((s) => s.totalsHash);
+  const cartLimits = useCart((s) => s.limits);
+  const limitsHash = useCart((s) => s.limitsHash);
   const cartLicense = useCart((s) => (s.items.length > 0 ? s.licenseType : null));
   const method = useCheckout((s) => s.shipping.method);
   // The fee of the address's delivery zone once the server named it (issue 14), else the store's standard fee.
@@ -140,9 +171,9 @@ export function useCartTotals(): TotalsView {
   return useMemo(
     () =>
       totalsView(
-        { items, token, totals, totalsHash },
+        { items, token, totals, totalsHash, limits: cartLimits, limitsHash },
         { ratesOf, limits, licenseType: cartLicense ?? shopper.licenseType, shippingInclTax: method === 'delivery' ? deliveryFee : 0, credits },
       ),
-    [items, token, totals, totalsHash, ratesOf, limits, cartLicense, shopper.licenseType, method, deliveryFee, credits],
+    [items, token, totals, totalsHash, cartLimits, limitsHash, ratesOf, limits, cartLicense, shopper.licenseType, method, deliveryFee, credits],
   );
 }

@@ -9,6 +9,7 @@ import { Dialog, SIDE_PANEL_CLASS } from '../ui/Dialog.tsx';
 import { CloseButton } from '../ui/CloseButton.tsx';
 import { CartLine } from './CartLine.tsx';
 import { CouponForm } from './CouponForm.tsx';
+import { LimitMeters } from './LimitMeters.tsx';
 import { MICROCART_TITLE } from './Microcart.tsx';
 import { TotalsSummary } from './TotalsSummary.tsx';
 
@@ -74,6 +75,7 @@ function MicrocartBody({ onClose }: { onClose: () => void }) {
           <div className="mt-2 space-y-4">
             <CouponForm appliedCode={view.couponCode} />
             <TotalsSummary view={view} />
+            <LimitMeters />
           </div>
         </>
       )}

@@ -18,15 +18,17 @@ import { StoreLink } from '../store/StoreLink.tsx';
 import { DeliveryFields, useDeliveryCheck, type AddressErrors } from './DeliveryFields.tsx';
 import { PaymentFields } from './PaymentFields.tsx';
 import { SlotField } from './SlotField.tsx';
+import { LimitMeters } from '../cart/LimitMeters.tsx';
+import { RESIDENCY_REQUIRED, ResidencyField, useNeedsResidency } from './ResidencyField.tsx';
 import { PersonalFields, type PersonalErrors } from './PersonalFields.tsx';
 import { ReviewBlock } from './ReviewBlock.tsx';
 import { ThankYou } from './ThankYou.tsx';
 import { BirthdayField, birthdayProblem, isAgeMessage } from './BirthdayField.tsx';
 
-type Errors = PersonalErrors & AddressErrors & { birthday?: string };
-const FIELD_ORDER: (keyof Errors)[] = ['firstName', 'lastName', 'emailAddress', 'phone', 'birthday', 'address', 'city', 'zip'];
+type Errors = PersonalErrors & AddressErrors & { birthday?: string; residency?: string };
+const FIELD_ORDER: (keyof Errors)[] = ['firstName', 'lastName', 'emailAddress', 'phone', 'birthday', 'residency', 'address', 'city', 'zip'];
 const FIELD_LABELS: Record<keyof Errors, string> = {
-  firstName: 'First name', lastName: 'Last name', emailAddress: 'E-mail', phone: 'Phone', birthday: 'Date of birth', address: 'Street address', city: 'City', zip: 'ZIP code',
+  firstName: 'First name', lastName: 'Last name', emailAddress: 'E-mail', phone: 'Phone', birthday: 'Date of birth', residency: 'Residency', address: 'Street address', city: 'City', zip: 'ZIP code',
 };
 
 /** Spec §2 /checkout: the cart must have lines; `?thank-you` shows the order the server confirmed. */
@@ -105,6 +107,8 @@ function CheckoutForm() {
   // Age on every order (issue 14): asked unless the account has it (the server uses the account's).
   const [birthday, setBirthday] = useState('');
   const askBirthday = !user?.birthday;
+  // Purchase limits (issue 14): residency where the store's limit model needs it (ResidencyField.tsx).
+  const askResidency = useNeedsResidency();
   useEffect(() => {
     if (!user) return;
     const c = checkout.getState();
@@ -137,6 +141,7 @@ function CheckoutForm() {
       const { items, licenseType } = cart.getState();
       found.birthday = birthdayProblem(birthday, (items.length && licenseType) || shopper.licenseType, rootStore.placeInfo.timezone);
     }
+    if (askResidency && !cart.getState().residency) found.residency = RESIDENCY_REQUIRED;
     if (c.shipping.method === 'delivery' && !found.zip) {
       const zipProblem = await check();
       if (zipProblem) found.zip = zipProblem;
@@ -209,6 +214,7 @@ function CheckoutForm() {
       license_type: (items.length && licenseType) || shopper.licenseType,
       personal_details: { firstName: personal.firstName.trim(), lastName: personal.lastName.trim(), emailAddress: personal.emailAddress.trim(), phone: personal.phone.trim() },
       ...(askBirthday ? { birthday } : {}),
+      ...(cart.getState().residency ? { residency: cart.getState().residency } : {}),
       shipping_address:
         shipping.method === 'delivery' && delivery
           ? { city: shipping.city.trim(), zip: delivery.zip, address: shipping.address.trim(), apt_ste: shipping.apt_ste.trim() || null }
@@ -258,9 +264,11 @@ function CheckoutForm() {
         <PersonalFields errors={errors} onEdit={clearError}>
           {askBirthday ? <BirthdayField value={birthday} onChange={(v) => (setBirthday(v), clearError('birthday'))} error={errors.birthday} /> : null}
         </PersonalFields>
+        {askResidency ? <ResidencyField error={errors.residency} onEdit={() => clearError('residency')} /> : null}
         <DeliveryFields errors={errors} onEdit={clearError} onZipChecked={(message) => setErrors((e) => ({ ...e, zip: message ?? undefined }))} />
         <SlotField orderType={orderType} value={slot} onChange={setSlot} />
         <PaymentFields couponCode={view.couponCode} />
+        <LimitMeters headingLevel={2} />
         <ReviewBlock view={view} />
         <button
           type="submit"
