@@ -112,6 +112,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
         mode: 'cartItem' in body ? 'add-or-set' : 'replace',
         orderType: body.order_type,
         burnCredits: body.burnCredits,
+        residency: body.residency ?? null,
       },
       viewer,
       c.now(),

@@ -89,11 +89,20 @@ export const pointsSchema = z.preprocess(
     .max(10_000_000, CART_MESSAGES.pointsDecimals),
 );
 
-const oneItemUpdateSchema = z.object({ cartItem: cartItemSchema, order_type: orderTypeSchema.optional(), burnCredits: pointsSchema.optional() });
+/** Purchase-limit buckets (issue 14): the shopper's residency statement, where the store's model needs it. */
+const residencySchema = z.enum(['resident', 'non_resident'], { error: 'residency must be resident or non_resident' }).nullable();
+
+const oneItemUpdateSchema = z.object({
+  cartItem: cartItemSchema,
+  order_type: orderTypeSchema.optional(),
+  burnCredits: pointsSchema.optional(),
+  residency: residencySchema.optional(),
+});
 const allItemsUpdateSchema = z.object({
   cartItems: z.array(cartItemSchema).max(100, 'At most 100 cart items per update'),
   order_type: orderTypeSchema.optional(),
   burnCredits: pointsSchema.optional(),
+  residency: residencySchema.optional(),
 });
 
 /** Spec §7: `{cartItem, order_type}` (one line) or `{cartItems, order_type, burnCredits}` (all lines). */

@@ -1,0 +1,134 @@
+/**
+ * Purchase-limit buckets in the storefront (issue 14, "a California cart stopped at 8 g of
+ * concentrate with 10 g of flower in it"): Harbor's manager imports two packages through the
+ * console's Menu page (a 10 g flower pack, and a 1 g rosin whose menu row says it is 1 g of
+ * concentrate) and picks the California preset on the Purchase limits page; a guest puts the 10 g of
+ * flower and 8 g of concentrate in the cart — accepted, and the cart's meters say so per bucket and
+ * per day — then one more gram of concentrate is refused, naming the concentrate bucket, by how much
+ * and what to remove, while the flower meter stays within its cap. The checkout shows the same
+ * meters and the guest notice that only this order is counted. Axe clean on the cart with the
+ * meters, after the refusal and at checkout.
+ *
+ * Own data: Harbor (no other journey's cart at Harbor comes near a California cap: one product each),
+ * and two products whose names carry a word made for this run.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { consoleUrl, HARBOR_MANAGER, staffLogin } from '../fixtures/console.ts';
+import { notice } from '../fixtures/cart.ts';
+import { expect, expectNoAxeViolations, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
+
+const HARBOR = 4;
+
+/** A word no demo product has: letters only, so search treats it as one term. */
+function runWord(): string {
+  return randomUUID()
+    .replace(/-/g, '')
+    .slice(0, 8)
+    .replace(/[0-9]/g, (d) => 'qwxzvkjyph'[Number(d)]);
+}
+
+function menuFile(word: string): Buffer {
+  const header = 'external_id,sku,name,brand,category,unit,weight_g,concentrate_g,price,stock,license_type,description\n';
+  const rows = [
+    `L-${word}-1,L-${word.toUpperCase()}-FLOWER,Lumen ${word} Flower Pack,Journey Farms,Flower,ea,10,,40.00,50,both,Ten grams of flower for the limits journey.`,
+    `L-${word}-2,L-${word.toUpperCase()}-ROSIN,Lumen ${word} Rosin,Journey Farms,Concentrates,ea,1,1,30.00,50,both,One gram of rosin for the limits journey.`,
+  ];
+  return Buffer.from(header + rows.join('\n') + '\n');
+}
+
+/** The shopper finds a product by its run word and adds `qty` of it from its page. */
+async function addFromSearch(page: Page, word: string, name: string, qty: number): Promise<void> {
+  await page.goto(storeUrl('harbor', `/menu?q=${encodeURIComponent(`lumen ${word}`)}`));
+  await page.getByRole('link', { name, exact: true }).first().click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+  const add = page.getByRole('button', { name: 'Add to cart' });
+  await expect(add).toBeEnabled();
+  if (qty !== 1) {
+    const field = page.getByRole('textbox', { name: /^Quantity of / });
+    await field.fill(String(qty));
+    await field.press('Enter');
+  }
+  await add.click();
+}
+
+test('a California cart stopped at 8 g of concentrate with 10 g of flower in it', async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const word = runWord();
+  const flower = `Lumen ${word} Flower Pack`;
+  const rosin = `Lumen ${word} Rosin`;
+
+  // The manager imports the two packages (the rosin's row says 1 g of concentrate).
+  await staffLogin(page, HARBOR_MANAGER);
+  await expect(page).toHaveURL(consoleUrl(`/stores/${HARBOR}/orders`));
+  await page.goto(consoleUrl(`/stores/${HARBOR}/menu`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Menu' })).toBeVisible();
+  await page.getByRole('button', { name: 'Import a file' }).click();
+  const panel = page.getByRole('region', { name: 'Import a menu file' });
+  await panel.getByLabel('Menu file').setInputFiles({ name: 'limits-menu.csv', mimeType: 'text/csv', buffer: menuFile(word) });
+  await panel.getByRole('button', { name: 'Check the file' }).click();
+  await expect(panel.getByTestId('import-status')).toHaveText(
+    'Checked: 2 new, 0 updated, 0 unchanged. Nothing is changed until you apply it.',
+  );
+  await panel.getByRole('button', { name: 'Apply these 2 changes' }).click();
+  await expect(panel.getByTestId('import-status')).toHaveText('Menu updated: 2 new, 0 updated, 0 unchanged.');
+
+  // …and picks the California preset: 28.5 g of flower and 8 g of concentrate per customer per day.
+  await page.goto(consoleUrl(`/stores/${HARBOR}/settings-limits`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Purchase limits' })).toBeVisible();
+  await page.getByLabel('Start from a state preset').selectOption({ label: 'California' });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Purchase limits saved.' })).toBeVisible();
+
+  // A guest at Harbor, in a browser of their own.
+  const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.141' }, serviceWorkers: 'block' });
+  await passGateByCookie(context, 'harbor', 'recreational');
+  const shop = await context.newPage();
+  await addFromSearch(shop, word, flower, 1);
+  await expect(notice(shop, 'Product has been added to the cart!')).toBeVisible();
+  await addFromSearch(shop, word, rosin, 8);
+  await expect(notice(shop, 'Product has been added to the cart!')).toBeVisible();
+
+  // The cart: a meter per bucket, in grams, per day — 10 g of flower and 8 g of concentrate are accepted.
+  await shop.getByRole('button', { name: /^Cart, \d+ items?$/ }).click();
+  const cart = shop.getByRole('dialog', { name: 'Your cart' });
+  const limits = cart.getByRole('region', { name: 'Purchase limits' });
+  const flowerMeter = limits.getByRole('meter', { name: 'Flower' });
+  const concentrateMeter = limits.getByRole('meter', { name: 'Concentrate' });
+  await expect(flowerMeter).toHaveAttribute('aria-valuetext', '10 g of 28.5 g per day');
+  await expect(concentrateMeter).toHaveAttribute('aria-valuetext', '8 g of 8 g per day');
+  await expect(limits.getByText('10 g of 28.5 g per day', { exact: true })).toBeVisible();
+  await expect(limits.getByText('8 g of 8 g per day', { exact: true })).toBeVisible();
+  await expect(limits).toContainText('You are ordering as a guest, so the purchase limits are counted for this order only.');
+  await expect(cart.getByRole('link', { name: 'Proceed to checkout' })).toBeVisible();
+  await expectNoAxeViolations(shop);
+
+  // One gram of concentrate more: refused by the store, naming the bucket, by how much and what to remove.
+  const over =
+    'Your cart contains 1 g more concentrate than the concentrate limit of 8 g per day allows. Please remove 1 g from your cart.';
+  const rosinLine = cart.getByTestId('cart-line').filter({ hasText: rosin });
+  await rosinLine.getByRole('button', { name: /^Increase quantity of / }).click();
+  await expect(rosinLine.getByRole('alert')).toHaveText(over);
+  // The line is back at 8, and the meters with it: concentrate full, flower still within its cap.
+  await expect(rosinLine.getByRole('textbox', { name: /^Quantity of / })).toHaveValue('8');
+  await expect(concentrateMeter).toHaveAttribute('aria-valuetext', '8 g of 8 g per day');
+  await expect(flowerMeter).toHaveAttribute('aria-valuetext', '10 g of 28.5 g per day');
+  await expect(flowerMeter).toHaveJSProperty('value', 10);
+  await expectNoAxeViolations(shop);
+
+  // The same from the product page: refused with the store's words.
+  await shop.keyboard.press('Escape');
+  await addFromSearch(shop, word, rosin, 1);
+  await expect(notice(shop, over)).toBeVisible();
+
+  // Checkout: the same meters, and the guest notice.
+  await shop.goto(storeUrl('harbor', '/checkout'));
+  const checkoutLimits = shop.getByRole('region', { name: 'Purchase limits' });
+  await expect(checkoutLimits.getByRole('meter', { name: 'Concentrate' })).toHaveAttribute('aria-valuetext', '8 g of 8 g per day');
+  await expect(checkoutLimits.getByRole('meter', { name: 'Flower' })).toHaveAttribute('aria-valuetext', '10 g of 28.5 g per day');
+  await expect(checkoutLimits).toContainText('You are ordering as a guest, so the purchase limits are counted for this order only.');
+  // California's caps are the same for visitors: residency is not asked.
+  await expect(shop.getByRole('radiogroup', { name: 'Residency' })).toHaveCount(0);
+  await expectNoAxeViolations(shop);
+  await context.close();
+});
