@@ -186,9 +186,9 @@ describe('the shopper’s messages', () => {
     const ctx = { storeName: 'Verdant Downtown', timezone: 'America/Los_Angeles', incrementId: 'DO-100001', orderType: 'pickup' as const, customerName: 'Ana Reyes' };
     const slot = '6/15/2026 13:00 – 13:30';
     const sms = shopperSms('order_confirmed', { ...ctx, slot });
-    expect(sms).toBe('Verdant Downtown: order #DO-100001 is confirmed. Time slot: 6/15/2026 13:00 – 13:30. Bring a valid photo ID.');
+    expect(sms).toBe('Verdant Downtown: order #DO-100001 is confirmed. Pickup 6/15/2026 13:00 - 13:30. Bring a valid photo ID.');
     expect(sms.length).toBeLessThanOrEqual(160);
-    expect(shopperEmail('order_confirmed', { ...ctx, orderType: 'delivery', slot }).text).toContain('Your time slot: 6/15/2026 13:00 – 13:30.');
+    expect(shopperEmail('order_confirmed', { ...ctx, orderType: 'delivery', slot }).text).toContain('Delivery time: 6/15/2026 13:00 – 13:30');
     expect(shopperSms('order_confirmed', ctx)).not.toContain('slot');
   });
 });

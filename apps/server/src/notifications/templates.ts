@@ -99,12 +99,22 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }
 
+/**
+ * The booked slot as the thank-you and tracking pages head it (issue 14): `Pickup time: 6/15/2026
+ * 13:00 – 13:30` (e-mail), `Pickup 6/15/2026 13:00 - 13:30` (SMS: a hyphen, since the en dash is
+ * not GSM-7 and would make the whole SMS UCS-2, 70 characters a part).
+ */
+function slotLine(ctx: OrderMessageContext, sms: boolean): string {
+  const type = ctx.orderType === 'delivery' ? 'Delivery' : 'Pickup';
+  return sms ? `${type} ${(ctx.slot ?? '').replace(/\u2013/g, '-')}` : `${type} time: ${ctx.slot}`;
+}
+
 export function shopperSms(template: ShopperTemplate, ctx: OrderMessageContext): string {
   const head = `${ctx.storeName}: order #${ctx.incrementId}`;
   switch (template) {
     case 'order_confirmed': {
       const when = ctx.readyBy ? formatDateTime(ctx.readyBy, ctx.timezone) : null;
-      const slot = ctx.slot ? ` Time slot: ${ctx.slot}.` : '';
+      const slot = ctx.slot ? ` ${slotLine(ctx, true)}.` : '';
       if (ctx.orderType === 'delivery') return `${head} is confirmed.${when ? ` We expect to deliver by ${when}.` : ''}${slot}`;
       return `${head} is confirmed.${when ? ` Ready for pickup by ${when}.` : ''}${slot} Bring a valid photo ID.`;
     }
@@ -132,7 +142,7 @@ export function shopperEmail(template: ShopperTemplate, ctx: OrderMessageContext
               ? ` We expect to deliver it by ${when}.`
               : ` It will be ready for pickup by ${when}.`
             : '') +
-          (ctx.slot ? `\n\nYour time slot: ${ctx.slot}.` : '') +
+          (ctx.slot ? `\n\n${slotLine(ctx, false)}` : '') +
           (ctx.receipt ? `\n\n${receiptText(ctx.receipt, ctx.orderType)}` : '') +
           `\n\nPlease bring a valid photo ID${ctx.orderType === 'delivery' ? ' to the door' : ''}.${sign}`,
       };
@@ -162,6 +172,7 @@ export function storeNewOrderEmail(ctx: NewOrderContext): EmailText {
     text:
       `New ${ctx.orderType} order #${ctx.incrementId} at ${ctx.storeName}, placed ${formatDateTime(ctx.createdAt, ctx.timezone)}.\n\n` +
       `Customer: ${ctx.customerName}\nPhone: ${ctx.phone}\n${ctx.email ? `E-mail: ${ctx.email}\n` : ''}` +
+      (ctx.slot ? `${slotLine(ctx, false)}\n` : '') +
       `Items: ${ctx.itemCount}\nTotal: ${dollars(ctx.totalCents)}\n\nOpen the store console to confirm it.`,
   };
 }

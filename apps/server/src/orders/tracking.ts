@@ -7,7 +7,7 @@
  * answers the same 404 text, and an IP may try TRACKING_PER_IP_PER_MINUTE times a minute
  * (the accounts' limiter: Redis-shared when REDIS_URL is set), so numbers cannot be walked.
  */
-import { ORDER_STATUS_LABELS, orderTimeline, type OrderStatus } from '@verdant/domain';
+import { ORDER_STATUS_LABELS, orderTimeline, slotLabel, type OrderStatus } from '@verdant/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { accountsOf } from '../auth/context.ts';
@@ -41,12 +41,16 @@ export async function reachedStatuses(db: Db, orderId: number): Promise<{ status
   return rows.filter((r) => r.to_status != null).map((r) => ({ status: r.to_status as OrderStatus, at: r.at }));
 }
 
-export async function trackOrder(db: Db, storeId: number, number: string, phone: string) {
+/**
+ * `timeZone`: the store's, for the booked slot's label (issue 14: `slot` is `{ start, end, label }`
+ * with `6/15/2026 13:00 – 13:30`, or null for an order taken as soon as possible).
+ */
+export async function trackOrder(db: Db, storeId: number, number: string, phone: string, timeZone: string) {
   const wanted = toE164(phone);
   const order = wanted
     ? await db
         .selectFrom('orders')
-        .select(['id', 'increment_id', 'status', 'order_type', 'created_at', 'ready_by', 'cancel_message', 'personal_details'])
+        .select(['id', 'increment_id', 'status', 'order_type', 'created_at', 'ready_by', 'cancel_message', 'personal_details', 'slot_start', 'slot_end'])
         .where('store_id', '=', storeId)
         .where('increment_id', '=', number.toUpperCase())
         .executeTakeFirst()
@@ -67,6 +71,10 @@ export async function trackOrder(db: Db, storeId: number, number: string, phone:
     ready_by: order.ready_by,
     timeline: orderTimeline(order, await reachedStatuses(db, order.id)),
     cancel_message: order.cancel_message,
+    slot:
+      order.slot_start && order.slot_end
+        ? { start: order.slot_start, end: order.slot_end, label: slotLabel(order.slot_start, order.slot_end, timeZone) }
+        : null,
   };
 }
 
@@ -80,6 +88,6 @@ export function registerOrderTracking(app: FastifyInstance, db: Db): void {
     // Retry-After: the window's length (it began at the first counted look-up, so it is over by then).
     if (!allowed)
       throw new ApiError(429, TRACKING_MESSAGES.tooMany, { errorCode: 'rate_limited', retryAfterSeconds: TRACKING_WINDOW_MS / 1000 });
-    return ok(await trackOrder(db, request.store.storeId, body.number, body.phone));
+    return ok(await trackOrder(db, request.store.storeId, body.number, body.phone, request.store.dispensarySettings.place_info.timezone));
   });
 }

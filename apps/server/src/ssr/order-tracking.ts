@@ -15,6 +15,6 @@ export function trackOrderFor(app: FastifyInstance, db: Db, request: FastifyRequ
     if (!(await accountsOf(app).limiter.hit(`track-ip:${request.ip}`, TRACKING_PER_IP_PER_MINUTE, 60_000))) {
       throw new ApiError(429, TRACKING_MESSAGES.tooMany, { errorCode: 'rate_limited' });
     }
-    return trackOrder(db, request.store.storeId, query.number, query.phone);
+    return trackOrder(db, request.store.storeId, query.number, query.phone, request.store.dispensarySettings.place_info.timezone);
   };
 }

@@ -16,6 +16,8 @@ export interface TrackedOrder {
   ready_by: string | null;
   timeline: TimelineStep[];
   cancel_message: string | null;
+  /** The booked time slot (issue 14), label in the store's zone (`6/15/2026 13:00 – 13:30`); null: as soon as possible. */
+  slot?: { start: string; end: string; label: string } | null;
 }
 
 export interface TrackingQuery {

@@ -135,6 +135,12 @@ export default function OrderTracking({ actionData }: Route.ComponentProps) {
             {result.order.order_type === 'delivery' ? 'Delivery' : 'Pickup'} · placed{' '}
             {formatDateTime(result.order.created_at, store.placeInfo.timezone)}
           </p>
+          {/* Issue 14: the time slot the order was booked for (an order taken as soon as possible has none). */}
+          {result.order.slot ? (
+            <p className="mt-1 text-stone-900" data-testid="tracking-slot">
+              {result.order.order_type === 'delivery' ? 'Delivery time' : 'Pickup time'}: <strong>{result.order.slot.label}</strong>
+            </p>
+          ) : null}
           <div className="mt-4">
             <LiveOrderStatus
               key={`${result.order.increment_id}:${result.query.phone}`}
