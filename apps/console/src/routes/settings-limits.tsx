@@ -128,8 +128,12 @@ export function LimitsSettingsPage() {
           Buckets (JSON)
         </label>
         <p id="limits-model-help" className="text-sm text-stone-700">
-          Edit caps in the bucket’s unit (grams or mg); <code>"no_cap"</code> or <code>"not_sold"</code> instead of a number; a cap may be
-          split <code>{'{ "resident": 30, "non_resident": 15 }'}</code>.
+          Each bucket: <code>id</code>, <code>label</code>, <code>unit</code> (<code>"flower_g"</code>, <code>"concentrate_g"</code>,{' '}
+          <code>"thc_mg"</code> or <code>"flower_equivalent_g"</code> with its <code>counts</code>), <code>caps</code> for{' '}
+          <code>"recreational"</code> and <code>"medical"</code> in the bucket’s unit — a number, <code>"no_cap"</code> or{' '}
+          <code>"not_sold"</code>, or split by residency <code>{'{ "resident": 30, "non_resident": 15 }'}</code> — and a <code>window</code>
+          : <code>{'{ "type": "transaction" }'}</code>, <code>"day"</code>, <code>"month"</code> or{' '}
+          <code>{'{ "type": "rolling_days", "days": 14 }'}</code>.
         </p>
         <textarea
           {...form.fieldProps(MODEL, 'limits-model-help')}
