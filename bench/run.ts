@@ -16,6 +16,7 @@ import { runConsoleOrdersSuite } from './console-orders.ts';
 import { runMenuImportSuite } from './menu-import.ts';
 import { runMenuPropagationSuite } from './menu-propagation.ts';
 import { runIntegrationStockSuite } from './integration-stock.ts';
+import { runScaleSuite } from './suites/scale.ts';
 
 const results = {
   startedAt: new Date().toISOString(),
@@ -37,6 +38,8 @@ if (wanted('console-orders')) results.suites.consoleOrders = await runConsoleOrd
 if (wanted('import')) results.suites.menuImport = await runMenuImportSuite();
 if (wanted('propagation')) results.suites.menuPropagation = await runMenuPropagationSuite();
 if (wanted('integration')) results.suites.integrationStock = await runIntegrationStockSuite();
+// Many stores on one node (issue 15): BENCH_SCALE_STORES × BENCH_SCALE_PRODUCTS, default 150 × 2,000.
+if (wanted('scale')) results.suites.scale = await runScaleSuite();
 
 const out = path.join(import.meta.dirname, 'results/latest.json');
 fs.mkdirSync(path.dirname(out), { recursive: true });
