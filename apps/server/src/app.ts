@@ -169,6 +169,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Checks every store's `settings` of the stores file: a bad section stops the start, naming the field.
   app.decorate('storeSettings', new StoreSettings({ db: deps.db, stores: deps.registry.stores, now: deps.clock }));
   bindStoreLimits(deps.db, app.storeSettings, deps.registry.stores);
+  // Tax lines (issue 14) feed the catalogue's `taxrule` view and the offline snapshot: a save rebuilds the store there and on every node.
+  app.storeSettings.onSaved(async (storeId, section) => {
+    if (section === 'tax') await catalog.catalogChanged(storeId).catch((err: unknown) => app.log.warn({ err, storeId }, 'tax lines saved; catalogue not rebuilt'));
+  });
   // Hours and time slots (issue 14): orders/place.ts books slots with the app's settings and their 1 s cache.
   bindStoreHours(app.storeSettings, deps.registry.stores);
   app.addHook('onClose', async () => catalog.close());

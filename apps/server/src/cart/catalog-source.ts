@@ -1,15 +1,14 @@
 /**
- * Where the cart reads products, prices and tax rules: the server's in-memory catalogue
+ * Where the cart reads products and prices (taxes: the store's tax lines, tax/section.ts): the server's in-memory catalogue
  * (../catalog/sellables.ts, kept current by catalogChanged and the change bus) when it is there,
  * else the database. Stock is always read from the database, the truth for availability.
  * Placing an order never comes here: it re-reads everything from the database inside its
  * transaction (../orders/prepare.ts).
  */
-import type { StockInfo, TaxRule } from '@verdant/domain';
+import type { StockInfo } from '@verdant/domain';
 import type { StoreCatalog } from '../catalog/store-catalog.ts';
 import { placeholders, runSql } from '../db/compiled.ts';
 import { loadProducts, type LoadedProduct } from '../prices/loader.ts';
-import { loadTaxRules } from '../prices/tax-rules.ts';
 import type { Db } from './repository.ts';
 
 /** The in-memory catalogues (the app's CatalogIndexManager), or null to read the database only. */
@@ -58,9 +57,4 @@ export async function cartProducts(
     }
   }
   return answer.products;
-}
-
-/** The store's tax rules with their rates, in priority order. */
-export async function cartTaxRules(db: Db, catalog: CatalogSource | null, storeId: number): Promise<readonly TaxRule[]> {
-  return catalog?.find(storeId)?.taxRuleList ?? loadTaxRules(db, storeId);
 }

@@ -5,12 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { PostgresAdapter, type Kysely } from 'kysely';
-import type { LicenseType } from '@verdant/domain';
+import { GUEST_CUSTOMER_TAX_CLASS, type LicenseType } from '@verdant/domain';
 import type { Database, Row } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
 import { authOf } from '../auth/context.ts';
 import { AUTH_MESSAGES } from '../auth/tokens.ts';
-import { GUEST_CUSTOMER_TAX_CLASS } from '../prices/tax-rules.ts';
 import { runSql } from '../db/compiled.ts';
 import { CART_MESSAGES as M } from './messages.ts';
 import { cartCacheFor } from './cart-cache.ts';

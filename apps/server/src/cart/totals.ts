@@ -8,7 +8,7 @@
  * excise_taxes + sales_taxes + shipping.
  */
 import type { Cents, LicenseType, Store } from '@verdant/domain';
-import { computeTotals, type Coupon, type TaxCustomer, type TaxLine, type TaxLineAmount, type TaxLineTotal, type TaxRate, type Totals, type TotalsLine } from '@verdant/domain';
+import { computeTotals, type Coupon, type TaxCustomer, type TaxLine, type TaxLineAmount, type TaxLineTotal, type Totals, type TotalsLine } from '@verdant/domain';
 import type { ProductTaxFacts } from '../tax/facts.ts';
 import { limitCheck } from './checks.ts';
 import type { ResolvedLine } from './resolve.ts';
@@ -34,7 +34,6 @@ export interface LineAmounts {
 
 export interface PriceCartInput {
   lines: readonly ResolvedLine[];
-  ratesOf: (taxClassId: number) => TaxRate[];
   coupon: Coupon | null;
   credits: Cents;
   shippingInclTax: Cents;
@@ -42,9 +41,9 @@ export interface PriceCartInput {
   licenseType: LicenseType;
   /**
    * The store's named tax lines (issue 14, tax/section.ts) with the shopper's exemptions and the
-   * products' tax facts (tax/facts.ts): when given, taxes come from them instead of `ratesOf`.
+   * products' tax facts (tax/facts.ts): every tax of a cart and an order comes from them.
    */
-  taxLines?: { lines: readonly TaxLine[]; customer: TaxCustomer; facts: ReadonlyMap<number, ProductTaxFacts> };
+  taxLines: { lines: readonly TaxLine[]; customer: TaxCustomer; facts: ReadonlyMap<number, ProductTaxFacts> };
 }
 
 export function priceCart(input: PriceCartInput): PricedCart {
@@ -52,13 +51,13 @@ export function priceCart(input: PriceCartInput): PricedCart {
   const owner: number[] = [];
   input.lines.forEach((l, i) =>
     l.components.forEach((c, k) => {
-      const facts = input.taxLines?.facts.get(c.productId);
+      const facts = input.taxLines.facts.get(c.productId);
       const tax = { taxClassId: c.taxClassId, kind: facts?.kind ?? null, thcPercent: facts?.thcPercent ?? null };
-      totalsLines.push({ id: `${i}:${k}`, qty: l.qty * c.qtyPerUnit, unitPrice: c.unitPrice, rates: input.ratesOf(c.taxClassId), limit: c.limit, tax });
+      totalsLines.push({ id: `${i}:${k}`, qty: l.qty * c.qtyPerUnit, unitPrice: c.unitPrice, rates: [], limit: c.limit, tax });
       owner.push(i);
     }),
   );
-  const taxLines = input.taxLines ? { lines: input.taxLines.lines, customer: input.taxLines.customer } : undefined;
+  const taxLines = { lines: input.taxLines.lines, customer: input.taxLines.customer };
   const totals = computeTotals({ lines: totalsLines, coupon: input.coupon, credits: input.credits, shippingInclTax: input.shippingInclTax, taxLines });
   const lines: LineAmounts[] = input.lines.map(() => ({ rowTotal: 0, discount: 0, excise: 0, sales: 0, rowTotalInclTax: 0, thcGrams: 0 }));
   totals.lines.forEach((t, j) => {

@@ -5,10 +5,9 @@
 import { CART_COPY, type Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import type { LoadedProduct } from '../prices/loader.ts';
-import { rateLookup, storeTaxContext } from '../prices/tax-rules.ts';
 import { priceDeliveryCart } from '../shipping/zones.ts';
 import { findUsableCoupon, toDomainCoupon } from './coupons.ts';
-import { cartProducts, cartTaxRules, type CatalogSource } from './catalog-source.ts';
+import { cartProducts, type CatalogSource } from './catalog-source.ts';
 import { stockProblem } from './checks.ts';
 import { CART_MESSAGES as M } from './messages.ts';
 import { lineInputOf, type CartLineRow, type CartRow, type CustomerRef, type Db } from './repository.ts';
@@ -93,14 +92,12 @@ export async function cartTotals(db: Db, catalog: CatalogSource | null, store: S
 
 export async function totalsOf(db: Db, catalog: CatalogSource | null, store: Store, cart: CartRow, entries: readonly LineEntry[], customer: CustomerRef | null, now: Date) {
   const sellable = entries.filter((e): e is LineEntry & { resolved: ResolvedLine } => e.resolved != null);
-  const [rules, coupon] = await Promise.all([cartTaxRules(db, catalog, store.storeId), findUsableCoupon(db, cart.coupon_code, store.storeId, now)]);
-  const ratesOf = rateLookup(rules, storeTaxContext(store, customer?.taxClassId));
+  const coupon = await findUsableCoupon(db, cart.coupon_code, store.storeId, now);
   // The store's named tax lines (issue 14, tax/section.ts).
   const taxLines = await cartTaxLines(db, store, cart.license_type, customer, sellable.flatMap((e) => e.resolved.components.map((c) => c.productId)), now);
   const price = (shippingInclTax: number) =>
     priceCart({
       lines: sellable.map((e) => e.resolved),
-      ratesOf,
       taxLines,
       coupon: coupon ? toDomainCoupon(coupon) : null,
       credits: cart.credits,

@@ -185,7 +185,8 @@ export class CatalogIndexManager {
     const [documents, cms, taxRules, rewrites] = await Promise.all([
       loadDocuments(db, { storeIds }, this.buildOptions()),
       loadCmsDocuments(db, storeIds),
-      loadTaxRules(db, storeIds),
+      // The stores' tax lines as `taxrule` documents (./tax-rules.ts).
+      loadTaxRules(db, this.opts.stores.filter((s) => storeIds.includes(s.storeId))),
       db
         .selectFrom('url_rewrites')
         .selectAll()

@@ -2,13 +2,13 @@
  * Integration, both databases: the cart's in-memory products (./sellables.ts through
  * cart/catalog-source.ts) answer exactly what the database loader (prices/loader.ts) reads, for
  * every product of every store, for the store's group and another customer group, before and
- * after changes announced with catalogChanged; tax rules likewise. A sku the memory does not
- * hold falls back to the database.
+ * after changes announced with catalogChanged. A sku the memory does not hold falls back to the
+ * database. (Carts no longer read tax rules: they are taxed by the store's tax lines, issue 14;
+ * the `taxrule` view of those lines is tested in ../tax/displayed-prices.test.ts.)
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cartProducts, cartTaxRules } from '../cart/catalog-source.ts';
+import { cartProducts } from '../cart/catalog-source.ts';
 import { loadProducts, type LoadedProduct } from '../prices/loader.ts';
-import { loadTaxRules } from '../prices/tax-rules.ts';
 import { describeEachDatabase } from '../test/databases.ts';
 import { CatalogIndexManager } from './index-manager.ts';
 import { NOW, seed, storesFile } from './test-app.ts';
@@ -120,18 +120,5 @@ describeEachDatabase('in-memory cart products', (getDb) => {
     await manager.catalogChanged(3, [created.id]);
     expect(manager.find(3)!.sellables.products([created.sku], 0)).toBeNull();
     expect((await cartProducts(db, manager, 3, [created.sku], 0, 'always')).size).toBe(0);
-  });
-
-  it('holds each store’s tax rules as the database has them, and follows a store rebuild', async () => {
-    const { db } = getDb();
-    for (const store of storesFile.stores) {
-      expect(await cartTaxRules(db, manager, store.storeId)).toEqual(await loadTaxRules(db, store.storeId));
-    }
-    const rate = await db.selectFrom('tax_rates').selectAll().where('store_id', '=', 1).orderBy('id').executeTakeFirstOrThrow();
-    await db.updateTable('tax_rates').set({ rate: rate.rate + 1 }).where('id', '=', rate.id).execute();
-    await manager.catalogChanged(1);
-    const rules = await cartTaxRules(db, manager, 1);
-    expect(rules).toEqual(await loadTaxRules(db, 1));
-    expect(rules.flatMap((r) => r.rates).find((r) => (r as { id?: number }).id === rate.id)!.rate).toBe(rate.rate + 1);
   });
 });

@@ -47,9 +47,6 @@ export class StoreCatalog {
   readonly taxRules = createTaxRuleIndex();
   /** Products as pricing and the cart read them (no stock: that stays in the database). */
   readonly sellables: SellableIndex;
-  /** The store's tax rules with their rates, in priority order (loadTaxRules' answer). */
-  readonly taxRuleList: readonly TaxRuleDocument[];
-
   private readonly productDocs = new Map<number, CatalogProduct>();
   private bySku = new Map<string, CatalogProduct>();
   private byChildSku = new Map<string, CatalogProduct>();
@@ -74,7 +71,6 @@ export class StoreCatalog {
     this.cmsPages.replaceAll(content.cmsPages);
     this.cmsBlocks.replaceAll(content.cmsBlocks);
     this.taxRules.replaceAll(content.taxRules);
-    this.taxRuleList = content.taxRules;
     this.sellables = new SellableIndex(content.sellables ?? []);
     for (const p of content.products) this.productDocs.set(p.id, p);
     this.categoryById = new Map(content.categories.map((c) => [c.id, c]));

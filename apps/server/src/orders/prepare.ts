@@ -16,7 +16,6 @@ import type { LineInput } from '../cart/schemas.ts';
 import { priceCart, type PricedCart } from '../cart/totals.ts';
 import { resolveContext } from '../cart/view.ts';
 import { loadProducts } from '../prices/loader.ts';
-import { loadTaxRules, rateLookup, storeTaxContext } from '../prices/tax-rules.ts';
 import type { DeliveryCheck } from '../shipping/methods.ts';
 import { priceInZone, zoneFor, zonesOf } from '../shipping/zones.ts';
 import type { DeliveryZone } from '@verdant/domain';
@@ -108,12 +107,10 @@ export async function prepareOrder(
     ({ zone, ...delivery } = zoneFor(store, await zonesOf(trx, store), input.shipping_address.zip));
   }
 
-  const rules = await loadTaxRules(trx, store.storeId);
   // The store's named tax lines as saved now, read in this transaction (issue 14, tax/section.ts).
   const taxLines = await cartTaxLines(trx, store, licenseType, customer, lines.flatMap((l) => l.components.map((c) => c.productId)), now);
   const price = (shippingInclTax: number) => priceCart({
     lines,
-    ratesOf: rateLookup(rules, storeTaxContext(store, customer?.taxClassId)),
     taxLines,
     coupon: coupon ? toDomainCoupon(coupon) : null,
     credits,

@@ -80,8 +80,12 @@ function sectionValue<T>(store: Store, section: SettingsSection<T>, row: Row<'st
   return { value: section.initial(store), version: 0, source: 'default', updatedAt: null };
 }
 
+/** Told after a section's save is committed (e.g. tax lines: rebuild the store's catalogue views). */
+export type SettingsSavedListener = (storeId: number, section: string) => Promise<void> | void;
+
 export class StoreSettings {
   private readonly cache = new Map<string, { at: number; value: SectionValue<unknown> }>();
+  private readonly savedListeners: SettingsSavedListener[] = [];
   private readonly byId: Map<number, Store>;
   private readonly ttlMs: number;
   private readonly now: () => Date;
@@ -181,7 +185,16 @@ export class StoreSettings {
         errorCode: 'stale_settings',
         meta: { current: saved.stale },
       });
+    await Promise.allSettled(this.savedListeners.map(async (listen) => listen(storeId, section.name)));
     return saved.value as SectionValue<T>;
+  }
+
+  /**
+   * Run `listener` after every committed save (the save answers once the listeners are done; a
+   * listener's failure does not undo the save, which is committed: the listener must log it).
+   */
+  onSaved(listener: SettingsSavedListener): void {
+    this.savedListeners.push(listener);
   }
 
   /** A section's saves, newest first. */

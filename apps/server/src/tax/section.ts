@@ -1,7 +1,10 @@
 /**
  * The `tax` settings section (issue 14, tax rules per store): the store's named tax lines
- * (packages/domain/src/tax). Carts and orders are taxed by these lines; the old tax_rules /
- * tax_rates tables stay as the catalogue search's `taxrule` entity for offline clients.
+ * (packages/domain/src/tax). Carts, orders and the price list's per-unit taxes are taxed by these
+ * lines; the catalogue search's `taxrule` entity and the offline snapshot carry a view of them
+ * (catalog/tax-rules.ts). The old tax_rules / tax_rates tables are read by nothing any more; they
+ * stay (dropping them needs a migration, and the seed's default below is still worked out from the
+ * same figures, seed/tax.ts).
  *
  * Decisions where the issue is silent:
  *  - The default (`initial`) is exactly what the seed writes to tax_rules for the store today

@@ -5,3 +5,4 @@
  */
 export * from './lines.ts';
 export * from './presets.ts';
+export * from './display.ts';

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { computeTotals } from '../cart/totals.ts';
 import { taxOn, type TaxRate } from '../cart/tax.ts';
 import { percentOf } from '../money.ts';
+import { displayedTax } from './display.ts';
 import {
   computeTaxLines,
   lineApplies,
@@ -261,6 +262,46 @@ describe('tax lines: properties', () => {
           return tiers.length === 1 && tiers[0].amount === percentOf(net, rate) && b.items[0].lines.some((l) => l.code === 'il-rot');
         },
       ),
+    );
+  });
+  it('a displayed price incl. tax is exactly what a cart holding the product (one unit, kits by component) pays', () => {
+    const componentArb = fc.record({
+      unitPrice: fc.nat(200_000),
+      qtyPerUnit: fc.integer({ min: 1, max: 3 }),
+      taxClassId: fc.constantFrom(1, 2, 3, 4, null),
+      kind: fc.constantFrom(...TAX_PRODUCT_KINDS, null),
+      thcPercent: fc.option(fc.integer({ min: 0, max: 1000 }).map((v) => v / 10)),
+    });
+    fc.assert(
+      fc.property(fc.array(componentArb, { minLength: 1, maxLength: 5 }), linesArb, customerArb, (components, lines, customer) => {
+        const shown = displayedTax(
+          components.map((c) => ({
+            net: Math.round(c.unitPrice * c.qtyPerUnit),
+            taxClassId: c.taxClassId,
+            kind: c.kind,
+            thcPercent: c.thcPercent,
+          })),
+          lines,
+          customer,
+        );
+        const cart = computeTotals({
+          lines: components.map((c, i) => ({
+            id: `${i}`,
+            qty: c.qtyPerUnit,
+            unitPrice: c.unitPrice,
+            rates: [],
+            tax: { taxClassId: c.taxClassId, kind: c.kind, thcPercent: c.thcPercent },
+          })),
+          taxLines: { lines, customer },
+        });
+        expect(shown.inclTax).toBe(cart.segments.total);
+        expect([shown.excise, shown.sales]).toEqual([cart.segments.excise_taxes, cart.segments.sales_taxes]);
+        expect(shown.lines).toEqual(
+          cart
+            .taxLines!.filter((l) => cart.lines.some((x) => x.taxLines!.some((y) => y.code === l.code)))
+            .map(({ code, amount }) => ({ code, amount })),
+        );
+      }),
     );
   });
   it('the demo stores’ lines give exactly the totals of the old per-rate computation (taxOn per rate group)', () => {
