@@ -74,14 +74,18 @@ test('an address outside every delivery zone is refused at checkout with pickup 
   // Age on every order (issue 14, built alongside): the date of birth where the checkout asks for it.
   const birthday = shop.getByLabel('Date of birth');
   if ((await birthday.count()) > 0) await birthday.fill('1990-01-01');
-  await shop.getByRole('radio', { name: /^Delivery/ }).check();
+  // The delivery option says what the store's zones charge and where they reach (no more the old radius).
+  const deliveryOption = shop.getByRole('radio', { name: /^Delivery/ });
+  await expect(deliveryOption).toHaveAccessibleName('Delivery — $5.00 incl. tax To Jack London');
+  await deliveryOption.check();
+  await expect(shop.getByLabel('ZIP code')).toHaveAccessibleDescription(/^We deliver to Jack London\./);
   await shop.getByLabel('Street address').fill('3900 Piedmont Ave');
   await shop.getByLabel('City').fill('Oakland');
   await shop.getByLabel('ZIP code').fill('94611');
   await shop.getByLabel('ZIP code').blur();
   // Refused by the server from the ZIP, with pickup offered.
   const refusal = 'We don’t deliver to ZIP 94611: it is outside this store’s delivery zones. Choose pickup or another address.';
-  // (After the field's hint, which still quotes the store's radius: the storefront's copy is not zone-aware yet.)
+  // (After the field's hint, "We deliver to Jack London.")
   await expect(shop.getByLabel('ZIP code')).toHaveAccessibleDescription(new RegExp(`${refusal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
   await shop.getByRole('button', { name: 'Place order' }).click();
   await expect(shop.getByLabel('ZIP code')).toBeFocused();
@@ -92,6 +96,14 @@ test('an address outside every delivery zone is refused at checkout with pickup 
   await shop.getByLabel('ZIP code').fill('94607');
   await shop.getByLabel('ZIP code').blur();
   await expect(shop.getByText('Jack London: delivery $5.00 incl. tax, about 40 min.', { exact: true })).toBeVisible();
+
+  // The contact page tells of the zone too (the save dropped the store's cached pages).
+  const contact = await context.newPage();
+  await contact.goto(storeUrl('harbor', '/contact'));
+  await expect(contact.getByText('Pickup in store, or delivery to Jack London:')).toBeVisible();
+  await expect(contact.getByRole('list', { name: 'Delivery zones' })).toHaveText('Jack London: $5.00 incl. tax, about 40 min');
+  await expectNoAxeViolations(contact);
+  await contact.close();
 
   // Pickup, as offered: the order is placed.
   await shop.getByRole('radio', { name: /^Pickup — Free/ }).check();

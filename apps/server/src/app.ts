@@ -42,7 +42,8 @@ import { bindStoreLimits } from './limits/enforce.ts';
 import { registerStoreSettingsRoutes } from './store-settings/routes.ts';
 import { bindStoreHours } from './hours/booking.ts';
 import { registerHoursRoutes } from './hours/routes.ts';
-import { invalidatePagesOnHoursSave, storefrontHours } from './hours/storefront.ts';
+import { storefrontHours } from './hours/storefront.ts';
+import { invalidatePagesOnSettingsSave, storefrontOptions } from './store-settings/storefront.ts';
 import { registerIntegration, type IntegrationRateLimit } from './integration/index.ts';
 
 declare module 'fastify' {
@@ -199,8 +200,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAccountRoutes(app, { db: deps.db, config: deps.config, now: deps.clock });
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
   registerWebhooks(app, { db: deps.db, production: deps.config.production });
-  // Issue 14: a saved `hours` section drops the store's cached pages (footer/contact "open now").
-  invalidatePagesOnHoursSave(app);
+  // Issue 14: a saved hours, zones or age section drops the store's cached pages (what they show of it).
+  invalidatePagesOnSettingsSave(app);
   registerStoreSettingsRoutes(app, app.storeSettings);
   registerHoursRoutes(app, { db: deps.db, now: deps.clock });
   registerIntegration(app, { db: deps.db, production: deps.config.production, redisUrl: deps.config.redisUrl, redisPrefix: deps.config.redisPrefix, now: deps.clock, rateLimit: deps.integrationRateLimit });
@@ -252,6 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         demoMode: deps.config.demoMode,
         trackOrder: trackOrderFor(app, deps.db, request),
         storeHours: (storeId) => storefrontHours(app.storeSettings, storeId, deps.clock?.() ?? new Date()),
+        storeOptions: (storeId) => storefrontOptions(app.storeSettings, storeId),
       }),
     });
   }

@@ -65,8 +65,11 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
   const shopper = readShopper(request.headers.get('Cookie'), context.store);
   if (!shopper.ageConfirmed) await AgeGate.ready();
   return {
-    // Issue 14: the store's hours settings come along, so footer and contact page need no request of their own.
-    store: toPublicStore(context.store, await context.storeHours?.(context.store.storeId)),
+    // Issue 14: the store's hours, zones and medical minimum age come along, so no page needs a request of its own.
+    store: toPublicStore(
+      context.store,
+      ...(await Promise.all([context.storeHours?.(context.store.storeId), context.storeOptions?.(context.store.storeId)])),
+    ),
     basePath: context.basePath,
     // Links only: each store's hours go to the store locator page alone.
     stores: context.stores.map(({ storeCode, name, url, city }) => ({ storeCode, name, url, city })),

@@ -1,11 +1,10 @@
 /**
  * The store's hours for the storefront's pages (issue 14 "open now / opens at everywhere the store's
- * hours are shown"): the SSR context's `storeHours` (root data, store locator) and the output cache
- * dropped when a manager saves the hours, so a holiday added in the console shows at once on this
- * node rather than after the cached pages' minute (another node: within that minute, and its own
- * 1 s settings cache).
+ * hours are shown"): the SSR context's `storeHours` (root data, store locator). A manager's save
+ * drops the store's cached pages (../store-settings/storefront.ts invalidatePagesOnSettingsSave),
+ * so a holiday added in the console shows at once on this node rather than after the cached pages'
+ * minute (another node: within that minute, and its own 1 s settings cache).
  */
-import type { FastifyInstance } from 'fastify';
 import type { HoursSettings } from '@verdant/domain';
 import type { StoreSettings } from '../store-settings/service.ts';
 import { HOURS } from './section.ts';
@@ -19,15 +18,4 @@ export async function storefrontHours(settings: StoreSettings, storeId: number, 
   const hours = (await settings.get(storeId, HOURS)).value;
   const from = new Date(now.getTime() - 2 * 86_400_000).toISOString().slice(0, 10);
   return { ...hours, exceptions: hours.exceptions.filter((e) => e.date >= from) };
-}
-
-/** After a successful save of the `hours` section (the console's settings route), the store's cached pages go. */
-export function invalidatePagesOnHoursSave(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'PUT' || reply.statusCode !== 200) return payload;
-    if (request.routeOptions.url !== '/api/console/stores/:storeId/settings/sections/:section') return payload;
-    const { storeId, section } = request.params as { storeId?: string; section?: string };
-    if (section === HOURS.name && storeId && Number.isInteger(Number(storeId))) app.invalidateStore(Number(storeId));
-    return payload;
-  });
 }

@@ -14,7 +14,7 @@
  * moment, and the console's change is seen at once on every node. One primary-key read.
  */
 import {
-  DELIVERY_FEE,
+  defaultDeliveryZones,
   DELIVERY_MESSAGES,
   distanceMiles,
   distanceOnlyRadius,
@@ -44,24 +44,9 @@ export const ZONES_SECTION = defineSection<DeliveryZones>({
   initial: (store) => ({ zones: initialZones(store) }),
 });
 
-/** Today's rule as a zone: the store's radius at the spec's fee (none when the radius is 0). */
+/** Today's rule as a zone: the store's radius at the spec's fee (none when the radius is 0; domain defaultDeliveryZones). */
 export function initialZones(store: Store): DeliveryZone[] {
-  const radius = store.dispensarySettings.place_info.delivery_radius_miles;
-  if (!(radius > 0)) return [];
-  return [
-    {
-      type: 'distance',
-      name: `Within ${radius} miles`,
-      fee: DELIVERY_FEE.beforeTax,
-      fee_incl_tax: DELIVERY_FEE.inclTax,
-      minimum_order: 0,
-      free_over: null,
-      // Not in the spec: an hour is what the demo stores' delivery pages imply for a 10-mile area.
-      eta_minutes: 60,
-      min_miles: 0,
-      max_miles: radius,
-    },
-  ];
+  return defaultDeliveryZones(store.dispensarySettings.place_info.delivery_radius_miles);
 }
 
 /** The store's zones: the console's save, else the stores file's `settings.zones`, else today's rule (store-settings/registry.ts). */

@@ -41,9 +41,16 @@ describe('account forms (spec §5 messages)', () => {
     expect(validateLicenseStep({ licenseType: 'recreational', birthday: '2010-01-01' }, now)).toEqual({
       birthday: 'Sorry, you must be 21 years old or older to continue.',
     });
-    // A patient: down to 18 in the browser (the server holds them to the store's own medical minimum).
+    // A patient: the store's medical minimum (21 unless it sets 18–21; issue 14).
     expect(validateLicenseStep({ licenseType: 'medical', birthday: '2010-01-01' }, now)).toEqual({
+      birthday: 'Sorry, you must be 21 years old or older to continue.',
+    });
+    expect(validateLicenseStep({ licenseType: 'medical', birthday: '2010-01-01' }, now, 'UTC', 18)).toEqual({
       birthday: 'Sorry, you must be 18 years old or older to continue.',
+    });
+    expect(validateLicenseStep({ licenseType: 'medical', birthday: '2007-01-01' }, now, 'UTC', 18)).toEqual({});
+    expect(validateLicenseStep({ licenseType: 'recreational', birthday: '2007-01-01' }, now, 'UTC', 18)).toEqual({
+      birthday: 'Sorry, you must be 21 years old or older to continue.',
     });
     expect(validateLicenseStep({ licenseType: 'medical', birthday: '1990-01-01' }, now)).toEqual({});
   });

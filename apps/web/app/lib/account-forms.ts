@@ -9,7 +9,6 @@ import {
   addressNameRule,
   AGE_THRESHOLD,
   birthdayRule,
-  MEDICAL_MINIMUM_AGE_FLOOR,
   cityRule,
   documentRule,
   emailRule,
@@ -55,20 +54,20 @@ export function validateLicenseStep(
   input: { licenseType: string; birthday: string },
   now: Date,
   timeZone = 'UTC',
+  medicalMinimumAge = AGE_THRESHOLD,
 ): FieldErrors<'licenseType' | 'birthday'> {
   return collect([
     ['licenseType', isLicenseType(input.licenseType) ? undefined : FIELD_MESSAGES.required],
-    ['birthday', signUpBirthdayRule(now, timeZone, input.licenseType)(input.birthday)],
+    ['birthday', signUpBirthdayRule(now, timeZone, input.licenseType, medicalMinimumAge)(input.birthday)],
   ]);
 }
 
 /**
- * The sign-up birthday in the browser: 21 on today's date in the store's zone; a medical customer
- * down to the lowest minimum any store may set (18) — the server holds them to this store's own
- * medical minimum (setting `age`) and answers with the spec's sentence, as the checkout does.
+ * The sign-up birthday in the browser: old enough on today's date in the store's zone — 21, or for
+ * a medical customer the store's medical minimum (root data, issue 14); the server checks again.
  */
-function signUpBirthdayRule(now: Date, timeZone: string, licenseType: string) {
-  return birthdayRule(now, { timeZone, minimumAge: licenseType === 'medical' ? MEDICAL_MINIMUM_AGE_FLOOR : AGE_THRESHOLD });
+function signUpBirthdayRule(now: Date, timeZone: string, licenseType: string, medicalMinimumAge: number) {
+  return birthdayRule(now, { timeZone, minimumAge: licenseType === 'medical' ? medicalMinimumAge : AGE_THRESHOLD });
 }
 
 export interface RegistrationForm {
@@ -88,14 +87,19 @@ export interface RegistrationForm {
 export type RegistrationField = keyof RegistrationForm;
 
 /** Registration: the customer, and for a medical customer the card and both documents (spec §3, §5). */
-export function validateRegistration(f: RegistrationForm, now: Date, timeZone = 'UTC'): FieldErrors<RegistrationField> {
+export function validateRegistration(
+  f: RegistrationForm,
+  now: Date,
+  timeZone = 'UTC',
+  medicalMinimumAge = AGE_THRESHOLD,
+): FieldErrors<RegistrationField> {
   const medical = f.licenseType === 'medical';
   return collect<RegistrationField>([
     ['firstname', firstNameRule(f.firstname)],
     ['lastname', lastNameRule(f.lastname)],
     ['email', emailRule(f.email)],
     ['phone', phoneRule(f.phone)],
-    ['birthday', signUpBirthdayRule(now, timeZone, f.licenseType)(f.birthday)],
+    ['birthday', signUpBirthdayRule(now, timeZone, f.licenseType, medicalMinimumAge)(f.birthday)],
     ['licenseType', f.licenseType ? undefined : FIELD_MESSAGES.required],
     ['medcardNumber', medical ? medcardNumberRule(f.medcardNumber) : undefined],
     ['medcardExpiry', medical ? medcardExpiryRule(now, timeZone)(f.medcardExpiry) : undefined],

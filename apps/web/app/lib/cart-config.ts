@@ -2,7 +2,7 @@
  * Cart configuration (spec §9 config flags and constants). The spec leaves some values open;
  * the choices are ours and stated here once.
  */
-import { DEFAULT_SYNC_FLAGS, DELIVERY_FEE, type SyncFlags } from '@verdant/domain';
+import { DEFAULT_SYNC_FLAGS, type SyncFlags } from '@verdant/domain';
 
 /** `cart.synchronize` / `synchronize_totals`: the cart lives on the server as well. */
 export const CART_SYNCHRONIZE = true;
@@ -38,5 +38,3 @@ export const CHECKOUT_WINDOW_MS = 1_800_000;
 export const ORDER_SEND_ATTEMPTS = 3;
 export const ORDER_RETRY_DELAY_MS = 1000;
 
-/** Spec §9: delivery costs 4, 5 including tax; pickup is free. Cents, for the estimate only (the server's totals win). */
-export const DELIVERY_FEE_INCL_TAX = DELIVERY_FEE.inclTax;

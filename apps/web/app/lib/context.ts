@@ -14,6 +14,7 @@ import type {
   LicenseType,
   ProductCard,
   ProductSearchParams,
+  PublicDelivery,
   Store,
 } from '@verdant/domain';
 import type { TrackedOrder, TrackingQuery } from '../api/order-tracking.ts';
@@ -120,6 +121,11 @@ export type AppContext = {
    * store's opening hours (lib/store-hours.ts).
    */
   storeHours?(storeId: number): Promise<HoursSettings>;
+  /**
+   * Issue 14: the store's delivery zones as the shopper is told them and its medical minimum age
+   * (server store-settings/storefront.ts); absent: the defaults (toPublicStore).
+   */
+  storeOptions?(storeId: number): Promise<{ delivery: PublicDelivery; medicalMinimumAge: number }>;
 };
 
 declare module 'react-router' {

@@ -1,4 +1,14 @@
-import { offeredLicenseTypes, usableMaxGrams, type HoursSettings, type LicenseType, type Store } from '@verdant/domain';
+import {
+  AGE_THRESHOLD,
+  defaultDeliveryZones,
+  offeredLicenseTypes,
+  publicDelivery,
+  usableMaxGrams,
+  type HoursSettings,
+  type LicenseType,
+  type PublicDelivery,
+  type Store,
+} from '@verdant/domain';
 import { hoursOrDefault } from './store-hours.ts';
 
 /**
@@ -29,10 +39,22 @@ export interface PublicStore {
    * the server gave none.
    */
   hours: HoursSettings;
+  /** Issue 14: the delivery zones without their shapes (checkout's option and area, contact page); no zones: pickup only. */
+  delivery: PublicDelivery;
+  /** Issue 14: the youngest a medical customer may be here (setting `age`; recreational is always 21). */
+  medicalMinimumAge: number;
 }
 
-/** `hours`: the store's hours settings as the server read them (AppContext.storeHours); absent: the default. */
-export function toPublicStore(store: Store, hours?: HoursSettings | null): PublicStore {
+/**
+ * `hours`: the store's hours settings as the server read them (AppContext.storeHours); `options`:
+ * its zones and medical minimum age (AppContext.storeOptions). Absent: the defaults (the radius at
+ * the spec's fee, 21).
+ */
+export function toPublicStore(
+  store: Store,
+  hours?: HoursSettings | null,
+  options?: { delivery: PublicDelivery; medicalMinimumAge: number } | null,
+): PublicStore {
   const { delivery_radius_miles, ...place } = store.dispensarySettings.place_info;
   return {
     storeCode: store.storeCode,
@@ -53,6 +75,8 @@ export function toPublicStore(store: Store, hours?: HoursSettings | null): Publi
       }),
     ),
     hours: hoursOrDefault(hours, place.hours),
+    delivery: options?.delivery ?? publicDelivery(defaultDeliveryZones(delivery_radius_miles)),
+    medicalMinimumAge: options?.medicalMinimumAge ?? AGE_THRESHOLD,
   };
 }
 

@@ -1,6 +1,8 @@
 import type { Route } from './+types/contact';
 import { PageShell } from '../components/page/PageShell.tsx';
+import { deliveryZoneNames } from '@verdant/domain';
 import { HoursExceptions, HoursTable, OpenStatusLine } from '../components/store/Hours.tsx';
+import { ZoneList } from '../components/store/DeliveryZones.tsx';
 import { sameHours, weekTable } from '../lib/store-hours.ts';
 import { pageMeta, rootDataFromMatches } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
@@ -62,10 +64,16 @@ export default function Contact() {
               {place.lat}, {place.lng}
             </span>
           </p>
-          {place.deliveryRadiusMiles > 0 ? (
+          {/* Issue 14: what the store's delivery zones say (the spec's radius sentence while it has one distance area). */}
+          {store.delivery.radius_miles != null ? (
             <p className="mt-4 text-sm text-stone-700">
-              Pickup in store, or delivery within {place.deliveryRadiusMiles} miles of {formatAddress(place)}.
+              Pickup in store, or delivery within {store.delivery.radius_miles} miles of {formatAddress(place)}.
             </p>
+          ) : store.delivery.zones.length > 0 ? (
+            <div className="mt-4 text-sm text-stone-700">
+              <p>Pickup in store, or delivery to {deliveryZoneNames(store.delivery)}:</p>
+              <ZoneList className="mt-2" />
+            </div>
           ) : null}
           <p className="mt-4 text-sm text-stone-700">
             State license: <strong className="text-stone-900">License {place.license_number}</strong>
@@ -80,7 +88,7 @@ export default function Contact() {
           <OpenStatusLine hours={store.hours} timeZone={place.timezone} className="mt-2 text-stone-900" />
           <HoursTable hours={weekTable(store.hours, 'pickup')} caption="Opening hours" />
           <HoursExceptions hours={store.hours} timeZone={place.timezone} className="mt-3 text-sm text-stone-800" />
-          {place.deliveryRadiusMiles > 0 ? (
+          {store.delivery.zones.length > 0 ? (
             sameHours(store.hours) ? (
               <p className="mt-3 text-sm text-stone-700">Delivery orders are taken in the same hours.</p>
             ) : (

@@ -12,7 +12,6 @@ import type { StoreApi } from 'zustand/vanilla';
 import { formatMoney, type LicenseType, type TaxRate, type TaxRule } from '@verdant/domain';
 import { createHttpCartTransport, type Residency } from '../api/cart.ts';
 import { loadTaxRules, taxRatesLookup } from '../api/tax-rules.ts';
-import { DELIVERY_FEE_INCL_TAX } from '../lib/cart-config.ts';
 import { limitSettings, totalsView, type TotalsView } from '../lib/cart-view.ts';
 import { useRootData } from '../lib/root-data.ts';
 import type { PublicStore } from '../lib/store-view.ts';
@@ -162,8 +161,8 @@ export function useCartTotals(): TotalsView {
   const limitsHash = useCart((s) => s.limitsHash);
   const cartLicense = useCart((s) => (s.items.length > 0 ? s.licenseType : null));
   const method = useCheckout((s) => s.shipping.method);
-  // The fee of the address's delivery zone once the server named it (issue 14), else the store's standard fee.
-  const deliveryFee = useCheckout((s) => s.delivery?.zone?.fee_incl_tax) ?? DELIVERY_FEE_INCL_TAX;
+  // The fee of the address's delivery zone once the server named it (issue 14), else the store's first zone's fee (as the server estimates).
+  const deliveryFee = useCheckout((s) => s.delivery?.zone?.fee_incl_tax) ?? store.delivery.zones[0]?.fee_incl_tax ?? 0;
   // Points count only for a logged-in customer (the order sends them only then).
   const credits = useCheckout((s) => s.burnCredits) * (useAuth((s) => s.user) ? 1 : 0);
   const ratesOf = useTaxRates(store.placeInfo.address);

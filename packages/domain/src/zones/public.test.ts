@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryAreaText, deliveryOptionLabel, publicDelivery, zoneSummary } from './public.ts';
+import { deliveryAreaSentence, deliveryAreaText, deliveryOptionLabel, publicDelivery, zonesNeedDetail, zoneSummary } from './public.ts';
 import type { DeliveryZone } from './schema.ts';
 
 const tier = (name: string, max: number, fee: number): DeliveryZone => ({
@@ -25,6 +25,8 @@ describe('delivery zones as the shopper is told them', () => {
     });
     expect(deliveryOptionLabel(d)).toBe('Delivery — $5.00 incl. tax');
     expect(deliveryAreaText(d)).toBe('Within 10 miles of the store');
+    expect(deliveryAreaSentence(d)).toBe('We deliver within 10 miles of the store.');
+    expect(zonesNeedDetail(d)).toBe(false);
     expect(zoneSummary(d.zones[0])).toBe('Within 10 miles: $5.00 incl. tax, about 60 min');
   });
 
@@ -65,6 +67,8 @@ describe('delivery zones as the shopper is told them', () => {
     expect(d.zones[0].zips).toEqual(['95811', '95816']);
     expect(deliveryOptionLabel(d)).toBe('Delivery — from $3.00 incl. tax');
     expect(deliveryAreaText(d)).toBe('To Midtown, Farther out and Land Park');
+    expect(deliveryAreaSentence(d)).toBe('We deliver to Midtown, Farther out and Land Park.');
+    expect(zonesNeedDetail(d)).toBe(true);
     expect(zoneSummary(d.zones[2])).toBe('Land Park: $7.00 incl. tax, minimum order $40.00, free from $100.00, about 3 h');
   });
 
@@ -72,6 +76,7 @@ describe('delivery zones as the shopper is told them', () => {
     const none = publicDelivery([]);
     expect(deliveryOptionLabel(none)).toBeNull();
     expect(deliveryAreaText(none)).toBeNull();
+    expect(deliveryAreaSentence(none)).toBeNull();
     const free = publicDelivery([{ ...tier('Near', 3, 0), fee: 0 }]);
     expect(deliveryOptionLabel(free)).toBe('Delivery — Free');
     expect(zoneSummary(free.zones[0])).toBe('Near: free delivery, about 60 min');

@@ -10,8 +10,31 @@
  * "Delivery — from $3.00 incl. tax".
  */
 import { formatMoney, type MoneyLocale } from '../money.ts';
+import { DELIVERY_FEE } from '../shipping.ts';
 import { distanceOnlyRadius, ZONE_MESSAGES } from './rules.ts';
 import type { DeliveryZone } from './schema.ts';
+
+/**
+ * A store's zones before it sets its own: today's rule as one distance tier — its delivery radius
+ * at the spec's fee (§9: $4.00, $5.00 with tax); none when the radius is 0.
+ */
+export function defaultDeliveryZones(radiusMiles: number): DeliveryZone[] {
+  if (!(radiusMiles > 0)) return [];
+  return [
+    {
+      type: 'distance',
+      name: `Within ${radiusMiles} miles`,
+      fee: DELIVERY_FEE.beforeTax,
+      fee_incl_tax: DELIVERY_FEE.inclTax,
+      minimum_order: 0,
+      free_over: null,
+      // Not in the spec: an hour is what the demo stores' delivery pages imply for a 10-mile area.
+      eta_minutes: 60,
+      min_miles: 0,
+      max_miles: radiusMiles,
+    },
+  ];
+}
 
 export interface PublicZone {
   name: string;
@@ -58,13 +81,29 @@ export function deliveryOptionLabel(delivery: PublicDelivery, money?: MoneyLocal
   return `Delivery — ${same ? '' : 'from '}${formatMoney(low, money)} incl. tax`;
 }
 
+/** `Midtown, East Sacramento and Land Park`. */
+export function deliveryZoneNames(delivery: PublicDelivery): string {
+  const names = delivery.zones.map((z) => z.name);
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
 /** `Within 10 miles of the store`, or `To Midtown, East Sacramento and Land Park`; null: no delivery. */
 export function deliveryAreaText(delivery: PublicDelivery): string | null {
   if (delivery.zones.length === 0) return null;
-  if (delivery.radius_miles != null) return `Within ${delivery.radius_miles} miles of the store`;
-  const names = delivery.zones.map((z) => z.name);
-  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-  return `To ${list}`;
+  return delivery.radius_miles != null ? `Within ${delivery.radius_miles} miles of the store` : `To ${deliveryZoneNames(delivery)}`;
+}
+
+/** `We deliver within 10 miles of the store.` (spec), or `We deliver to Midtown and Land Park.`; null: no delivery. */
+export function deliveryAreaSentence(delivery: PublicDelivery): string | null {
+  if (delivery.zones.length === 0) return null;
+  return delivery.radius_miles != null
+    ? `We deliver within ${delivery.radius_miles} miles of the store.`
+    : `We deliver to ${deliveryZoneNames(delivery)}.`;
+}
+
+/** Whether the zones have more to say than the option's label: several zones, a minimum or a free-delivery threshold. */
+export function zonesNeedDetail(delivery: PublicDelivery): boolean {
+  return delivery.zones.length > 1 || delivery.zones.some((z) => z.minimum_order > 0 || z.free_over != null);
 }
 
 /** `Midtown: $5.00 incl. tax, minimum order $40.00, free from $100.00, about 45 min`. */

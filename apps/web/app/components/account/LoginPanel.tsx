@@ -99,7 +99,7 @@ export function LoginPanel({ onClose }: { onClose(): void }) {
 
   const completeLicense = async (e: FormEvent) => {
     e.preventDefault();
-    if (invalid(validateLicenseStep({ licenseType, birthday }, new Date(), store.placeInfo.timezone), ['licenseType', 'birthday'])) return;
+    if (invalid(validateLicenseStep({ licenseType, birthday }, new Date(), store.placeInfo.timezone, store.medicalMinimumAge), ['licenseType', 'birthday'])) return;
     await run(async () => {
       await auth.getState().completeLicense({ phone, licenseType: licenseType as LicenseType, birthday, pendingToken });
       // A new customer: the onboarding modal says what comes next.

@@ -101,7 +101,7 @@ export function RegisterPanel({ onClose }: { onClose(): void }) {
   /** Step 1: the form is checked here and by the server, which texts a code to the phone. */
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = validateRegistration(form, new Date(), store.placeInfo.timezone);
+    const found = validateRegistration(form, new Date(), store.placeInfo.timezone, store.medicalMinimumAge);
     setErrors(found);
     const first = firstInvalid(ORDER, found);
     if (first) {

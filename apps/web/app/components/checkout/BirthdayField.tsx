@@ -1,4 +1,4 @@
-import { AGE_MESSAGES, checkOrderAge, MEDICAL_MINIMUM_AGE_FLOOR, type LicenseType } from '@verdant/domain';
+import { AGE_MESSAGES, checkOrderAge, type LicenseType } from '@verdant/domain';
 import { Field } from './Field.tsx';
 
 /**
@@ -25,12 +25,18 @@ export function BirthdayField({ value, onChange, error }: { value: string; onCha
 
 /**
  * The browser's age check (the server's rule, @verdant/domain checkOrderAge): the date is given
- * and valid, and the shopper is 21 on the order date in the store's zone. A medical order is judged
- * here by the lowest minimum any store may set; the server applies the store's own and its words
- * come back onto this field (isAgeMessage).
+ * and valid, and the shopper is old enough on the order date in the store's zone — 21, or for a
+ * medical order the store's medical minimum (root data, issue 14). The server checks again with
+ * the setting of the moment; its words come back onto this field (isAgeMessage).
  */
-export function birthdayProblem(birthday: string, licenseType: LicenseType, timeZone: string, now = new Date()): string | undefined {
-  return checkOrderAge({ birthday, licenseType, now, timeZone, settings: { medicalMinimumAge: MEDICAL_MINIMUM_AGE_FLOOR } }).problem;
+export function birthdayProblem(
+  birthday: string,
+  licenseType: LicenseType,
+  timeZone: string,
+  medicalMinimumAge: number,
+  now = new Date(),
+): string | undefined {
+  return checkOrderAge({ birthday, licenseType, now, timeZone, settings: { medicalMinimumAge } }).problem;
 }
 
 /** A refusal of the order that is about the date of birth: shown on the field, not above the form. */

@@ -139,7 +139,7 @@ function CheckoutForm() {
     const found: Errors = { ...validatePersonal(c.personal), ...validateAddress(c.shipping) };
     if (askBirthday) {
       const { items, licenseType } = cart.getState();
-      found.birthday = birthdayProblem(birthday, (items.length && licenseType) || shopper.licenseType, rootStore.placeInfo.timezone);
+      found.birthday = birthdayProblem(birthday, (items.length && licenseType) || shopper.licenseType, rootStore.placeInfo.timezone, rootStore.medicalMinimumAge);
     }
     if (askResidency && !cart.getState().residency) found.residency = RESIDENCY_REQUIRED;
     if (c.shipping.method === 'delivery' && !found.zip) {

@@ -1,6 +1,14 @@
 import { useState } from 'react';
-import { DELIVERY_MESSAGES, formatMoney, normalizeZip } from '@verdant/domain';
-import { DELIVERY_FEE_INCL_TAX } from '../../lib/cart-config.ts';
+import {
+  DELIVERY_MESSAGES,
+  deliveryAreaSentence,
+  deliveryAreaText,
+  deliveryOptionLabel,
+  formatMoney,
+  normalizeZip,
+  zonesNeedDetail,
+} from '@verdant/domain';
+import { ZoneList } from '../store/DeliveryZones.tsx';
 import { useRootData } from '../../lib/root-data.ts';
 import { formatAddress } from '../../lib/store-view.ts';
 import type { FieldErrors } from '../../lib/checkout-validation.ts';
@@ -21,7 +29,6 @@ export function useDeliveryCheck() {
   const cart = useCartApi();
   const checkout = useCheckoutApi();
   const [checking, setChecking] = useState(false);
-  const radius = store.placeInfo.deliveryRadiusMiles;
   const check = async (): Promise<string | null> => {
     const s = checkout.getState().shipping;
     const zip = normalizeZip(s.zip);
@@ -42,7 +49,8 @@ export function useDeliveryCheck() {
         setChecking(false);
       }
     }
-    return delivery.too_far ? DELIVERY_MESSAGES.tooFar(zip, delivery.distance ?? 0, radius) : null;
+    // The server refuses an address outside every zone with its own message (above); too_far is the older answer's way.
+    return delivery.too_far ? DELIVERY_MESSAGES.tooFar(zip, delivery.distance ?? 0, store.delivery.radius_miles ?? store.placeInfo.deliveryRadiusMiles) : null;
   };
   return { check, checking };
 }
@@ -53,7 +61,11 @@ interface Props {
   onZipChecked(message: string | null): void;
 }
 
-/** Spec §3 Shipping: pickup (default, free) or delivery ($5.00 incl. tax) with the address. */
+/**
+ * Spec §3 Shipping: pickup (default, free) or delivery with the address. The delivery option says
+ * what the store's zones charge and where they reach (issue 14: one fee reads as the spec's
+ * "$5.00 incl. tax", several as "from …"); the server names the address's zone, its fee and time.
+ */
 export function DeliveryFields({ errors, onEdit, onZipChecked }: Props) {
   const { store } = useRootData();
   const shipping = useCheckout((s) => s.shipping);
@@ -61,7 +73,9 @@ export function DeliveryFields({ errors, onEdit, onZipChecked }: Props) {
   const setShipping = useCheckout((s) => s.setShipping);
   const cart = useCartApi();
   const { check, checking } = useDeliveryCheck();
-  const delivers = store.placeInfo.deliveryRadiusMiles > 0;
+  const optionLabel = deliveryOptionLabel(store.delivery, store.money);
+  const area = deliveryAreaText(store.delivery);
+  const delivers = optionLabel != null;
   const change = (field: keyof ShippingDetails) => (value: string) => {
     setShipping({ [field]: value });
     onEdit(field);
@@ -93,13 +107,16 @@ export function DeliveryFields({ errors, onEdit, onZipChecked }: Props) {
             <label className={option}>
               <input type="radio" name="order_type" value="delivery" checked={shipping.method === 'delivery'} onChange={() => void choose('delivery')} className="mt-1 accent-brand" />
               <span>
-                <span className="block font-semibold">Delivery — {formatMoney(DELIVERY_FEE_INCL_TAX, store.money)} incl. tax</span>
-                <span className="block text-sm text-stone-700">Within {store.placeInfo.deliveryRadiusMiles} miles of the store</span>
+                <span className="block font-semibold">{optionLabel}</span>
+                <span className="block text-sm text-stone-700">{area}</span>
               </span>
             </label>
           ) : null}
         </div>
       </fieldset>
+      {shipping.method === 'delivery' && zonesNeedDetail(store.delivery) ? (
+        <ZoneList className="mt-4 text-sm text-stone-700" />
+      ) : null}
       {shipping.method === 'delivery' ? (
         <div className="mt-4 grid gap-4 sm:grid-cols-6">
           <Field id="address" label="Street address" required autoComplete="address-line1" className="sm:col-span-4" value={shipping.address} onChange={change('address')} error={errors.address} />
@@ -118,7 +135,7 @@ export function DeliveryFields({ errors, onEdit, onZipChecked }: Props) {
               if (normalizeZip(shipping.zip)) onZipChecked(await check());
             }}
             error={errors.zip}
-            hint={`We deliver within ${store.placeInfo.deliveryRadiusMiles} miles of the store.`}
+            hint={deliveryAreaSentence(store.delivery) ?? undefined}
           />
           <p role="status" className="text-sm text-stone-700 sm:col-span-6">
             {checking
@@ -139,3 +156,4 @@ export function DeliveryFields({ errors, onEdit, onZipChecked }: Props) {
     </section>
   );
 }
+

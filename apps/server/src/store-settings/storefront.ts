@@ -1,0 +1,39 @@
+/**
+ * Store settings the storefront's pages show (issue 14), beside the hours (../hours/storefront.ts):
+ * the delivery zones as the shopper is told them (no shapes: domain publicDelivery) and the
+ * medical minimum age the sign-up and checkout forms check before the server does. They come with
+ * the root data, so no page needs a request of its own, and a save of a section the pages show
+ * drops the store's cached pages at once on this node (other nodes: within the output cache's
+ * minute and the settings' 1 s cache).
+ */
+import type { FastifyInstance } from 'fastify';
+import { publicDelivery, type PublicDelivery } from '@verdant/domain';
+import { AGE_SECTION } from '../age/section.ts';
+import { HOURS } from '../hours/section.ts';
+import { ZONES_SECTION } from '../shipping/zones.ts';
+import type { StoreSettings } from './service.ts';
+
+export interface StorefrontOptions {
+  delivery: PublicDelivery;
+  /** The youngest a medical customer may be (setting `age`, 18–21). */
+  medicalMinimumAge: number;
+}
+
+export async function storefrontOptions(settings: StoreSettings, storeId: number): Promise<StorefrontOptions> {
+  const [zones, age] = await Promise.all([settings.get(storeId, ZONES_SECTION), settings.get(storeId, AGE_SECTION)]);
+  return { delivery: publicDelivery(zones.value.zones), medicalMinimumAge: age.value.medicalMinimumAge };
+}
+
+/** The sections whose values the storefront's pages render. */
+export const PAGE_SECTIONS: readonly string[] = [HOURS.name, ZONES_SECTION.name, AGE_SECTION.name];
+
+/** After a successful save of a section the pages show (the console's settings route), the store's cached pages go. */
+export function invalidatePagesOnSettingsSave(app: FastifyInstance, sections: readonly string[] = PAGE_SECTIONS): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method !== 'PUT' || reply.statusCode !== 200) return payload;
+    if (request.routeOptions.url !== '/api/console/stores/:storeId/settings/sections/:section') return payload;
+    const { storeId, section } = request.params as { storeId?: string; section?: string };
+    if (section && sections.includes(section) && storeId && Number.isInteger(Number(storeId))) app.invalidateStore(Number(storeId));
+    return payload;
+  });
+}
