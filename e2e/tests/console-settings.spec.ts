@@ -306,6 +306,24 @@ test('age: the owner lets 18-year-old patients order at Wellness; 17 is refused 
   await close();
 });
 
+test('hours: an exception without a date is named at its field before anything is saved', async ({ browser }) => {
+  const { a, close } = await ownerOn(browser, EASTSIDE, 'settings-hours', 'Hours and time slots');
+  await expect(a.getByRole('region', { name: 'History of changes' })).toContainText('No changes saved in the console yet.');
+  await a.getByRole('button', { name: 'Add an exception' }).click();
+  await a.getByRole('button', { name: 'Save' }).click();
+  const date = a.getByLabel('Date').last();
+  await expect(date).toBeFocused();
+  await expect(date).toHaveAttribute('aria-invalid', 'true');
+  await expect(date).toHaveAccessibleDescription('Enter the date.');
+  await expect(a.getByRole('alert').filter({ hasText: 'The hours were not saved:' })).toContainText('Exception 1 › Date: Enter the date.');
+  await expectNoAxeViolations(a);
+  // Fixed, the field stops being marked at once; nothing was saved.
+  await date.fill('2030-07-04');
+  await expect(date).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(a.getByRole('region', { name: 'History of changes' })).toContainText('No changes saved in the console yet.');
+  await close();
+});
+
 test('a budtender reads a settings page, cannot change it, and the server refuses their save', async ({ page }) => {
   await staffLogin(page, BUDTENDER);
   await expect(page).toHaveURL(/\/stores\/1\/orders$/);
