@@ -6,10 +6,14 @@
  * flower and 8 g of concentrate in the cart — accepted, and the cart's meters say so per bucket and
  * per day — then one more gram of concentrate is refused, naming the concentrate bucket, by how much
  * and what to remove, while the flower meter stays within its cap. The checkout shows the same
- * meters and the guest notice that only this order is counted. Axe clean on the cart with the
- * meters, after the refusal and at checkout.
+ * meters and the guest notice that only this order is counted. Then Illinois-style residency: the
+ * manager halves the concentrate cap for visitors; the checkout asks residency (required), holds
+ * an unsaid or visiting shopper to the visitor's cap (the cart is over: which bucket, by how much,
+ * what to remove; the order is not placed) and takes the resident's order. Axe clean on the cart
+ * with the meters, after the refusal, at checkout, and at checkout over the limit.
  *
- * Own data: Harbor (no other journey's cart at Harbor comes near a California cap: one product each),
+ * Own data: Harbor (no other journey's cart at Harbor comes near a California cap: one product
+ * each; and the visitors' concentrate cap counts concentrate grams, which only this run's rosin has),
  * and two products whose names carry a word made for this run.
  */
 import { randomUUID } from 'node:crypto';
@@ -52,7 +56,10 @@ async function addFromSearch(page: Page, word: string, name: string, qty: number
   await add.click();
 }
 
-test('a California cart stopped at 8 g of concentrate with 10 g of flower in it', async ({ page, browser }) => {
+test('a California cart stopped at 8 g of concentrate with 10 g of flower in it; a visitor held to half the concentrate', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(90_000);
   const word = runWord();
   const flower = `Lumen ${word} Flower Pack`;
@@ -130,5 +137,61 @@ test('a California cart stopped at 8 g of concentrate with 10 g of flower in it'
   // California's caps are the same for visitors: residency is not asked.
   await expect(shop.getByRole('radiogroup', { name: 'Residency' })).toHaveCount(0);
   await expectNoAxeViolations(shop);
+
+  // Illinois-style: the manager halves the concentrate cap for visitors (4 g; residents keep 8 g).
+  // Only concentrate grams count toward it (no demo product has any), so no other journey's cart meets it.
+  await page.getByLabel('Start from a state preset').selectOption({ label: '— the store’s own model —' });
+  await page.getByLabel('Buckets (JSON)').fill(
+    JSON.stringify({
+      buckets: [
+        { id: 'flower', label: 'Flower', unit: 'flower_g', caps: { recreational: 28.5, medical: 'no_cap' }, window: { type: 'day' } },
+        {
+          id: 'concentrate',
+          label: 'Concentrate',
+          unit: 'concentrate_g',
+          caps: { recreational: { resident: 8, non_resident: 4 }, medical: 'no_cap' },
+          window: { type: 'day' },
+        },
+      ],
+    }),
+  );
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Purchase limits saved.' })).toBeVisible();
+
+  // The checkout asks residency; until it is said, the visitor's cap applies: the cart is over,
+  // which bucket, by how much and what to remove.
+  await shop.reload();
+  const residency = shop.getByRole('radiogroup', { name: 'Residency' });
+  await expect(residency).toBeVisible();
+  const overVisitor =
+    'Your cart contains 4 g more concentrate than the concentrate limit of 4 g per day allows. Please remove 4 g from your cart.';
+  await expect(checkoutLimits.getByRole('alert')).toContainText(overVisitor);
+  await expect(checkoutLimits.getByRole('list', { name: 'What to remove' })).toHaveText(`4 × ${rosin}`);
+  await expect(checkoutLimits.getByRole('meter', { name: 'Concentrate' })).toHaveAttribute('aria-valuetext', '8 g of 4 g per day');
+  await expect(checkoutLimits.getByRole('meter', { name: 'Flower' })).toHaveAttribute('aria-valuetext', '10 g of 28.5 g per day');
+  await expectNoAxeViolations(shop);
+
+  await shop.getByLabel('First name').fill('Ada');
+  await shop.getByLabel('Last name').fill('Lovelace');
+  await shop.getByLabel('E-mail').fill('ada.limits@example.com');
+  await shop.getByLabel('Phone').fill('(510) 555-0141');
+  const birthday = shop.getByLabel('Date of birth');
+  if ((await birthday.count()) > 0) await birthday.fill('1990-01-01');
+  await shop.getByRole('radio', { name: /^Pickup — Free/ }).check();
+  // Residency is required before placing.
+  await shop.getByRole('button', { name: 'Place order' }).click();
+  await expect(shop.getByRole('link', { name: /^Residency: Tell us whether you live in this state/ })).toBeVisible();
+  await expect(residency.getByRole('radio', { name: 'Resident of California' })).toBeFocused();
+  // A visitor is held to the visitor's cap: still over, and the order is not placed.
+  await residency.getByRole('radio', { name: 'Visiting from another state' }).check();
+  await shop.getByRole('button', { name: 'Place order' }).click();
+  await expect(shop.getByText(overVisitor, { exact: true }).first()).toBeVisible();
+  await expect(shop.getByRole('heading', { name: 'Thank you for your order' })).toHaveCount(0);
+  // A resident: 8 g is within the resident's 8 g, and the order (with the residency) is taken.
+  await residency.getByRole('radio', { name: 'Resident of California' }).check();
+  await expect(checkoutLimits.getByRole('meter', { name: 'Concentrate' })).toHaveAttribute('aria-valuetext', '8 g of 8 g per day');
+  await expect(checkoutLimits.getByRole('list', { name: 'What to remove' })).toHaveCount(0);
+  await shop.getByRole('button', { name: 'Place order' }).click();
+  await expect(shop.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeFocused();
   await context.close();
 });
