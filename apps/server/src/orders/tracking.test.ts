@@ -158,6 +158,8 @@ describeEachDatabase('order tracking and the shopper’s order view', (getDb) =>
       cancel_reason: null,
       cancel_message: null,
       hold: ['id'],
+      // Issue 14: placed at 5:00 in the store's zone, before opening: booked for the first delivery slot.
+      slot: { start: '2026-06-15T16:00:00.000Z', end: '2026-06-15T17:00:00.000Z', label: '6/15/2026 09:00 – 10:00' },
       timeline: [
         { status: 'submitted', state: 'current' },
         { status: 'confirmed' },

@@ -1,5 +1,5 @@
 /** A customer's orders as the account pages show them (amounts in cents, like /api/order/save). */
-import { FINAL_STATUSES, ORDER_STATUS_LABELS, orderTimeline } from '@verdant/domain';
+import { FINAL_STATUSES, ORDER_STATUS_LABELS, orderTimeline, slotLabel } from '@verdant/domain';
 import type { Kysely } from 'kysely';
 import type { Database, Row } from '../db/schema.ts';
 import { holdOf, storeFacts } from '../orders/lifecycle/store-facts.ts';
@@ -104,5 +104,10 @@ export async function orderStatusView(db: Db, order: Row<'orders'>) {
     cancel_reason: order.cancel_reason,
     cancel_message: order.cancel_message,
     hold: FINAL_STATUSES.includes(order.status) ? [] : holdOf(order, docs, store?.timezone ?? 'UTC'),
+    // The booked time slot (issue 14), labelled in the store's zone; null: as soon as possible.
+    slot:
+      order.slot_start && order.slot_end
+        ? { start: order.slot_start, end: order.slot_end, label: slotLabel(order.slot_start, order.slot_end, store?.timezone ?? 'UTC') }
+        : null,
   };
 }

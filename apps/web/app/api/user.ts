@@ -113,6 +113,8 @@ export interface AccountOrder {
   cancel_reason?: string | null;
   cancel_message?: string | null;
   hold?: ('id' | 'medcard')[];
+  /** The booked time slot (issue 14; GET /api/user/order/:id), label in the store's zone; null: as soon as possible. */
+  slot?: { start: string; end: string; label: string } | null;
 }
 
 export interface OrderHistoryPage {

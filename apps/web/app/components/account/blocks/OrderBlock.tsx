@@ -48,6 +48,7 @@ export function OrderBlock({ orderId }: { orderId: string }) {
           <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-3">
             <Fact label="Placed" value={formatDateTime(o.created_at, store.placeInfo.timezone)} />
             <Fact label="Order type" value={o.order_type === 'delivery' ? 'Delivery' : 'Pickup'} />
+            {o.slot ? <Fact label={o.order_type === 'delivery' ? 'Delivery time' : 'Pickup time'} value={o.slot.label} /> : null}
             <Fact label="Licence type" value={LICENSE_LABELS[o.license_type]} />
             <Fact label="Payment" value={o.payment_method === 'cashondelivery' ? 'Pay on delivery' : o.payment_method} />
             {o.coupon_code ? <Fact label="Coupon" value={o.coupon_code} /> : null}
