@@ -144,7 +144,13 @@ async function spawnAndWait(args: string[], env: NodeJS.ProcessEnv, port: number
     });
   while (performance.now() - t0 < timeoutMs) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`process exited (${child.exitCode ?? child.signalCode}) before ready:\n${output.slice(-3000)}`);
+      const elapsed = Math.round(performance.now() - t0);
+      throw Object.assign(
+        new Error(`process exited (${child.exitCode ?? child.signalCode}) after ${elapsed} ms, before ready:\n${output.slice(-3000)}`),
+        {
+          elapsedMs: elapsed,
+        },
+      );
     }
     try {
       const res = await get(port, readyPath);
@@ -370,7 +376,12 @@ export async function runScaleSuite(): Promise<ScaleResult> {
     // Today's all-stores-in-memory catalogue can run out of heap before it is ready: that is a figure too.
     const message = (error as Error).message;
     const oom = /heap out of memory|Allocation failed/i.exec(message);
-    result.server = { crashed: oom ? `heap out of memory (${oom[0]})` : message.slice(0, 500), readyMs: null };
+    const after = (error as { elapsedMs?: number }).elapsedMs;
+    result.server = {
+      crashed:
+        (oom ? `heap out of memory (${oom[0]})` : message.slice(0, 500)) + (after === undefined ? '' : ` after ${r2(after / 1000)} s`),
+      readyMs: null,
+    };
     report(result);
     return result;
   }
