@@ -1,5 +1,5 @@
 import { expect, expectNoAxeViolations, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
-import { addToCart, notice, openCart } from '../fixtures/cart.ts';
+import { addToCart, notice, openCart, usd } from '../fixtures/cart.ts';
 import {
   GIF_FILE,
   PDF_FILE,
@@ -172,7 +172,9 @@ test('order history: a placed order shows with its lines; 5 orders per page; rew
   await page.getByLabel('Last name').fill(customer.lastname);
   await page.getByLabel('E-mail').fill(customer.email);
   await page.getByLabel('Phone').fill(customer.phone);
+  const saved = page.waitForResponse((r) => r.url().includes('/api/order/save') && r.request().method() === 'POST');
   await page.getByRole('button', { name: 'Place order' }).click();
+  const placed = (await (await saved).json()).result as { tax_lines: { title: string; rate: number; amount: number }[] };
   await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeFocused();
   const number = (await page.getByTestId('order-number').textContent())!.trim();
 
@@ -194,6 +196,13 @@ test('order history: a placed order shows with its lines; 5 orders per page; rew
   const order = page.getByRole('region', { name: `Order ${number}` });
   await expect(order.getByRole('rowheader', { name: /Gelato Reserve/ })).toBeVisible();
   await expect(order.getByTestId('order-totals')).toContainText('Total');
+  // Each of the store's named tax lines as the server charged it (issue 14 receipt).
+  expect(placed.tax_lines.length).toBeGreaterThan(0);
+  for (const line of placed.tax_lines) {
+    const label = page.locator('dt', { hasText: `${line.title} (${line.rate}%)` });
+    const row = order.getByTestId('order-totals').locator('div').filter({ has: label });
+    await expect(row.locator('dd')).toHaveText(usd(line.amount));
+  }
   await expectNoAxeViolations(page);
 
   await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'My account' }).click();

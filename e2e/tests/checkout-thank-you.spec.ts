@@ -20,6 +20,10 @@ interface OrderAnswer {
   discount: number;
   shipping: number;
   credits_used: number;
+  excise_taxes: number;
+  sales_taxes: number;
+  /** Each of the store's named tax lines charged on the order (issue 14). */
+  tax_lines: { code: string; title: string; rate: number; amount: number }[];
   items: { name: string; qty: number; row_total: number }[];
   shipping_address: { address: string; city: string; zip: string } | null;
   pickup: { name: string; street: string; city: string; postcode: string; phone: string; hours: { days: string; hours: string }[] } | null;
@@ -56,6 +60,16 @@ async function expectThankYouShows(page: Page, order: OrderAnswer) {
     await expect(items.nth(i)).toContainText(`× ${item.qty}`);
     await expect(items.nth(i)).toContainText(usd(item.row_total));
   }
+  // The receipt states each of the store's named tax lines with the server's amount (issue 14); they make up the two tax sums.
+  expect(order.tax_lines.length).toBeGreaterThan(0);
+  expect(order.tax_lines.reduce((a, l) => a + l.amount, 0)).toBe(order.excise_taxes + order.sales_taxes);
+  const totals = page.getByTestId('order-totals');
+  for (const line of order.tax_lines) {
+    const label = totals.locator('dt').filter({ hasText: `${line.title} (${line.rate}%)` });
+    await expect(label).toHaveCount(1);
+    await expect(label.locator('xpath=following-sibling::dd[1]')).toHaveText(usd(line.amount));
+  }
+  await expect(totals.locator('dt').filter({ hasText: /^(Cannabis excise tax|Sales tax)$/ })).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'What happens next' })).toBeVisible();
 }
 
