@@ -203,12 +203,12 @@ test('tax: the owner changes a line’s rate; 120 % is refused at the field, a s
   await close();
 });
 
-test('limits: the owner picks the California preset; an empty model is refused at the field, a stale save shows the current model; the cart’s meters follow', async ({
+test('limits: the owner picks the California preset and edits a cap and a window; a wrong cap is refused at its cell, a stale save shows the current model; the cart’s meters follow', async ({
   browser,
   request,
 }) => {
   const token = await eastsideCart(request);
-  type Meter = { bucket: string; window: { type: string }; cap: number };
+  type Meter = { bucket: string; window: { type: string; days?: number }; cap: number };
   const meters = async () =>
     ((await (await storeApi(request, 'eastside').get(`/api/cart/limits?cartId=${token}`)).json()).result as { meters: Meter[] }).meters;
   expect((await meters()).map((m) => m.window.type)).toEqual(['transaction']);
@@ -235,6 +235,20 @@ test('limits: the owner picks the California preset; an empty model is refused a
   await a.getByLabel('Start from a state preset').selectOption({ label: 'California' });
   await a.getByRole('checkbox', { name: /Count a customer’s orders at every store of the same licence holder/ }).check();
   await a.getByLabel(/^Licence holder/).fill('Verdant Holdings');
+  // Caps and windows in the table: a wrong cap is named at its cell; flower for recreational residents 20 g over 14 days.
+  const cap = a.getByLabel('Flower: cap, recreational resident');
+  await expect(cap).toHaveValue('28.5');
+  await cap.fill('lots');
+  await a.getByRole('button', { name: 'Save' }).click();
+  await expect(cap).toBeFocused();
+  await expect(cap).toHaveAttribute('aria-invalid', 'true');
+  await expect(cap).toHaveAccessibleDescription('A cap is a number above 0 in the bucket’s unit, “no cap” or “not sold”.');
+  await expectNoAxeViolations(a);
+  await cap.fill('20');
+  await expect(cap).not.toHaveAttribute('aria-invalid', 'true');
+  await a.getByLabel('Flower: window').selectOption({ label: 'Rolling days' });
+  await a.getByLabel('Flower: days in the window').fill('14');
+  await expect(a.getByLabel('Buckets (JSON)')).toHaveValue(/"resident": 20,\s+"non_resident": 28\.5/);
   await a.getByRole('button', { name: 'Save' }).click();
   await expect(a.getByRole('status').filter({ hasText: 'Purchase limits saved.' })).toBeVisible();
   await expect(a.getByRole('table', { name: 'The buckets as they will be enforced' })).toContainText('Concentrate');
@@ -242,11 +256,12 @@ test('limits: the owner picks the California preset; an empty model is refused a
   await expect(newestChange(a)).toContainText('preset: "NV" → "CA"');
   await expectNoAxeViolations(a);
 
-  // The cart's meters are California's: flower and concentrate, per calendar day.
+  // The cart's meters are California's as edited: flower 20 g over 14 days (a guest's residency unknown: the
+  // stricter cap), concentrate 8 g per calendar day.
   const now = await meters();
-  expect(now.map((m) => [m.bucket, m.window.type, m.cap])).toEqual([
-    ['flower', 'day', 28.5],
-    ['concentrate', 'day', 8],
+  expect(now.map((m) => [m.bucket, m.window.type, m.window.days ?? null, m.cap])).toEqual([
+    ['flower', 'rolling_days', 14, 20],
+    ['concentrate', 'day', null, 8],
   ]);
   await close();
 });

@@ -6,6 +6,7 @@
  * value is shown, nothing overwritten). The model is edited as JSON in the shape of the stores file's
  * `settings.limits.model` (the same zod schema checks it here, on the server and at start).
  */
+import { useEffect, useState, type ComponentProps } from 'react';
 import { LIMIT_PRESETS, formatLimitAmount, safeParseLimitModel, type Cap, type LimitModelInput, type LimitPresetId } from '@verdant/domain';
 import { FieldProblems, SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
 import { PageTitle } from '../components/ui.tsx';
@@ -42,6 +43,84 @@ interface Draft {
 const MODEL = 'limits-model';
 const HOLDER = 'limits-holder';
 
+// The caps and windows editor works on the model's JSON as written (a cap one number, or split by residency).
+type CapIn = number | 'no_cap' | 'not_sold' | string | null;
+type CapsIn = CapIn | { resident: CapIn; non_resident: CapIn };
+type RawBucket = { id?: string; label?: string; caps?: Record<string, CapsIn>; window?: { type?: string; days?: number | null } };
+const CUSTOMER_TYPES = [
+  ['recreational', 'Recreational'],
+  ['medical', 'Medical'],
+] as const;
+const RESIDENCY = [
+  ['resident', 'resident'],
+  ['non_resident', 'non-resident'],
+] as const;
+type CustomerType = (typeof CUSTOMER_TYPES)[number][0];
+type Residency = (typeof RESIDENCY)[number][0];
+const WINDOWS = [
+  ['transaction', 'The order'],
+  ['day', 'The calendar day'],
+  ['rolling_days', 'Rolling days'],
+  ['month', 'The calendar month'],
+] as const;
+
+const capField = (i: number, t: CustomerType, r: Residency) => `limits-${i}-${t}-${r}`;
+const windowField = (i: number) => `limits-${i}-window`;
+const daysField = (i: number) => `limits-${i}-days`;
+const CAP_PROBLEM = 'A cap is a number above 0 in the bucket’s unit, “no cap” or “not sold”.';
+
+const capOf = (caps: CapsIn | undefined, r: Residency): CapIn => (caps !== null && typeof caps === 'object' ? caps[r] : (caps ?? null));
+const capIsValid = (c: CapIn) => c === 'no_cap' || c === 'not_sold' || (typeof c === 'number' && c > 0 && c <= 1_000_000);
+const capToText = (c: CapIn) => (c === 'no_cap' ? 'no cap' : c === 'not_sold' ? 'not sold' : c == null ? '' : String(c));
+function textToCap(text: string): CapIn {
+  const t = text.trim().toLowerCase().replace(/_/g, ' ');
+  if (t === 'no cap') return 'no_cap';
+  if (t === 'not sold') return 'not_sold';
+  return /^\d+(\.\d+)?$/.test(t) ? Number(t) : text;
+}
+
+/** The buckets of the draft's JSON as written, or null when it is not JSON with a list of buckets. */
+function rawBuckets(text: string): RawBucket[] | null {
+  try {
+    const json = JSON.parse(text) as { buckets?: unknown };
+    return Array.isArray(json?.buckets) ? (json.buckets as RawBucket[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A schema issue's field: a cap cell, a window or its days, else the JSON. */
+function fieldOfIssue(path: PropertyKey[], buckets: RawBucket[] | null): string {
+  const [head, i, part] = path;
+  if (head !== 'buckets' || typeof i !== 'number' || !buckets?.[i]) return MODEL;
+  if (part === 'window') return path.includes('days') ? daysField(i) : windowField(i);
+  if (part === 'caps') {
+    for (const [t] of CUSTOMER_TYPES)
+      for (const [r] of RESIDENCY) if (!capIsValid(capOf(buckets[i].caps?.[t], r))) return capField(i, t, r);
+  }
+  return MODEL;
+}
+
+/** A cap typed as text: the text is the field's own while it is typed ("28." stays), the cap goes to the model as it parses. */
+function CapInput({ value, onCap, ...rest }: { value: CapIn; onCap(c: CapIn): void } & Omit<ComponentProps<'input'>, 'value'>) {
+  const [text, setText] = useState(capToText(value));
+  useEffect(() => {
+    if (JSON.stringify(textToCap(text)) !== JSON.stringify(value)) setText(capToText(value));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [value]);
+  return (
+    <input
+      {...rest}
+      className="field w-28"
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value);
+        onCap(textToCap(e.target.value));
+      }}
+    />
+  );
+}
+
 /** The model's problems (not JSON, or the schema's first issue, naming the place in the model). */
 function modelProblems(d: Draft): FieldProblem[] {
   let json: unknown;
@@ -54,7 +133,15 @@ function modelProblems(d: Draft): FieldProblem[] {
   if (checked.success)
     return d.holder.trim().length > 120 ? [{ field: HOLDER, message: 'The licence holder is at most 120 characters.' }] : [];
   const issue = checked.error.issues[0];
-  return [{ field: MODEL, message: `${issue.path.join('.') || 'model'}: ${issue.message}` }];
+  const field = fieldOfIssue(issue.path, rawBuckets(d.text));
+  const where = `${issue.path.join('.') || 'model'}`;
+  if (field === MODEL) return [{ field, message: `${where}: ${issue.message}` }];
+  const message = field.endsWith('-days')
+    ? 'Enter a whole number of days from 1 to 366.'
+    : field.endsWith('-window')
+      ? issue.message
+      : CAP_PROBLEM;
+  return [{ field, where, message }];
 }
 
 export function LimitsSettingsPage() {
@@ -94,6 +181,35 @@ export function LimitsSettingsPage() {
     });
   }
 
+  /** Change the draft's model as written (only while its JSON parses). */
+  function editBucket(i: number, edit: (b: RawBucket) => void) {
+    form.setDraft((d) => {
+      try {
+        const json = JSON.parse(d.text) as { buckets: RawBucket[] };
+        edit(json.buckets[i]);
+        return { ...d, text: JSON.stringify(json, null, 2) };
+      } catch {
+        return d;
+      }
+    });
+  }
+  function setCap(i: number, t: CustomerType, r: Residency, cap: CapIn) {
+    editBucket(i, (b) => {
+      b.caps ??= {};
+      const now = b.caps[t];
+      const other: Residency = r === 'resident' ? 'non_resident' : 'resident';
+      if (now !== null && typeof now === 'object') now[r] = cap;
+      else if (JSON.stringify(capOf(now, other)) === JSON.stringify(cap)) b.caps[t] = cap;
+      else b.caps[t] = { [r]: cap, [other]: capOf(now, other) } as { resident: CapIn; non_resident: CapIn };
+    });
+  }
+  function setWindow(i: number, type: string, days?: number) {
+    editBucket(i, (b) => {
+      b.window = type === 'rolling_days' ? { type, days: days ?? b.window?.days ?? 14 } : { type };
+    });
+  }
+  const buckets = rawBuckets(draft.text);
+
   return (
     <>
       <PageTitle>Purchase limits</PageTitle>
@@ -124,6 +240,84 @@ export function LimitsSettingsPage() {
             </option>
           ))}
         </select>
+        {buckets && buckets.length > 0 && (
+          <div className="overflow-x-auto">
+            <table className="text-sm">
+              <caption className="text-left font-semibold">Caps and windows</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Bucket</th>
+                  <th scope="col">Window</th>
+                  {CUSTOMER_TYPES.flatMap(([t, tl]) =>
+                    RESIDENCY.map(([r, rl]) => (
+                      <th scope="col" key={`${t}-${r}`}>
+                        {tl}, {rl}
+                      </th>
+                    )),
+                  )}
+                </tr>
+              </thead>
+              <tbody>
+                {buckets.map((b, i) => {
+                  const name = b.label || b.id || `Bucket ${i + 1}`;
+                  const type = b.window?.type ?? 'transaction';
+                  return (
+                    <tr key={i}>
+                      <th scope="row">{name}</th>
+                      <td>
+                        <select
+                          {...form.fieldProps(windowField(i))}
+                          aria-label={`${name}: window`}
+                          className="field"
+                          value={type}
+                          onChange={(e) => setWindow(i, e.target.value)}
+                        >
+                          {WINDOWS.map(([w, wl]) => (
+                            <option key={w} value={w}>
+                              {wl}
+                            </option>
+                          ))}
+                        </select>
+                        <FieldProblems form={form} field={windowField(i)} />
+                        {type === 'rolling_days' && (
+                          <>
+                            <input
+                              {...form.fieldProps(daysField(i))}
+                              aria-label={`${name}: days in the window`}
+                              type="number"
+                              min={1}
+                              max={366}
+                              className="field mt-1 w-24"
+                              value={b.window?.days ?? ''}
+                              onChange={(e) => setWindow(i, type, e.target.value === '' ? Number.NaN : Number(e.target.value))}
+                            />
+                            <FieldProblems form={form} field={daysField(i)} />
+                          </>
+                        )}
+                      </td>
+                      {CUSTOMER_TYPES.flatMap(([t, tl]) =>
+                        RESIDENCY.map(([r, rl]) => (
+                          <td key={`${t}-${r}`}>
+                            <CapInput
+                              {...form.fieldProps(capField(i, t, r))}
+                              aria-label={`${name}: cap, ${tl.toLowerCase()} ${rl}`}
+                              value={capOf(b.caps?.[t], r)}
+                              onCap={(cap) => setCap(i, t, r, cap)}
+                            />
+                            <FieldProblems form={form} field={capField(i, t, r)} />
+                          </td>
+                        )),
+                      )}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+            <p className="text-sm text-stone-700">
+              A cap is in the bucket’s unit (grams, or mg of THC); “no cap” or “not sold” instead of a number. The JSON below follows.
+            </p>
+          </div>
+        )}
         <label htmlFor="limits-model" className="font-semibold">
           Buckets (JSON)
         </label>
