@@ -167,6 +167,8 @@ test('a California cart stopped at 8 g of concentrate with 10 g of flower in it;
     'Your cart contains 4 g more concentrate than the concentrate limit of 4 g per day allows. Please remove 4 g from your cart.';
   await expect(checkoutLimits.getByRole('alert')).toContainText(overVisitor);
   await expect(checkoutLimits.getByRole('list', { name: 'What to remove' })).toHaveText(`4 × ${rosin}`);
+  // Said once, in the limits area (the order summary doesn't repeat it).
+  await expect(shop.getByText(overVisitor, { exact: true })).toHaveCount(1);
   await expect(checkoutLimits.getByRole('meter', { name: 'Concentrate' })).toHaveAttribute('aria-valuetext', '8 g of 4 g per day');
   await expect(checkoutLimits.getByRole('meter', { name: 'Flower' })).toHaveAttribute('aria-valuetext', '10 g of 28.5 g per day');
   await expectNoAxeViolations(shop);

@@ -60,7 +60,7 @@ describe('totals view', () => {
     const hash = cartItemsHash(items, 'tok');
     const base = { items, token: 'tok', totals: null, totalsHash: null };
     expect(totalsView(base, options)).toMatchObject({ over: true, limit: 28.5, overMessage: overLimitMessage(3) });
-    expect(totalsView({ ...base, limits: answer(true), limitsHash: hash }, options)).toMatchObject({ grams: 31.5, limit: null, over: false, overMessage: null });
+    expect(totalsView({ ...base, limits: answer(true), limitsHash: hash }, options)).toMatchObject({ grams: 31.5, limit: null, over: false, overMessage: null, limitMeters: true });
     expect(totalsView({ ...base, limits: answer(false), limitsHash: hash }, options)).toMatchObject({ over: true, overMessage: answer(false).message });
     // An answer for other lines is stale: until the server answers again, today's per-order figure is not this store's rule.
     expect(totalsView({ ...base, limits: answer(false), limitsHash: 'older' }, options)).toMatchObject({ over: false, limit: null });
@@ -69,6 +69,7 @@ describe('totals view', () => {
     expect(isOwnLimitModel(perOrder)).toBe(false);
     expect(isOwnLimitModel(answer(true))).toBe(true);
     expect(isOwnLimitModel(null)).toBe(false);
+    expect(totalsView({ ...base, limits: { ...perOrder, ok: false, message: overLimitMessage(3) }, limitsHash: hash }, options).limitMeters).toBeUndefined();
     expect(totalsView({ ...base, limits: { ...perOrder, ok: false, message: overLimitMessage(3) }, limitsHash: hash }, options)).toMatchObject({
       limit: 28.5,
       over: true,

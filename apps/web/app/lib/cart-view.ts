@@ -35,6 +35,11 @@ export interface TotalsView {
   rowTotals: Map<string, Cents>;
   /** The store's named tax lines from the server (issue 14); absent on an estimate, which shows the two sums. */
   taxLines?: { title: string; rate: number; amount: Cents }[];
+  /**
+   * The store has a limit model of its own (issue 14): the cart's limit meters (components/cart/LimitMeters.tsx)
+   * state the over-limit message per bucket with what to remove, so the summary does not repeat it.
+   */
+  limitMeters?: boolean;
 }
 
 export interface TotalsViewInput {
@@ -95,7 +100,10 @@ export function totalsView(s: TotalsViewInput, o: TotalsViewOptions): TotalsView
     view.over = false;
     view.overMessage = null;
   }
-  if (isOwnLimitModel(s.limits)) view.limit = null;
+  if (isOwnLimitModel(s.limits)) {
+    view.limit = null;
+    view.limitMeters = true;
+  }
   return view;
 }
 

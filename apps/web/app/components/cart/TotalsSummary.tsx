@@ -54,7 +54,7 @@ export function TotalsSummary({ view, title = 'Order summary', headingLevel = 3 
         </div>
       ) : null}
       <div role="alert">
-        {view.over && view.overMessage ? (
+        {view.over && view.overMessage && !view.limitMeters ? (
           <p className="mt-3 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-800" data-over-limit="">
             {view.overMessage}
           </p>
