@@ -150,6 +150,17 @@ export interface ReportRow {
   total_cents: number;
 }
 
+/** A named tax line over the report's range (issue 14): code, title and rate as charged, with its taxable amount and orders. */
+export interface ReportTaxLine {
+  code: string;
+  title: string;
+  kind: 'excise' | 'sales';
+  rate: number;
+  taxable_cents: number;
+  amount_cents: number;
+  orders: number;
+}
+
 export interface WebhookEndpoint {
   id: number;
   url: string;

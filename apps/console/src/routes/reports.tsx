@@ -3,7 +3,7 @@ import { ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
 import { api, query } from '../lib/api.ts';
 import { dayIn, money } from '../lib/format.ts';
 import { useResource } from '../lib/use-resource.ts';
-import type { ReportRow } from '../lib/types.ts';
+import type { ReportRow, ReportTaxLine } from '../lib/types.ts';
 import { useStore, useTitle } from './layout.tsx';
 
 export function ReportsPage() {
@@ -15,13 +15,14 @@ export function ReportsPage() {
   const [to, setTo] = useState(today);
   const [range, setRange] = useState({ from: weekAgo, to: today });
   const q = query(range);
-  const report = useResource(`${store.id}${q}`, () => api<{ rows: ReportRow[] }>('GET', `/stores/${store.id}/reports/daily${q}`));
+  const report = useResource(`${store.id}${q}`, () => api<{ rows: ReportRow[]; tax_lines: ReportTaxLine[] }>('GET', `/stores/${store.id}/reports/daily${q}`));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setRange({ from, to });
   };
   const rows = report.data?.rows ?? [];
+  const taxLines = report.data?.tax_lines ?? [];
   const sum = (key: keyof Omit<ReportRow, 'date'>) => rows.reduce((n, r) => n + r[key], 0);
 
   return (
@@ -112,6 +113,41 @@ export function ReportsPage() {
               </tfoot>
             )}
           </table>
+          {/* Each of the store's named tax lines over the dates (issue 14), as charged; they add up to the excise and sales columns. */}
+          {taxLines.length > 0 && (
+            <table className="data-table mt-6" aria-label={`Tax lines, ${range.from} to ${range.to}`}>
+              <thead>
+                <tr>
+                  <th scope="col">Tax line</th>
+                  <th scope="col" className="text-right">
+                    Rate
+                  </th>
+                  <th scope="col" className="text-right">
+                    Orders
+                  </th>
+                  <th scope="col" className="text-right">
+                    Taxable
+                  </th>
+                  <th scope="col" className="text-right">
+                    Tax
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {taxLines.map((l) => (
+                  <tr key={`${l.code}|${l.title}|${l.rate}`}>
+                    <th scope="row" className="font-normal">
+                      {l.title}
+                    </th>
+                    <td className="text-right">{l.rate}%</td>
+                    <td className="text-right">{l.orders}</td>
+                    <td className="text-right">{money(l.taxable_cents)}</td>
+                    <td className="text-right">{money(l.amount_cents)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </div>
       )}
     </>
