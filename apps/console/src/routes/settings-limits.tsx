@@ -346,7 +346,9 @@ export function LimitsSettingsPage() {
             disabled={!model}
             onChange={(e) => setShared(e.target.checked)}
           />
-          Count a customer’s orders at every store of the same licence holder (the model’s <code>share_with_licence_holder</code>)
+          <span>
+            Count a customer’s orders at every store of the same licence holder (the model’s <code>share_with_licence_holder</code>)
+          </span>
         </label>
         <label htmlFor="limits-holder" className="font-semibold">
           Licence holder (stores naming the same holder share a customer’s orders when the model says so)
