@@ -1,7 +1,10 @@
 /**
  * The store's tax rules, for the cart's instant estimate only (the server computes the totals that
  * count). Read once per page life from the catalogue search's `taxrule` entity (spec §7 "Tax rules
- * search"), which serves them for clients that compute tax offline.
+ * search"), which serves them for clients that compute tax offline. Since issue 14 that entity is
+ * a view of the store's named tax lines (server catalog/tax-rules.ts: one rule per line; a line
+ * limited to product kinds or a THC band is not in it, so the estimate may be low until the
+ * server's totals, which state every line, arrive).
  */
 import { rateLookup, storeTaxContext, type TaxRate, type TaxRule } from '@verdant/domain';
 import { callApi } from './envelope.ts';
