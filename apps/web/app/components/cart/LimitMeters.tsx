@@ -1,5 +1,4 @@
 import { useEffect, useId, useRef } from 'react';
-import { UNIT_SYMBOL } from '@verdant/domain';
 import type { CartLimitMeter, CartLimits } from '../../api/cart.ts';
 import { announce } from '../../lib/announce.ts';
 import { freshLimits, isOwnLimitModel } from '../../lib/cart-view.ts';
@@ -58,6 +57,17 @@ export function LimitMeters({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
     </section>
   );
 }
+
+/**
+ * The unit's symbol, as the domain's UNIT_SYMBOL has it (not imported: limits/model.ts builds its zod
+ * schemas when loaded, which would bring zod into the cart's chunk).
+ */
+const UNIT_SYMBOL: Readonly<Record<CartLimitMeter['unit'], string>> = {
+  flower_g: 'g',
+  concentrate_g: 'g',
+  thc_mg: 'mg',
+  flower_equivalent_g: 'g',
+};
 
 function amount(n: number, unit: CartLimitMeter['unit']): string {
   return `${Number(n.toFixed(3))} ${UNIT_SYMBOL[unit]}`;
