@@ -11,7 +11,7 @@
  * committed value; SQLite runs one write transaction at a time. Rows are decremented in product
  * id order so that two orders never wait on each other in a cycle.
  */
-import { groupHours, verificationNeeds, type AgeSettings, type OrderStatus, type Store } from '@verdant/domain';
+import { groupHours, verificationNeeds, weekTable, type AgeSettings, type HoursSettings, type OrderStatus, type Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
 import { cartCacheFor } from '../cart/cart-cache.ts';
@@ -74,9 +74,10 @@ export async function placeOrder(
       const taken = await takeStock(trx, order, iso);
       stockChanged = [...taken.keys()];
       // The time slot (issue 14): checked again and counted here, after the stock rows (../hours/booking.ts).
-      const slot = await bookOrderSlot(trx, store, await hoursOf(trx, store), input.order_type, input.slot, now);
+      const hours = await hoursOf(trx, store);
+      const slot = await bookOrderSlot(trx, store, hours, input.order_type, input.slot, now);
       if (order.coupon) await countCouponUse(trx, order.coupon.id, iso);
-      const answer = await recordOrder(trx, store, input, key, order, iso, slot);
+      const answer = await recordOrder(trx, store, input, key, order, iso, slot, hours);
       // History, outbox event and (store setting) auto-confirm, in this same transaction.
       answer.result.status = await recordPlaced(trx, store, answer.result.order_id, taken, now);
       await trx
@@ -156,6 +157,7 @@ async function recordOrder(
   order: PreparedOrder,
   iso: string,
   slot: BookedSlot | null,
+  hours: HoursSettings | null,
 ) {
   const s = order.priced.totals.segments;
   const { id } = await trx
@@ -299,7 +301,7 @@ async function recordOrder(
       delivery_distance: order.delivery?.distance ?? null,
       // What the thank-you page shows (issue 11): where the order goes, from the server, never guessed by the browser.
       shipping_address: input.shipping_address ? storedAddress(input.shipping_address, order) : null,
-      pickup: input.order_type === 'pickup' ? pickupPlace(store) : null,
+      pickup: input.order_type === 'pickup' ? pickupPlace(store, hours) : null,
       // The booked time slot (issue 14); null: as soon as possible.
       slot,
       items: items.map((it, i) => ({
@@ -318,8 +320,11 @@ async function recordOrder(
   };
 }
 
-/** Where a pickup order is collected: the store's address, phone and opening hours (en-US, grouped). */
-function pickupPlace(store: Store) {
+/**
+ * Where a pickup order is collected: the store's address, phone and pickup hours (its hours
+ * settings, Monday first, as the storefront shows them; issue 14), en-US, grouped.
+ */
+function pickupPlace(store: Store, hours: HoursSettings | null) {
   const place = store.dispensarySettings.place_info;
   const a = place.address;
   return {
@@ -329,6 +334,6 @@ function pickupPlace(store: Store) {
     region_code: a.region_code,
     postcode: a.postcode,
     phone: place.phone,
-    hours: groupHours(place.hours).map((g) => ({ days: g.days, hours: g.hours })),
+    hours: groupHours(hours ? weekTable(hours, 'pickup') : place.hours).map((g) => ({ days: g.days, hours: g.hours })),
   };
 }

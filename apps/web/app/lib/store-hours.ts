@@ -18,7 +18,7 @@ import {
   hoursFromOpeningHours,
   hoursStatus,
   zonedInstant,
-  WEEKDAY_NAMES,
+  weekTable,
   type HoursEntry,
   type HoursException,
   type HoursOrderType,
@@ -28,8 +28,6 @@ import {
 
 /** How far ahead the pages list exceptions (the status line looks 16 days ahead itself). */
 export const EXCEPTIONS_AHEAD_DAYS = 14;
-
-const MONDAY_FIRST = [...WEEKDAY_NAMES.slice(1), WEEKDAY_NAMES[0]];
 
 /** The settings a page shows: the store's own, or the default from its opening hours. */
 export function hoursOrDefault(hours: HoursSettings | null | undefined, openingHours: readonly HoursEntry[]): HoursSettings {
@@ -41,14 +39,8 @@ export function storeStatus(hours: HoursSettings, type: HoursOrderType, timeZone
   return hoursStatus(hours, type, timeZone, now);
 }
 
-/** The weekly hours of an order type as the week table and summary show them, Monday first. */
-export function weekTable(hours: HoursSettings, type: HoursOrderType): HoursEntry[] {
-  return MONDAY_FIRST.flatMap((day) => hours[type].weekly.filter((w) => w.day === day)).map(({ day, open, close }) => ({
-    day,
-    open,
-    close,
-  }));
-}
+/** The weekly hours of an order type as the week table and summary show them, Monday first (domain, shared with the order's answer). */
+export { weekTable };
 
 /** Whether delivery keeps the pickup hours: the same week, and every exception for both or neither. */
 export function sameHours(hours: HoursSettings): boolean {

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { formatDate, formatDateTime } from '../dates.ts';
-import { formatClockShort } from '../store-hours.ts';
+import { formatClockShort, type HoursEntry } from '../store-hours.ts';
 
 export const HOURS_ORDER_TYPES = ['pickup', 'delivery'] as const;
 export type HoursOrderType = (typeof HOURS_ORDER_TYPES)[number];
@@ -304,4 +304,11 @@ export function hoursFromOpeningHours(weekly: readonly { day: string; open: stri
     exceptions: [],
     outside_hours: 'next_slot',
   };
+}
+
+const MONDAY_FIRST = [...WEEKDAY_NAMES.slice(1), WEEKDAY_NAMES[0]];
+
+/** The weekly hours of an order type as a week table shows them, Monday first (the console saves Sunday first). */
+export function weekTable(hours: HoursSettings, type: HoursOrderType): HoursEntry[] {
+  return MONDAY_FIRST.flatMap((day) => hours[type].weekly.filter((w) => w.day === day)).map(({ day, open, close }) => ({ day, open, close }));
 }
