@@ -13,7 +13,8 @@
  * argument is how many of its stores to load, from store 1).
  */
 import path from 'node:path';
-import { createAttributeIndex, createProductIndex } from '@verdant/search';
+import { createAttributeIndex, createProductIndex, productSearchQuery } from '@verdant/search';
+import { STRAINS } from '../../apps/server/src/seed/data/strains.ts';
 import { readCatalogRows } from '../../apps/server/src/catalog/catalog-rows.ts';
 import { buildDocuments } from '../../apps/server/src/catalog/documents.ts';
 import { SellableIndex, sellableRecords } from '../../apps/server/src/catalog/sellables.ts';
@@ -39,6 +40,32 @@ export interface CatalogMemory {
   bytesPerDocument: Record<string, number>;
   /** Serialised JSON of the documents, bytes per document (what the data is, without the heap's overhead). */
   jsonBytesPerDocument: number;
+  /**
+   * The search engine alone (no HTTP), per store: 600 text searches (strain names, every other one
+   * with a dropped letter) with the store's scope filters, 24 per page; p50/p99 of the store whose
+   * p99 is the highest, and every store's p99.
+   */
+  engineSearch: { store: number; p50Ms: number; p99Ms: number; p99ByStoreMs: number[] };
+}
+
+/** In-process search latency over one store's catalogue, as the list route asks it. */
+function engineSearch(catalog: StoreCatalog): { p50Ms: number; p99Ms: number } {
+  const texts = Array.from({ length: 700 }, (_, i) => {
+    const name = STRAINS[(i * 7) % STRAINS.length].name.toLowerCase();
+    const at = 1 + (i % Math.max(1, name.length - 3));
+    return i % 2 === 0 ? name.slice(0, at) + name.slice(at + 1) : name;
+  });
+  const now = new Date();
+  const times: number[] = [];
+  texts.forEach((text, i) => {
+    const query = productSearchQuery({ storeId: catalog.storeId, licenseType: i % 3 === 0 ? 'medical' : 'recreational', text, size: 24 });
+    const t0 = process.hrtime.bigint();
+    catalog.products.search(query, { now });
+    if (i >= 100) times.push(Number(process.hrtime.bigint() - t0) / 1e6); // the first 100 warm up
+  });
+  times.sort((a, b) => a - b);
+  const pct = (p: number) => Math.round(times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)] * 1000) / 1000;
+  return { p50Ms: pct(50), p99Ms: pct(99) };
 }
 
 export async function measureCatalogMemory(dataDir: string, storeCount: number): Promise<CatalogMemory> {
@@ -126,6 +153,11 @@ export async function measureCatalogMemory(dataDir: string, storeCount: number):
         'whole StoreCatalog (documents, records, indices, lookups)': per(at['whole StoreCatalogs (what a node holds)'] - at.start),
       },
       jsonBytesPerDocument: per(json),
+      engineSearch: (() => {
+        const all = catalogs.map((c) => ({ store: c.storeId, ...engineSearch(c) }));
+        const worst = all.reduce((w, x) => (x.p99Ms > w.p99Ms ? x : w));
+        return { ...worst, p99ByStoreMs: all.map((x) => x.p99Ms) };
+      })(),
     };
     // Held until here so that every stage above was measured with the catalogues it built alive.
     if (catalogs.length !== stores.length) throw new Error('catalogue count');
@@ -149,4 +181,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ),
   );
   console.log(`documents as JSON: ${r.jsonBytesPerDocument} bytes/document`);
+  console.log(
+    `search engine alone, worst store of ${r.stores}: p50 ${r.engineSearch.p50Ms} ms, p99 ${r.engineSearch.p99Ms} ms (store ${r.engineSearch.store}); p99 by store: ${r.engineSearch.p99ByStoreMs.join(', ')} ms`,
+  );
 }
