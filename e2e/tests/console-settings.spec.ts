@@ -117,7 +117,20 @@ test('zones: the owner sets a ZIP zone; a wrong ZIP is named at the field, a sta
   await expect(a.getByRole('table', { name: 'Zones now' })).toContainText('East Sac');
   await expect(json).toHaveValue(/"name": "East Sac"/);
 
-  await json.fill(JSON.stringify(zone('Folsom East', '95819', 700)));
+  // The details table edits the same zones in dollars: a wrong amount is marked at its cell (and named at the JSON).
+  await expect(a.getByLabel('East Sac: ZIP codes')).toHaveValue('95819');
+  const feeCell = a.getByLabel('East Sac: fee including tax, dollars');
+  await expect(feeCell).toHaveValue('6.00');
+  await feeCell.fill('seven');
+  await a.getByRole('button', { name: 'Save zones' }).click();
+  await expect(feeCell).toHaveAttribute('aria-invalid', 'true');
+  await expect(feeCell).toHaveAccessibleDescription('Enter an amount in dollars, e.g. 4.00.');
+  await expect(a.getByRole('alert').filter({ hasText: 'The zones were not saved:' })).toContainText('zones.0.fee_incl_tax:');
+  await expectNoAxeViolations(a);
+  await feeCell.fill('7.00');
+  await a.getByLabel('East Sac: fee before tax, dollars').fill('6.00');
+  await a.getByLabel('Zone 1: name').fill('Folsom East');
+  await expect(json).toHaveValue(/"fee_incl_tax": 700/);
   await a.getByRole('button', { name: 'Save zones' }).click();
   await expect(a.getByRole('status').filter({ hasText: 'Delivery zones saved.' })).toBeVisible();
   await expect(a.getByRole('table', { name: 'Zones now' })).toContainText('Folsom East');

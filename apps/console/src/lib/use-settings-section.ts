@@ -44,6 +44,8 @@ export interface FieldProblem {
   message: string;
   /** Where the field is, for the list of problems ("Line 2 › Rate"); the field itself shows the message alone. */
   where?: string;
+  /** Shown at the field only, not in the list (the list has it already in other words, e.g. at a JSON editor). */
+  quiet?: boolean;
 }
 
 export interface SettingsSectionOptions<T, D> {

@@ -8,10 +8,11 @@
  */
 import { useId } from 'react';
 import { ZONE_MESSAGES, zonesSchema, type DeliveryZone, type DeliveryZones } from '@verdant/domain';
+import { ParsedInput } from '../components/settings/ParsedInput.tsx';
 import { FieldProblems, SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
 import { PageTitle } from '../components/ui.tsx';
 import { money } from '../lib/format.ts';
-import { useSettingsSection, type SettingsSource } from '../lib/use-settings-section.ts';
+import { useSettingsSection, type FieldProblem, type SettingsSource } from '../lib/use-settings-section.ts';
 import { useTitle } from './layout.tsx';
 
 const FIELD = 'zones-json';
@@ -22,16 +23,65 @@ const SOURCE: Record<SettingsSource, string> = {
   default: 'the default: the store’s delivery radius at the spec’s fee',
 };
 
-/** The schema's problems, one line each, naming the field (`zones.1.zips.0: a ZIP code is 5 digits`). */
-function problemsOf(text: string): string[] {
+// The details table edits the zones' JSON as written (amounts in cents there, in dollars in the table).
+type RawZone = Record<string, unknown> & { type?: string; name?: unknown };
+type Cell = 'name' | 'zips' | 'min_miles' | 'max_miles' | 'fee_incl_tax' | 'fee' | 'minimum_order' | 'free_over' | 'eta_minutes';
+const cellField = (i: number, key: Cell) => `zone-${i}-${key}`;
+const CELL_PROBLEM: Record<Cell, string> = {
+  name: 'Give the zone a name (at most 80 characters), different from the others.',
+  zips: 'List 5-digit ZIP codes, separated by commas.',
+  min_miles: 'Enter miles from 0, under the “to” miles.',
+  max_miles: 'Enter miles above 0, at most 500.',
+  fee_incl_tax: 'Enter an amount in dollars, e.g. 4.00.',
+  fee: 'Enter an amount in dollars, at most the fee including tax.',
+  minimum_order: 'Enter an amount in dollars (0 for none).',
+  free_over: 'Enter an amount in dollars, or leave it empty: never free.',
+  eta_minutes: 'Enter whole minutes.',
+};
+
+/** The zones of the draft's JSON as written, or null when it is not JSON with a list of zones. */
+function rawZones(text: string): RawZone[] | null {
+  try {
+    const json = JSON.parse(text) as { zones?: unknown };
+    return Array.isArray(json?.zones) ? (json.zones as RawZone[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+const dollars = (cents: unknown) => (typeof cents === 'number' ? (cents / 100).toFixed(2) : cents == null ? '' : String(cents));
+/** Cents from "4", "4.5" or "4.50"; anything else stays text (the schema names it). Empty: null. */
+function cents(text: string): unknown {
+  const t = text.trim().replace(/^\$/, '');
+  if (t === '') return null;
+  return /^\d+(\.\d{1,2})?$/.test(t) ? Math.round(Number(t) * 100) : text;
+}
+const plainNumber = (text: string): unknown => (/^\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : text);
+
+/**
+ * The schema's problems: each at the JSON editor, naming the place (`zones.1.zips.0: a ZIP code is 5
+ * digits`), and, where a cell of the details table holds it, at that cell too in words (not listed twice).
+ */
+function problemsOf(text: string): FieldProblem[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    return [`Not valid JSON: ${err instanceof Error ? err.message : String(err)}`];
+    return [{ field: FIELD, message: `Not valid JSON: ${err instanceof Error ? err.message : String(err)}` }];
   }
   const parsed = zonesSchema.safeParse(json);
-  return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || 'document'}: ${i.message}`);
+  if (parsed.success) return [];
+  const zones = rawZones(text);
+  return parsed.error.issues.flatMap((issue) => {
+    const listed: FieldProblem = { field: FIELD, message: `${issue.path.join('.') || 'document'}: ${issue.message}` };
+    const [head, i, key] = issue.path;
+    const zone = typeof i === 'number' ? zones?.[i] : undefined;
+    const cell = (key ?? (issue.message === 'zone names must be different' ? 'name' : undefined)) as Cell | undefined;
+    if (head !== 'zones' || !zone || !cell || !(cell in CELL_PROBLEM)) return [listed];
+    if ((cell === 'zips' && zone.type !== 'zips') || ((cell === 'min_miles' || cell === 'max_miles') && zone.type !== 'distance'))
+      return [listed];
+    return [listed, { field: cellField(i as number, cell), message: CELL_PROBLEM[cell], quiet: true }];
+  });
 }
 
 function where(zone: DeliveryZone): string {
@@ -48,12 +98,41 @@ export function ZonesSettingsPage() {
     section: 'zones',
     toDraft: (v) => JSON.stringify(v, null, 2),
     toValue: (text) => JSON.parse(text) as DeliveryZones,
-    validate: (text) => problemsOf(text).map((message) => ({ field: FIELD, message })),
+    validate: problemsOf,
     savedText: 'Delivery zones saved.',
     staleText: 'Someone saved these zones meanwhile. Their version is shown now; make your change again.',
   });
   if (!form.current || form.draft === null) return <SettingsLoading form={form} />;
   const current = form.current;
+  const zones = rawZones(form.draft);
+
+  /** Change one zone in the draft's JSON (only while it parses). */
+  function editZone(i: number, key: Cell, value: unknown) {
+    form.setDraft((text) => {
+      try {
+        const json = JSON.parse(text) as { zones: RawZone[] };
+        (json.zones[i] as Record<string, unknown>)[key] = value;
+        return JSON.stringify(json, null, 2);
+      } catch {
+        return text;
+      }
+    });
+  }
+  const cellInput = (i: number, key: Cell, label: string, value: unknown, money: boolean, className = 'field w-24') => (
+    <td>
+      <ParsedInput
+        {...form.fieldProps(cellField(i, key))}
+        aria-label={label}
+        inputMode={money ? 'decimal' : 'numeric'}
+        className={className}
+        value={value}
+        format={money ? dollars : (v) => (v == null ? '' : String(v))}
+        parse={money ? cents : plainNumber}
+        onValue={(v) => editZone(i, key, v)}
+      />
+      <FieldProblems form={form} field={cellField(i, key)} />
+    </td>
+  );
 
   return (
     <>
@@ -97,6 +176,99 @@ export function ZonesSettingsPage() {
         </table>
       </div>
       <SettingsForm form={form} label="Delivery zones" problemsTitle="The zones were not saved:" className="grid max-w-4xl gap-3">
+        {zones && zones.length > 0 && (
+          <div className="overflow-x-auto">
+            <table className="text-sm">
+              <caption className="text-left font-semibold">Zone details</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Zone</th>
+                  <th scope="col">Where</th>
+                  <th scope="col">Fee incl. tax ($)</th>
+                  <th scope="col">Fee before tax ($)</th>
+                  <th scope="col">Minimum order ($)</th>
+                  <th scope="col">Free from ($)</th>
+                  <th scope="col">Estimated time (min)</th>
+                </tr>
+              </thead>
+              <tbody>
+                {zones.map((z, i) => {
+                  const name = typeof z.name === 'string' && z.name.trim() ? z.name : `Zone ${i + 1}`;
+                  return (
+                    <tr key={i}>
+                      <td>
+                        <input
+                          {...form.fieldProps(cellField(i, 'name'))}
+                          aria-label={`Zone ${i + 1}: name`}
+                          className="field w-36"
+                          value={typeof z.name === 'string' ? z.name : ''}
+                          onChange={(e) => editZone(i, 'name', e.target.value)}
+                        />
+                        <FieldProblems form={form} field={cellField(i, 'name')} />
+                      </td>
+                      {z.type === 'zips' ? (
+                        <td>
+                          <ParsedInput
+                            {...form.fieldProps(cellField(i, 'zips'))}
+                            aria-label={`${name}: ZIP codes`}
+                            className="field w-48"
+                            value={z.zips}
+                            format={(v) => (Array.isArray(v) ? v.join(', ') : '')}
+                            parse={(t) =>
+                              t
+                                .split(',')
+                                .map((x) => x.trim())
+                                .filter(Boolean)
+                            }
+                            onValue={(v) => editZone(i, 'zips', v)}
+                          />
+                          <FieldProblems form={form} field={cellField(i, 'zips')} />
+                        </td>
+                      ) : z.type === 'distance' ? (
+                        <td className="whitespace-nowrap">
+                          <div className="flex items-center gap-1">
+                            <ParsedInput
+                              {...form.fieldProps(cellField(i, 'min_miles'))}
+                              aria-label={`${name}: from miles`}
+                              inputMode="decimal"
+                              className="field w-16"
+                              value={z.min_miles ?? 0}
+                              format={(v) => (v == null ? '' : String(v))}
+                              parse={plainNumber}
+                              onValue={(v) => editZone(i, 'min_miles', v)}
+                            />
+                            to
+                            <ParsedInput
+                              {...form.fieldProps(cellField(i, 'max_miles'))}
+                              aria-label={`${name}: to miles`}
+                              inputMode="decimal"
+                              className="field w-16"
+                              value={z.max_miles}
+                              format={(v) => (v == null ? '' : String(v))}
+                              parse={plainNumber}
+                              onValue={(v) => editZone(i, 'max_miles', v)}
+                            />
+                            miles
+                          </div>
+                          <FieldProblems form={form} field={cellField(i, 'min_miles')} />
+                          <FieldProblems form={form} field={cellField(i, 'max_miles')} />
+                        </td>
+                      ) : (
+                        <td>GeoJSON polygon: in the JSON below</td>
+                      )}
+                      {cellInput(i, 'fee_incl_tax', `${name}: fee including tax, dollars`, z.fee_incl_tax, true)}
+                      {cellInput(i, 'fee', `${name}: fee before tax, dollars`, z.fee, true)}
+                      {cellInput(i, 'minimum_order', `${name}: minimum order, dollars`, z.minimum_order, true)}
+                      {cellInput(i, 'free_over', `${name}: free from, dollars (empty: never)`, z.free_over, true)}
+                      {cellInput(i, 'eta_minutes', `${name}: estimated time, minutes`, z.eta_minutes, false, 'field w-20')}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+            <p className="text-sm text-stone-700">Amounts in dollars here, in cents in the JSON below, which follows the table.</p>
+          </div>
+        )}
         <label htmlFor={FIELD} className="font-semibold">
           Zones (JSON)
         </label>

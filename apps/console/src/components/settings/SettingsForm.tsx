@@ -46,7 +46,7 @@ export function SettingsForm({
       <form onSubmit={form.onSubmit} className={className} aria-label={label} noValidate={noValidate}>
         <ErrorNote>{form.error}</ErrorNote>
         <div role="status">{form.saved}</div>
-        <ProblemList title={problemsTitle} problems={form.problems} />
+        <ProblemList title={problemsTitle} problems={form.problems.filter((p) => !p.quiet)} />
         {/* `contents`: the fieldset only disables; the form's own layout places the fields. */}
         <fieldset disabled={!form.canEdit} className="contents">
           {children}
