@@ -202,6 +202,12 @@ test('tax: the owner changes a line’s rate; 120 % is refused at the field, a s
   await expect(a.getByRole('alert').filter({ hasText: 'Someone saved the tax lines meanwhile.' })).toBeVisible();
   await expect(rate).toHaveValue('9.25');
 
+  // Tax classes are typed as a list: a trailing comma stays while typing (the ids go to the line as they parse).
+  const classes = salesLine.getByLabel('Product tax classes (comma-separated, empty: all)');
+  const ids = await classes.inputValue();
+  await classes.fill(`${ids},`);
+  await expect(classes).toHaveValue(`${ids},`);
+  await classes.fill(ids);
   await rate.fill('9.5');
   await a.getByRole('button', { name: 'Save' }).click();
   await expect(a.getByRole('status').filter({ hasText: 'Tax lines saved.' })).toBeVisible();

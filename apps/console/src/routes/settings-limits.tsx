@@ -6,8 +6,9 @@
  * value is shown, nothing overwritten). The model is edited as JSON in the shape of the stores file's
  * `settings.limits.model` (the same zod schema checks it here, on the server and at start).
  */
-import { useEffect, useState, type ComponentProps } from 'react';
+import type { ComponentProps } from 'react';
 import { LIMIT_PRESETS, formatLimitAmount, safeParseLimitModel, type Cap, type LimitModelInput, type LimitPresetId } from '@verdant/domain';
+import { ParsedInput } from '../components/settings/ParsedInput.tsx';
 import { FieldProblems, SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
 import { PageTitle } from '../components/ui.tsx';
 import { useSettingsSection, type FieldProblem, type SettingsSource } from '../lib/use-settings-section.ts';
@@ -101,24 +102,13 @@ function fieldOfIssue(path: PropertyKey[], buckets: RawBucket[] | null): string 
   return MODEL;
 }
 
-/** A cap typed as text: the text is the field's own while it is typed ("28." stays), the cap goes to the model as it parses. */
-function CapInput({ value, onCap, ...rest }: { value: CapIn; onCap(c: CapIn): void } & Omit<ComponentProps<'input'>, 'value'>) {
-  const [text, setText] = useState(capToText(value));
-  useEffect(() => {
-    if (JSON.stringify(textToCap(text)) !== JSON.stringify(value)) setText(capToText(value));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [value]);
-  return (
-    <input
-      {...rest}
-      className="field w-28"
-      value={text}
-      onChange={(e) => {
-        setText(e.target.value);
-        onCap(textToCap(e.target.value));
-      }}
-    />
-  );
+/** A cap typed as text ("28." stays while typed; see ParsedInput). */
+function CapInput({
+  value,
+  onCap,
+  ...rest
+}: { value: CapIn; onCap(c: CapIn): void } & Omit<ComponentProps<'input'>, 'value' | 'onChange'>) {
+  return <ParsedInput {...rest} className="field w-28" value={value} format={capToText} parse={textToCap} onValue={onCap} />;
 }
 
 /** The model's problems (not JSON, or the schema's first issue, naming the place in the model). */

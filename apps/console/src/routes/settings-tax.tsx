@@ -7,7 +7,7 @@
  * the current value is shown, nothing overwritten). The same zod schema checks the form here, on the
  * server and at start; the example below is computed by the same domain code as carts and orders.
  */
-import { useEffect, useState, type ComponentProps, type ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import {
   TAX_EXEMPTIONS,
   TAX_PRODUCT_KINDS,
@@ -21,6 +21,7 @@ import {
   type TaxLineInput,
   type TaxProductKind,
 } from '@verdant/domain';
+import { ParsedInput } from '../components/settings/ParsedInput.tsx';
 import { FieldProblems, SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
 import { PageTitle } from '../components/ui.tsx';
 import { useSettingsSection, type FieldProblem, type SettingsSectionForm, type SettingsSource } from '../lib/use-settings-section.ts';
@@ -78,8 +79,7 @@ function ClassIdsInput({
   ids,
   onIds,
   ...rest
-}: { ids: number[] | undefined; onIds(ids: number[] | undefined): void } & ComponentProps<'input'>) {
-  const [text, setText] = useState((ids ?? []).join(', '));
+}: { ids: number[] | undefined; onIds(ids: number[] | undefined): void } & Omit<ComponentProps<'input'>, 'value' | 'onChange'>) {
   const parse = (t: string) => {
     const list = t
       .split(',')
@@ -88,22 +88,7 @@ function ClassIdsInput({
       .map(Number);
     return list.length ? list : undefined;
   };
-  // The line's ids changed from elsewhere (a preset, a 409's current value): show them.
-  useEffect(() => {
-    if (JSON.stringify(parse(text)) !== JSON.stringify(ids)) setText((ids ?? []).join(', '));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ids]);
-  return (
-    <input
-      {...rest}
-      className="field"
-      value={text}
-      onChange={(e) => {
-        setText(e.target.value);
-        onIds(parse(e.target.value));
-      }}
-    />
-  );
+  return <ParsedInput {...rest} className="field" value={ids} format={(v) => (v ?? []).join(', ')} parse={parse} onValue={onIds} />;
 }
 
 const numberOrUndefined = (v: string) => (v.trim() === '' ? undefined : Number(v));
