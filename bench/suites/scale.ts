@@ -314,7 +314,8 @@ export interface ScaleResult {
 export async function runScaleSuite(): Promise<ScaleResult> {
   const stores = envInt('BENCH_SCALE_STORES', 150);
   const products = envInt('BENCH_SCALE_PRODUCTS', 2000);
-  const sampleSize = Math.min(stores, envInt('BENCH_SCALE_SAMPLE', 10));
+  // At least two stores stay out of the sample (when there are three or more): the first-request figures need stores nobody opened.
+  const sampleSize = Math.min(envInt('BENCH_SCALE_SAMPLE', 10), Math.max(1, stores - 2));
   const queries = envInt('BENCH_SCALE_QUERIES', 200);
   const loadStart = r2(os.loadavg()[0]);
   const seeded = ensureDeployment(stores, products);
@@ -488,7 +489,7 @@ function report(r: ScaleResult): void {
       'ready s': r2(s.readyMs / 1000),
       'RSS MiB': s.rssAtReadyMiB,
       goal: `< ${GOALS.readyS} s, < ${GOALS.rssGiB * 1024} MiB`,
-      note: `× bare: ready ${r2(s.readyMs / r.bare.readyMs)}, RSS ${r2(s.rssAtReadyMiB / r.bare.rssMiB)}; heap ${s.atReady.heapUsedMiB} MiB live (${perProduct(s.atReady.heapUsedMiB)}), peak RSS ${s.peakRssAtReadyMiB} MiB`,
+      note: `× bare: ready ${r2(s.readyMs / r.bare.readyMs)}, RSS ${r2(s.rssAtReadyMiB / r.bare.rssMiB)}; heap ${s.atReady.heapUsedMiB} MiB live (whole heap / products: ${perProduct(s.atReady.heapUsedMiB)}), peak RSS ${s.peakRssAtReadyMiB} MiB`,
     };
     rows['first request, unopened store: home'] = {
       'ready s': '',
