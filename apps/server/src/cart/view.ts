@@ -13,6 +13,7 @@ import { CART_MESSAGES as M } from './messages.ts';
 import { lineInputOf, type CartLineRow, type CartRow, type CustomerRef, type Db } from './repository.ts';
 import { resolveLine, type ResolveContext, type ResolvedLine } from './resolve.ts';
 import { priceCart, totalsResponse } from './totals.ts';
+import { evaluateCart, limitScope } from '../limits/enforce.ts';
 import { cartTaxLines } from '../tax/section.ts';
 
 export interface LineEntry {
@@ -113,6 +114,19 @@ export async function totalsOf(db: Db, catalog: CatalogSource | null, store: Sto
     sellable.map((e) => ({ item_id: e.row.id })),
     { couponCode: coupon?.code ?? null, shippingMethod: cart.order_type, creditsRequested: cart.credits },
   );
+  // A store with a limit model of its own (issue 14): over_limit is that model's verdict, earlier
+  // orders in the windows counted, residency not known here (the stricter caps; GET /api/cart/limits
+  // answers for a stated residency, with the meters). Today's per-order check stays for the others.
+  const scope = await limitScope(db, store);
+  if (scope.limits.source !== 'default') {
+    const verdict = await evaluateCart(
+      db,
+      { ...scope, customerType: cart.license_type, residency: null, customerId: customer?.id ?? null, now },
+      sellable.map((e) => e.resolved),
+    );
+    response.over_limit = !verdict.ok;
+    response.over_limit_message = verdict.ok ? null : (verdict.message ?? verdict.violations[0]?.message ?? null);
+  }
   // Added to the object, not spread into a copy: V8 (Node 20) adds fields to a spread copy slowly.
   return Object.assign(response, {
     license_type: cart.license_type,

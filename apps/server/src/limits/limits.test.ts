@@ -292,6 +292,33 @@ describeEachDatabase('purchase-limit buckets', (getDb) => {
     expect(await call('GET', '/api/cart/limits?cartId=' + id + '&residency=martian')).toMatchObject({ status: 400 });
   });
 
+  it('GET /api/cart/totals: over_limit is the store’s model’s verdict, earlier orders counted', async () => {
+    now = new Date('2026-06-26T17:00:00.000Z');
+    const { token } = await loginCustomer(app, '(916) 555-3109');
+    const cart = await call('POST', '/api/cart/create', { license_type: 'recreational' }, bearer(token));
+    const id = cart.result as string;
+    const totals = () => call('GET', `/api/cart/totals?cartId=${id}`, undefined, bearer(token));
+    expect(
+      await call('POST', `/api/cart/update?cartId=${id}`, { cartItem: { quoteId: id, sku: ROSIN, qty: 2 } }, bearer(token)),
+    ).toMatchObject({
+      status: 200,
+    });
+    expect((await totals()).result).toMatchObject({ over_limit: false, over_limit_message: null });
+    // An order sent with its lines (the offline path) takes the day's 8 g: the cart is now over by its 2 g.
+    const offline = await call(
+      'POST',
+      '/api/order/save',
+      orderBody({ license_type: 'recreational', products: [{ sku: ROSIN, qty: 8 }] }),
+      bearer(token),
+    );
+    expect(offline).toMatchObject({ status: 200 });
+    expect((await totals()).result).toMatchObject({
+      over_limit: true,
+      over_limit_message:
+        'Your earlier orders today already reach the concentrate limit of 8 g per day. Please remove the 2 g of concentrate from your cart.',
+    });
+  });
+
   it('stores of the same licence holder share the count when the model says so', async () => {
     now = new Date('2026-06-24T17:00:00.000Z');
     const phone = '(916) 555-3106';

@@ -27,13 +27,12 @@ export async function storefrontOptions(settings: StoreSettings, storeId: number
 /** The sections whose values the storefront's pages render. */
 export const PAGE_SECTIONS: readonly string[] = [HOURS.name, ZONES_SECTION.name, AGE_SECTION.name];
 
-/** After a successful save of a section the pages show (the console's settings route), the store's cached pages go. */
+/**
+ * After a save of a section the pages show (console or any other writer: StoreSettings.onSaved),
+ * this node drops the store's cached pages; other nodes within the output cache's minute.
+ */
 export function invalidatePagesOnSettingsSave(app: FastifyInstance, sections: readonly string[] = PAGE_SECTIONS): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'PUT' || reply.statusCode !== 200) return payload;
-    if (request.routeOptions.url !== '/api/console/stores/:storeId/settings/sections/:section') return payload;
-    const { storeId, section } = request.params as { storeId?: string; section?: string };
-    if (section && sections.includes(section) && storeId && Number.isInteger(Number(storeId))) app.invalidateStore(Number(storeId));
-    return payload;
+  app.storeSettings.onSaved((storeId, section) => {
+    if (sections.includes(section)) app.invalidateStore(storeId);
   });
 }
