@@ -14,6 +14,9 @@ export const LICENSE_LABELS: Readonly<Record<LicenseType, string>> = {
 /** Minimum age to enter any store (spec §1, §9). */
 export const AGE_THRESHOLD = 21;
 
+/** The youngest any store may set for medical orders (issue 14, setting `age`): 18 is the lowest age any state licenses a patient to buy themselves. */
+export const MEDICAL_MINIMUM_AGE_FLOOR = 18;
+
 /** Whole years between a birthday (YYYY-MM-DD) and `now`, by calendar date. */
 export function ageOn(birthday: string, now: Date): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(birthday);

@@ -46,6 +46,12 @@ describe.skipIf(!built && !ci)(`bundle separation${built ? '' : ' (skipped: run 
     expect(offending.map((f) => path.relative(REPO_ROOT, f))).toEqual([]);
   });
 
+  it('no shopper file loads zod: the settings schemas (domain */schema.ts) stay on the server and in the console', () => {
+    // Issue 14 put schema and rules of hours, tax and age in one module each, and zod came into every page's chunk.
+    const offending = textFiles(WEB_CLIENT).filter((f) => f.endsWith('.js') && fs.readFileSync(f, 'utf8').includes('ZodError'));
+    expect(offending.map((f) => path.relative(REPO_ROOT, f))).toEqual([]);
+  });
+
   it('the console bundle holds no storefront module (no apps/web source, so none of its route modules)', () => {
     const modules = JSON.parse(fs.readFileSync(path.join(CONSOLE_DIST_DIR, 'modules.json'), 'utf8')) as string[];
     expect(modules).toContain('apps/console/src/main.tsx');

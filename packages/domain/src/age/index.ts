@@ -11,7 +11,6 @@
  * years old or older to continue."; the spec has no copy for another minimum, so the 18 case says
  * the same sentence with its own number.
  */
-import { z } from 'zod';
 import { ageOnDate, BIRTHDAY_MAX_AGE_YEARS, FORM_MESSAGES, isCalendarDate, todayInZone, underAgeMessage } from '../forms.ts';
 import { AGE_THRESHOLD, type LicenseType } from '../license.ts';
 
@@ -21,18 +20,11 @@ export const AGE_MESSAGES = {
   under: underAgeMessage,
 } as const;
 
-/** The youngest any store may set for medical orders: 18 is the lowest age any state licenses a patient to buy themselves. */
-export const MEDICAL_MINIMUM_AGE_FLOOR = 18;
-
-/** The store setting (section `age`): the minimum age of a medical order. Recreational is always 21. */
-export const ageSettingsSchema = z.object({
-  medicalMinimumAge: z
-    .number({ error: 'medicalMinimumAge must be a whole number from 18 to 21' })
-    .int('medicalMinimumAge must be a whole number from 18 to 21')
-    .min(MEDICAL_MINIMUM_AGE_FLOOR, 'medicalMinimumAge must be at least 18')
-    .max(AGE_THRESHOLD, 'medicalMinimumAge must be at most 21'),
-});
-export type AgeSettings = z.infer<typeof ageSettingsSchema>;
+/** The store setting (section `age`): the minimum age of a medical order (schema: ./schema.ts). Recreational is always 21. */
+export interface AgeSettings {
+  medicalMinimumAge: number;
+}
+export { ageSettingsSchema } from './schema.ts';
 
 /** Today's behaviour: 21 for every order. */
 export const DEFAULT_AGE_SETTINGS: AgeSettings = { medicalMinimumAge: AGE_THRESHOLD };

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   availableSlots,
   hoursFromOpeningHours,
-  hoursSettingsSchema,
   hoursStatus,
   slotAt,
   zonedInstant,
   type HoursSettings,
 } from './slots.ts';
+import { hoursSettingsSchema } from './schema.ts';
 
 const LA = 'America/Los_Angeles';
 const WEEK = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'].map((day) => ({ day, open: '09:00', close: '21:00' }));

@@ -9,7 +9,7 @@
  * wall-clock time converted to UTC with the zone's offset of that day, so DST days have one hour
  * more or fewer of slots and every slot's start is the right instant.
  */
-import { z } from 'zod';
+import type { HoursSettings } from './schema.ts';
 import { formatDate, formatDateTime } from '../dates.ts';
 import { formatClockShort, type HoursEntry } from '../store-hours.ts';
 
@@ -19,74 +19,7 @@ export type HoursOrderType = (typeof HOURS_ORDER_TYPES)[number];
 export const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 export const SLOT_LENGTHS = [15, 30, 60] as const;
 
-const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected HH:mm (00:00–23:59)');
-
-export const weeklyHoursSchema = z.object({ day: z.enum(WEEKDAY_NAMES), open: clock, close: clock });
-
-export const hoursExceptionSchema = z
-  .object({
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD'),
-    /** Shown to shoppers, e.g. "Thanksgiving". */
-    label: z.string().trim().max(80).default(''),
-    /** Which order types the exception changes (both when absent). */
-    order_types: z.array(z.enum(HOURS_ORDER_TYPES)).min(1).default(['pickup', 'delivery']),
-    closed: z.boolean(),
-    open: clock.optional(),
-    close: clock.optional(),
-  })
-  .refine((e) => e.closed || (e.open != null && e.close != null), { message: 'an exception that is not closed needs open and close' });
-
-export const slotRulesSchema = z.object({
-  length_minutes: z.union([z.literal(15), z.literal(30), z.literal(60)]),
-  /** Preparation time: the first bookable slot starts at least this many minutes from now. */
-  lead_minutes: z
-    .number()
-    .int()
-    .min(0)
-    .max(24 * 60),
-  /** 0: today only; 7: today and the next seven days. */
-  days_ahead: z.number().int().min(0).max(30),
-  /** Orders per slot; null: no limit. */
-  capacity: z.number().int().min(1).max(10_000).nullable(),
-});
-
-export const orderTypeHoursSchema = z.object({
-  /** A day the list does not name is a closed day. Close at or before open runs past midnight. */
-  weekly: z.array(weeklyHoursSchema).max(14),
-  slots: slotRulesSchema,
-});
-
-export const hoursSettingsSchema = z
-  .object({
-    pickup: orderTypeHoursSchema,
-    delivery: orderTypeHoursSchema,
-    exceptions: z.array(hoursExceptionSchema).max(366).default([]),
-    /** Outside ordering hours: refuse the order, or take it for the next free slot. */
-    outside_hours: z.enum(['refuse', 'next_slot']),
-  })
-  .superRefine((v, ctx) => {
-    for (const type of HOURS_ORDER_TYPES) {
-      const seen = new Set<string>();
-      v[type].weekly.forEach((w, i) => {
-        if (seen.has(w.day)) ctx.addIssue({ code: 'custom', path: [type, 'weekly', i, 'day'], message: `${w.day} is listed twice` });
-        seen.add(w.day);
-        if (w.open === w.close)
-          ctx.addIssue({ code: 'custom', path: [type, 'weekly', i, 'close'], message: 'open and close are the same time' });
-      });
-    }
-    const dates = new Set<string>();
-    v.exceptions.forEach((e, i) => {
-      for (const t of e.order_types) {
-        if (dates.has(`${e.date}/${t}`))
-          ctx.addIssue({ code: 'custom', path: ['exceptions', i, 'date'], message: `${e.date} has two exceptions for ${t}` });
-        dates.add(`${e.date}/${t}`);
-      }
-    });
-  });
-
-export type HoursSettings = z.infer<typeof hoursSettingsSchema>;
-export type HoursException = z.infer<typeof hoursExceptionSchema>;
-export type SlotRules = z.infer<typeof slotRulesSchema>;
+export type { HoursException, HoursSettings, SlotRules } from './schema.ts';
 
 /* ---------------------------------------------------------------- time zone arithmetic */
 
@@ -297,7 +230,7 @@ export function slotAt(settings: HoursSettings, type: HoursOrderType, timeZone: 
 
 /** Today's behaviour as settings: the store's opening hours for both order types, no exceptions, orders outside hours taken for the next slot. */
 export function hoursFromOpeningHours(weekly: readonly { day: string; open: string; close: string }[]): HoursSettings {
-  const w = weekly.filter((e): e is z.infer<typeof weeklyHoursSchema> => (WEEKDAY_NAMES as readonly string[]).includes(e.day));
+  const w = weekly.filter((e): e is HoursSettings['pickup']['weekly'][number] => (WEEKDAY_NAMES as readonly string[]).includes(e.day));
   return {
     pickup: { weekly: w.map((e) => ({ ...e })), slots: { length_minutes: 30, lead_minutes: 15, days_ahead: 2, capacity: null } },
     delivery: { weekly: w.map((e) => ({ ...e })), slots: { length_minutes: 60, lead_minutes: 45, days_ahead: 2, capacity: null } },
@@ -310,5 +243,9 @@ const MONDAY_FIRST = [...WEEKDAY_NAMES.slice(1), WEEKDAY_NAMES[0]];
 
 /** The weekly hours of an order type as a week table shows them, Monday first (the console saves Sunday first). */
 export function weekTable(hours: HoursSettings, type: HoursOrderType): HoursEntry[] {
-  return MONDAY_FIRST.flatMap((day) => hours[type].weekly.filter((w) => w.day === day)).map(({ day, open, close }) => ({ day, open, close }));
+  return MONDAY_FIRST.flatMap((day) => hours[type].weekly.filter((w) => w.day === day)).map(({ day, open, close }) => ({
+    day,
+    open,
+    close,
+  }));
 }

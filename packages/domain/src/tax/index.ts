@@ -4,5 +4,6 @@
  * order with `computeTaxLines`; the browser can compute the same figures from the same lines.
  */
 export * from './lines.ts';
+export { parseTaxSettings, taxLineSchema, taxSettingsSchema } from './schema.ts';
 export * from './presets.ts';
 export * from './display.ts';

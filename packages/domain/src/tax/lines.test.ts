@@ -4,11 +4,11 @@ import { computeTotals } from '../cart/totals.ts';
 import { taxOn, type TaxRate } from '../cart/tax.ts';
 import { percentOf } from '../money.ts';
 import { displayedTax } from './display.ts';
+import { taxSettingsSchema } from './schema.ts';
 import {
   computeTaxLines,
   lineApplies,
   RECREATIONAL_CUSTOMER,
-  taxSettingsSchema,
   TAX_PRODUCT_KINDS,
   type TaxCustomer,
   type TaxItem,

@@ -1,5 +1,5 @@
 import type { TaxLineInput, TaxProductKind, TaxSettings } from './lines.ts';
-import { taxSettingsSchema } from './lines.ts';
+import { taxSettingsSchema } from './schema.ts';
 
 /**
  * Ready-made tax lines (research/dispensary-domain.md §3, with its sources). A store copies one and
