@@ -317,6 +317,20 @@ describeEachDatabase('integration API', (getDb) => {
     expect(view.items[0]).toMatchObject({ sku: JAR, qty: 1 });
     expect(view.customer.name).not.toBe('');
     expect(view.totals.total_cents).toBeGreaterThan(0);
+    // Each named tax line as charged (issue 14): they add up to the two tax sums, to the cent.
+    expect(view.totals.tax_lines.length).toBeGreaterThan(0);
+    const sum = (kind: string) =>
+      view.totals.tax_lines.filter((l: any) => l.kind === kind).reduce((a: number, l: any) => a + l.amount_cents, 0);
+    expect(sum('excise')).toBe(view.totals.excise_tax_cents);
+    expect(sum('sales')).toBe(view.totals.sales_tax_cents);
+    expect(view.totals.tax_lines[0]).toEqual({
+      code: expect.any(String),
+      title: expect.any(String),
+      kind: expect.stringMatching(/^(excise|sales)$/),
+      rate: expect.any(Number),
+      taxable_cents: expect.any(Number),
+      amount_cents: expect.any(Number),
+    });
     expect((await full.get('/orders?since=bm9wZQ')).status).toBe(400);
     expect((await full.get('/orders?limit=0')).status).toBe(400);
   });

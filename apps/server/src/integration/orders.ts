@@ -41,6 +41,8 @@ export interface IntegrationOrder {
     sales_tax_cents: number;
     shipping_cents: number;
     total_cents: number;
+    /** Each of the store's named tax lines charged on the order (issue 14; empty for orders older than the lines). */
+    tax_lines: { code: string; title: string; kind: 'excise' | 'sales'; rate: number; taxable_cents: number; amount_cents: number }[];
   };
   items: {
     sku: string;
@@ -126,8 +128,16 @@ export async function orderViews(db: Kysely<Database>, storeId: number, ids: num
     .where('order_id', 'in', ids)
     .orderBy('id')
     .execute();
+  const taxLines = await db
+    .selectFrom('order_tax_lines')
+    .select(['order_id', 'code', 'title', 'kind', 'rate', 'taxable_cents', 'amount_cents'])
+    .where('order_id', 'in', ids)
+    .orderBy('order_id')
+    .orderBy('position')
+    .execute();
   for (const o of orders) out.set(o.id, viewOf(o, []));
   for (const { order_id, ...item } of items) out.get(order_id)?.items.push(item);
+  for (const { order_id, ...line } of taxLines) out.get(order_id)?.totals.tax_lines.push(line);
   return out;
 }
 
@@ -148,6 +158,7 @@ export function viewOf(o: Row<'orders'>, items: IntegrationOrder['items']): Inte
       sales_tax_cents: o.sales_tax_cents,
       shipping_cents: o.shipping_cents,
       total_cents: o.total_cents,
+      tax_lines: [],
     },
     items,
     version: o.version,
