@@ -28,7 +28,15 @@ import { attributeRows } from './attributes.ts';
 import { DEFAULT_PRODUCTS_PER_STORE, MIN_PRODUCTS_PER_STORE, generateStoreCatalog, prepareMasters, productImages } from './catalog.ts';
 import { STORE_CATALOG_TABLES } from './rows.ts';
 import { couponRows } from './tax.ts';
-import { assertReplaceable, insertStoreTable, lockSeeding, upsertAttributes, upsertCoupons, writeProductImages } from './write.ts';
+import {
+  assertReplaceable,
+  DEMO_CATALOGUE_TABLES,
+  insertStoreTable,
+  lockSeeding,
+  upsertAttributes,
+  upsertCoupons,
+  writeProductImages,
+} from './write.ts';
 
 /** Store ids are 1 … n; the demo seed's id blocks (rows.ts, content.ts) hold up to this many stores. */
 export const MAX_DEPLOYMENT_STORES = 9_999;
@@ -320,16 +328,7 @@ export async function seedDeployment(
     const written = await db.transaction().execute(async (trx) => {
       await lockSeeding(trx, dialect);
       // Children of products go with them (ON DELETE CASCADE); the rest is deleted per table.
-      for (const table of [
-        'url_rewrites',
-        'cms_blocks',
-        'cms_pages',
-        'tax_rates',
-        'tax_rules',
-        'products',
-        'categories',
-        'catalog_sources',
-      ] as const) {
+      for (const table of DEMO_CATALOGUE_TABLES) {
         await trx.deleteFrom(table).where('store_id', '=', store.storeId).execute();
       }
       let n = 0;

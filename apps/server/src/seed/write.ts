@@ -128,19 +128,22 @@ export async function assertReplaceable(trx: Transaction<Database>, storesFile: 
   }
 }
 
+/** The tables a demo catalogue writes per store, in an order a delete can go (products' children cascade). */
+export const DEMO_CATALOGUE_TABLES = [
+  'url_rewrites',
+  'cms_blocks',
+  'cms_pages',
+  'tax_rates',
+  'tax_rules',
+  'products',
+  'categories',
+  'catalog_sources',
+] as const;
+
 async function writeCatalog(trx: Transaction<Database>, catalog: DemoCatalog): Promise<Record<string, number>> {
   const ids = catalog.stores.map((s) => s.storeId);
   // Children of products go with them (ON DELETE CASCADE); the rest is deleted per store.
-  for (const table of [
-    'url_rewrites',
-    'cms_blocks',
-    'cms_pages',
-    'tax_rates',
-    'tax_rules',
-    'products',
-    'categories',
-    'catalog_sources',
-  ] as const) {
+  for (const table of DEMO_CATALOGUE_TABLES) {
     await trx.deleteFrom(table).where('store_id', 'in', ids).execute();
   }
   const counts: Record<string, number> = {};
