@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { exportMenuJson } from '../menu-import/index.ts';
+import { KEY_PATTERN } from './keys.ts';
 
 export interface Reply {
   status: number;
@@ -66,4 +67,14 @@ export function newRow(category: string, externalId: string): Record<string, str
     price: '12.50',
     stock: '9',
   };
+}
+
+/**
+ * The secret part of a key (`vdk_<prefix>_<secret>`). Not `key.split('_')[2]`: a base64url secret
+ * may itself hold `_`, and then that gives a fragment short enough to appear anywhere (even empty).
+ */
+export function secretOf(key: string): string {
+  const m = KEY_PATTERN.exec(key);
+  if (!m) throw new Error(`not an API key: ${key}`);
+  return m[2];
 }
