@@ -17,6 +17,7 @@ import { runMenuImportSuite } from './menu-import.ts';
 import { runMenuPropagationSuite } from './menu-propagation.ts';
 import { runIntegrationStockSuite } from './integration-stock.ts';
 import { runScaleSuite } from './suites/scale.ts';
+import { runRenderSuite } from './suites/render.ts';
 
 const results = {
   startedAt: new Date().toISOString(),
@@ -38,6 +39,8 @@ if (wanted('console-orders')) results.suites.consoleOrders = await runConsoleOrd
 if (wanted('import')) results.suites.menuImport = await runMenuImportSuite();
 if (wanted('propagation')) results.suites.menuPropagation = await runMenuPropagationSuite();
 if (wanted('integration')) results.suites.integrationStock = await runIntegrationStockSuite();
+// Uncached SSR renders of home, category and product pages, with an HTML check (issue 15).
+if (wanted('render')) results.suites.render = await runRenderSuite();
 // Many stores on one node (issue 15): BENCH_SCALE_STORES × BENCH_SCALE_PRODUCTS, default 150 × 2,000.
 // Only when asked by name (BENCH_ONLY=scale): it seeds ~1 GB and, until issue 15's lazy catalogue
 // lands, the default size runs for minutes into Node's heap limit (bench/SCALE.md).

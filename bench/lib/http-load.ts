@@ -33,7 +33,7 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     body: opts.body,
     connections: opts.connections ?? 50,
     ...(opts.uniqueQuery
-      ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: `/?n=${++counter}` }) }] }
+      ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: `${new URL(opts.url).pathname}?n=${++counter}` }) }] }
       : {}),
   };
   await autocannon({ ...base, duration: 2 });

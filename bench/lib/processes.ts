@@ -52,10 +52,15 @@ function stopper(child: ChildProcess) {
  * The storefront server on a fresh demo database (SQLite in a new temp DATA_DIR), on a free port
  * unless one is given.
  */
-export async function startServer(extraEnv: Record<string, string> = {}, fixedPort?: number): Promise<Running & { dataDir: string }> {
+export async function startServer(
+  extraEnv: Record<string, string> = {},
+  fixedPort?: number,
+  /** Node flags before the script, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
+  nodeArgs: string[] = [],
+): Promise<Running & { dataDir: string }> {
   const port = fixedPort ?? (await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-bench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...extraEnv },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -46,9 +46,24 @@ function adoptCustomerCookies(store: SessionStore, user: CurrentUser): boolean {
   return true;
 }
 
+const serverSessions = new WeakMap<object, StoreApi<AuthState>>();
+
 export function authStoreFor(store: SessionStore): StoreApi<AuthState> {
   if (!isBrowser) {
-    return createAuthStore({ storeCode: store.storeCode, api: userApi, storage: null, channel: null, lock: null, licenseType: () => shopperLicense });
+    // Server render: one signed-out session per render (keyed by the request's own store object), as for the cart.
+    let session = serverSessions.get(store);
+    if (!session) {
+      session = createAuthStore({
+        storeCode: store.storeCode,
+        api: userApi,
+        storage: null,
+        channel: null,
+        lock: null,
+        licenseType: () => shopperLicense,
+      });
+      serverSessions.set(store, session);
+    }
+    return session;
   }
   let session = sessions.get(store.storeCode);
   if (!session) {

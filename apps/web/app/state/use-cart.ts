@@ -38,10 +38,30 @@ export function checkoutStoreFor(storeCode: string): StoreApi<CheckoutState> {
   return store;
 }
 
-export function cartStoreFor(store: Pick<PublicStore, 'storeCode' | 'storeId' | 'purchaseLimits' | 'licenseTypes'> & Partial<Pick<PublicStore, 'money'>>): StoreApi<CartState> {
+const serverCarts = new WeakMap<object, StoreApi<CartState>>();
+
+export function cartStoreFor(
+  store: Pick<PublicStore, 'storeCode' | 'storeId' | 'purchaseLimits' | 'licenseTypes'> & Partial<Pick<PublicStore, 'money'>>,
+): StoreApi<CartState> {
   const limits = limitSettings(store.purchaseLimits);
   if (!isBrowser) {
-    return createCartStore({ storeCode: store.storeCode, transport: null, storage: null, channel: null, lock: null, licenseType: () => shopperLicense, limits });
+    // Server render (issue 15, SSR profile): one empty, never-changing cart per render rather than one
+    // per component that asks (every product card's button did). Keyed by the root data's store
+    // object, which is new for every request, so no render ever sees another's.
+    let cart = serverCarts.get(store);
+    if (!cart) {
+      cart = createCartStore({
+        storeCode: store.storeCode,
+        transport: null,
+        storage: null,
+        channel: null,
+        lock: null,
+        licenseType: () => shopperLicense,
+        limits,
+      });
+      serverCarts.set(store, cart);
+    }
+    return cart;
   }
   let cart = carts.get(store.storeCode);
   if (!cart) {
@@ -58,7 +78,8 @@ export function cartStoreFor(store: Pick<PublicStore, 'storeCode' | 'storeId' | 
       licenseType: () => shopperLicense,
       limits,
       inCheckout: () => checkout.getState().isInCheckout(),
-      onRefused: (refusals) => refusals.forEach((r) => notify({ type: 'error', message: `${r.name}: ${r.message}`, action1: { label: 'OK' } })),
+      onRefused: (refusals) =>
+        refusals.forEach((r) => notify({ type: 'error', message: `${r.name}: ${r.message}`, action1: { label: 'OK' } })),
       // Not in the spec's copy (it has no notice for a changed price); a shopper must not find out at the counter.
       onRepriced: (lines) =>
         lines.forEach((l) =>
@@ -128,7 +149,10 @@ export function useCartBoot(): void {
   const location = useLocation();
   useEffect(() => cart.getState().setMicrocart(false), [cart, location.key]);
   useEffect(() => {
-    void checkout.getState().load().then(() => cart.getState().load());
+    void checkout
+      .getState()
+      .load()
+      .then(() => cart.getState().load());
     const online = () => {
       if (cart.getState().sync === 'unreachable') void cart.getState().syncNow({ force: true });
     };
@@ -171,8 +195,28 @@ export function useCartTotals(): TotalsView {
     () =>
       totalsView(
         { items, token, totals, totalsHash, limits: cartLimits, limitsHash },
-        { ratesOf, limits, licenseType: cartLicense ?? shopper.licenseType, shippingInclTax: method === 'delivery' ? deliveryFee : 0, credits },
+        {
+          ratesOf,
+          limits,
+          licenseType: cartLicense ?? shopper.licenseType,
+          shippingInclTax: method === 'delivery' ? deliveryFee : 0,
+          credits,
+        },
       ),
-    [items, token, totals, totalsHash, cartLimits, limitsHash, ratesOf, limits, cartLicense, shopper.licenseType, method, deliveryFee, credits],
+    [
+      items,
+      token,
+      totals,
+      totalsHash,
+      cartLimits,
+      limitsHash,
+      ratesOf,
+      limits,
+      cartLicense,
+      shopper.licenseType,
+      method,
+      deliveryFee,
+      credits,
+    ],
   );
 }

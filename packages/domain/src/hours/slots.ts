@@ -72,6 +72,22 @@ function weekdayOf(date: string): number {
  * on a date in a zone. A time inside the spring-forward gap lands just after it (02:30 → 03:30).
  */
 export function zonedInstant(date: string, minutes: number, timeZone: string): Date {
+  // Memoised (issue 15, SSR profile): every page's open-now line walks 16 days of hours, two
+  // instants a day, three Intl formatToParts calls each — ~100 per render and the top self time of
+  // an uncached render. The answer is a pure function of its three inputs, so it is kept as a number
+  // (each caller gets a Date of its own); the map is emptied past a bound no storefront reaches.
+  const key = `${timeZone}|${date}|${minutes}`;
+  const known = zonedInstants.get(key);
+  if (known !== undefined) return new Date(known);
+  const instant = computeZonedInstant(date, minutes, timeZone);
+  if (zonedInstants.size >= 10_000) zonedInstants.clear();
+  zonedInstants.set(key, instant.getTime());
+  return instant;
+}
+
+const zonedInstants = new Map<string, number>();
+
+function computeZonedInstant(date: string, minutes: number, timeZone: string): Date {
   const [y, m, d] = date.split('-').map(Number);
   const wall = Date.UTC(y, m - 1, d, 0, minutes);
   const first = wall - offsetMs(new Date(wall), timeZone);
