@@ -316,15 +316,16 @@ const catalogHolds = new WeakMap<FastifyRequest, (() => void)[]>();
 
 /**
  * Whether a request may read its store's in-memory catalogue: the catalogue, URL, CMS and snapshot
- * APIs, and every other non-API path except files (media, assets, robots.txt, the manifest) —
- * pages (and their `.data`) and sitemaps.
+ * APIs, and every other non-API path except media and static files (scripts, styles, images, fonts,
+ * robots.txt, the manifest): pages (with their `.data`, and URL rewrites that may end in `.html` or
+ * anything else) and sitemaps.
  */
 function readsCatalogue(pathname: string): boolean {
   if (pathname.startsWith('/api/')) return /^\/api\/(catalog|url|cms)(\/|$)/.test(pathname);
   if (pathname.startsWith('/media/') || pathname.startsWith('/assets/')) return false;
-  const ext = /\.([A-Za-z0-9]+)$/.exec(pathname)?.[1];
-  return ext === undefined || ext === 'data' || ext === 'xml';
+  return !STATIC_FILE.test(pathname);
 }
+const STATIC_FILE = /\.(js|mjs|css|map|png|jpe?g|gif|webp|avif|svg|ico|woff2?|ttf|txt|webmanifest|json)$/i;
 
 /** TRUST_PROXY as Fastify takes it: a hop count becomes "trust the nearest n hops". */
 function trustProxyOption(value: boolean | number | string | undefined): boolean | string | ((address: string, hop: number) => boolean) {
