@@ -184,10 +184,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await catalog.start();
   app.decorate('catalog', catalog);
   // A request that may read its store's catalogue (pages, sitemaps, the catalogue/URL/CMS/snapshot
-  // API) waits for it to be loaded (built on first need, one build for concurrent requests) and
-  // holds it until its response, so handlers keep reading it synchronously (`catalog.catalog(id)`)
-  // and eviction never drops it under them. Other APIs (cart, orders, console, integration…) do
-  // not load it: the cart falls back to the database for a store not loaded (cart/catalog-source.ts).
+  // and cart APIs) waits for it to be loaded (built on first need, one build for concurrent requests)
+  // and holds it until its response, so handlers keep reading it synchronously (`catalog.catalog(id)`)
+  // and eviction never drops it under them. Other APIs (orders, console, integration…) do not load
+  // it; whatever reads a store not loaded falls back to the database (cart/catalog-source.ts).
   app.addHook('onRequest', async (request) => {
     if (!request.store) return;
     const pathname = request.url.split('?')[0];
@@ -316,12 +316,13 @@ const catalogHolds = new WeakMap<FastifyRequest, (() => void)[]>();
 
 /**
  * Whether a request may read its store's in-memory catalogue: the catalogue, URL, CMS and snapshot
- * APIs, and every other non-API path except media and static files (scripts, styles, images, fonts,
+ * APIs, the cart (it prices from the catalogue in memory, as announced changes left it; a shopper's
+ * cart follows their browsing, so its store is loaded anyway), and every other non-API path except media and static files (scripts, styles, images, fonts,
  * robots.txt, the manifest): pages (with their `.data`, and URL rewrites that may end in `.html` or
  * anything else) and sitemaps.
  */
 function readsCatalogue(pathname: string): boolean {
-  if (pathname.startsWith('/api/')) return /^\/api\/(catalog|url|cms)(\/|$)/.test(pathname);
+  if (pathname.startsWith('/api/')) return /^\/api\/(catalog|url|cms|cart)(\/|$)/.test(pathname);
   if (pathname.startsWith('/media/') || pathname.startsWith('/assets/')) return false;
   return !STATIC_FILE.test(pathname);
 }
