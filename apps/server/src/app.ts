@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Kysely } from 'kysely';
 import type { Store } from '@verdant/domain';
@@ -68,8 +68,11 @@ declare module 'fastify' {
 }
 
 export interface AppDeps {
-  config: Pick<ServerConfig, 'dataDir' | 'demoMode' | 'production' | 'logLevel' | 'redisUrl' | 'authSecret' | 'smsProvider' | 'smsHttpUrl'> &
-    Partial<Pick<ServerConfig, 'mailProvider' | 'mailHttpUrl' | 'redisPrefix' | 'trustProxy'>>;
+  config: Pick<
+    ServerConfig,
+    'dataDir' | 'demoMode' | 'production' | 'logLevel' | 'redisUrl' | 'authSecret' | 'smsProvider' | 'smsHttpUrl'
+  > &
+    Partial<Pick<ServerConfig, 'mailProvider' | 'mailHttpUrl' | 'redisPrefix' | 'trustProxy' | 'catalogMaxStores' | 'catalogWarmStores'>>;
   registry: StoreRegistry;
   db: Kysely<Database>;
   /** Directory of the React Router build; omit to serve the API only (API tests). */
@@ -100,7 +103,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installBodyPolicy(app);
   installOpenApiCollector(app); // OpenAPI document of every route registered after this (openapi/).
   await registerSecurityHeaders(app);
-  await registerWriteLimits(app, { limit: deps.writeLimit ?? writeLimitFromEnv(), redisUrl: deps.config.redisUrl, redisPrefix: deps.config.redisPrefix });
+  await registerWriteLimits(app, {
+    limit: deps.writeLimit ?? writeLimitFromEnv(),
+    redisUrl: deps.config.redisUrl,
+    redisPrefix: deps.config.redisPrefix,
+  });
 
   // Errors and slow answers at warn, the rest at debug (LOG_LEVEL=debug shows every request).
   // The line is not even built when its level is off (the usual debug case: every request).
@@ -109,11 +116,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const ms = reply.elapsedTime;
     const level = reply.statusCode >= 500 || ms > 1000 ? 'warn' : 'debug';
     if (level === 'debug' && !debugOn) return done();
-    request.log[level]({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms), store: request.store?.storeCode }, 'response');
+    request.log[level](
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms), store: request.store?.storeCode },
+      'response',
+    );
     done();
   });
 
-  app.decorate('outbox', createOutboxSignal((err) => app.log.warn({ err }, 'outbox consumer failed')));
+  app.decorate(
+    'outbox',
+    createOutboxSignal((err) => app.log.warn({ err }, 'outbox consumer failed')),
+  );
   app.decorateRequest('store', null as unknown as Store);
   app.decorateRequest('storePathPrefix', '');
   const invalidationListeners: ((storeId?: number) => void)[] = [];
@@ -164,15 +177,43 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onChanged: (storeId) => app.invalidateStore(storeId),
     clock: deps.clock,
     log: app.log,
+    maxStores: deps.config.catalogMaxStores,
+    warm: (deps.config.catalogWarmStores ?? []).flatMap((code) => deps.registry.byCode(code)?.storeId ?? []),
   });
+  // Builds nothing (issue 15): readiness does not wait for catalogues.
   await catalog.start();
   app.decorate('catalog', catalog);
+  // A request that may read its store's catalogue (pages, sitemaps, the catalogue/URL/CMS/snapshot
+  // and cart APIs) waits for it to be loaded (built on first need, one build for concurrent requests)
+  // and holds it until its response, so handlers keep reading it synchronously (`catalog.catalog(id)`)
+  // and eviction never drops it under them. Other APIs (orders, console, integration…) do not load
+  // it; whatever reads a store not loaded falls back to the database (cart/catalog-source.ts).
+  app.addHook('onRequest', async (request) => {
+    if (!request.store) return;
+    const pathname = request.url.split('?')[0];
+    if (!readsCatalogue(pathname)) return;
+    const ids = new Set([request.store.storeId]);
+    // catalog/http.ts requestStore: `?storeCode` names the store of these routes.
+    const code = (request.query as Record<string, unknown> | undefined)?.storeCode;
+    const named = typeof code === 'string' && code.trim() !== '' ? deps.registry.byCode(code.trim().toLowerCase()) : undefined;
+    if (named) ids.add(named.storeId);
+    for (const id of ids) catalogHolds.set(request, [...(catalogHolds.get(request) ?? []), await catalog.acquire(id)]);
+  });
+  const releaseCatalog = (request: FastifyRequest) => {
+    for (const release of catalogHolds.get(request) ?? []) release();
+    catalogHolds.delete(request);
+  };
+  app.addHook('onResponse', async (request) => releaseCatalog(request));
+  app.addHook('onRequestAbort', async (request) => releaseCatalog(request));
   // Checks every store's `settings` of the stores file: a bad section stops the start, naming the field.
   app.decorate('storeSettings', new StoreSettings({ db: deps.db, stores: deps.registry.stores, now: deps.clock }));
   bindStoreLimits(deps.db, app.storeSettings, deps.registry.stores);
   // Tax lines (issue 14) feed the catalogue's `taxrule` view and the offline snapshot: a save rebuilds the store there and on every node.
   app.storeSettings.onSaved(async (storeId, section) => {
-    if (section === 'tax') await catalog.catalogChanged(storeId).catch((err: unknown) => app.log.warn({ err, storeId }, 'tax lines saved; catalogue not rebuilt'));
+    if (section === 'tax')
+      await catalog
+        .catalogChanged(storeId)
+        .catch((err: unknown) => app.log.warn({ err, storeId }, 'tax lines saved; catalogue not rebuilt'));
   });
   // Hours and time slots (issue 14): orders/place.ts books slots with the app's settings and their 1 s cache.
   bindStoreHours(app.storeSettings, deps.registry.stores);
@@ -204,12 +245,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   invalidatePagesOnSettingsSave(app);
   registerStoreSettingsRoutes(app, app.storeSettings);
   registerHoursRoutes(app, { db: deps.db, now: deps.clock });
-  registerIntegration(app, { db: deps.db, production: deps.config.production, redisUrl: deps.config.redisUrl, redisPrefix: deps.config.redisPrefix, now: deps.clock, rateLimit: deps.integrationRateLimit });
+  registerIntegration(app, {
+    db: deps.db,
+    production: deps.config.production,
+    redisUrl: deps.config.redisUrl,
+    redisPrefix: deps.config.redisPrefix,
+    now: deps.clock,
+    rateLimit: deps.integrationRateLimit,
+  });
   registerMenuAdminRoutes(app, { db: deps.db, now: deps.clock ?? (() => new Date()) });
   await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });
   // After setErrorHandler: a route keeps the error handler of the moment it is registered.
   registerOpenApiRoutes(app);
-  app.get('/api/health', { config: { docs: { summary: 'Whether the server answers', tags: ['Health'], security: 'none' } } }, async () => ({ code: 200, result: 'ok' }));
+  app.get('/api/health', { config: { docs: { summary: 'Whether the server answers', tags: ['Health'], security: 'none' } } }, async () => ({
+    code: 200,
+    result: 'ok',
+  }));
   app.all('/api/*', async (request, reply) => sendError(reply, 404, `No API endpoint ${request.method} ${request.url.split('?')[0]}`));
 
   const mediaDir = path.join(deps.config.dataDir, 'media');
@@ -259,6 +310,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   return app;
 }
+
+/** Per request: releases of the store catalogues it holds (see the onRequest hook of buildApp). */
+const catalogHolds = new WeakMap<FastifyRequest, (() => void)[]>();
+
+/**
+ * Whether a request may read its store's in-memory catalogue: the catalogue, URL, CMS and snapshot
+ * APIs, the cart (it prices from the catalogue in memory, as announced changes left it; a shopper's
+ * cart follows their browsing, so its store is loaded anyway), and every other non-API path except media and static files (scripts, styles, images, fonts,
+ * robots.txt, the manifest): pages (with their `.data`, and URL rewrites that may end in `.html` or
+ * anything else) and sitemaps.
+ */
+function readsCatalogue(pathname: string): boolean {
+  if (pathname.startsWith('/api/')) return /^\/api\/(catalog|url|cms|cart)(\/|$)/.test(pathname);
+  if (pathname.startsWith('/media/') || pathname.startsWith('/assets/')) return false;
+  return !STATIC_FILE.test(pathname);
+}
+const STATIC_FILE = /\.(js|mjs|css|map|png|jpe?g|gif|webp|avif|svg|ico|woff2?|ttf|txt|webmanifest|json)$/i;
 
 /** TRUST_PROXY as Fastify takes it: a hop count becomes "trust the nearest n hops". */
 function trustProxyOption(value: boolean | number | string | undefined): boolean | string | ((address: string, hop: number) => boolean) {

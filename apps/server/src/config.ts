@@ -13,16 +13,31 @@ export const WEB_BUILD_DIR = path.join(REPO_ROOT, 'apps/web/build');
  */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // Issue 15: how many store catalogues one node keeps loaded (0: unlimited), and stores built in the background at start.
+  CATALOG_MAX_STORES: z.coerce.number().int().min(0).default(40),
+  CATALOG_WARM_STORES: z
+    .string()
+    .regex(/^[A-Za-z0-9_, -]*$/, 'store codes separated by commas')
+    .optional(),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./.data'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
   /**
    * Namespace of every Redis key and channel this deployment uses (rate-limit counters, catalogue
    * change notices). Deployments — or test runs — sharing one Redis must each have their own, or
    * they count each other's login-code sends and hear each other's catalogue changes.
    */
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'letters, digits, ":", "_", ".", "-" (at most 64)').default('verdant:'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'letters, digits, ":", "_", ".", "-" (at most 64)')
+    .default('verdant:'),
   /**
    * Whose forwarded headers to believe (X-Forwarded-For/-Host/-Proto): unset = nobody (the socket's
    * address is the client; right when the server faces the internet), `true` = any hop, a number =
@@ -81,6 +96,10 @@ export interface ServerConfig {
   mailHttpUrl?: string;
   /** SERVE_STOREFRONT: false serves the API only (no storefront build needed). */
   serveStorefront: boolean;
+  /** CATALOG_MAX_STORES: loaded store catalogues per node (least recently used dropped beyond); 0 = unlimited. Unset in buildApp: unlimited. */
+  catalogMaxStores?: number;
+  /** CATALOG_WARM_STORES: store codes whose catalogue is built in the background at start. */
+  catalogWarmStores?: string[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
@@ -91,8 +110,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  if (e.SMS_PROVIDER === 'http' && !e.SMS_HTTP_URL) throw new Error('Invalid environment:\n  SMS_HTTP_URL: required when SMS_PROVIDER=http');
-  if (e.MAIL_PROVIDER === 'http' && !e.MAIL_HTTP_URL) throw new Error('Invalid environment:\n  MAIL_HTTP_URL: required when MAIL_PROVIDER=http');
+  if (e.SMS_PROVIDER === 'http' && !e.SMS_HTTP_URL)
+    throw new Error('Invalid environment:\n  SMS_HTTP_URL: required when SMS_PROVIDER=http');
+  if (e.MAIL_PROVIDER === 'http' && !e.MAIL_HTTP_URL)
+    throw new Error('Invalid environment:\n  MAIL_HTTP_URL: required when MAIL_PROVIDER=http');
   const storesFile = e.STORES_FILE ? path.resolve(cwd, e.STORES_FILE) : DEMO_STORES_FILE;
   return {
     port: e.PORT,
@@ -112,6 +133,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     mailProvider: e.MAIL_PROVIDER,
     mailHttpUrl: e.MAIL_HTTP_URL,
     serveStorefront: e.SERVE_STOREFRONT === 'true',
+    catalogMaxStores: e.CATALOG_MAX_STORES,
+    catalogWarmStores: (e.CATALOG_WARM_STORES ?? '')
+      .split(',')
+      .map((c) => c.trim().toLowerCase())
+      .filter(Boolean),
   };
 }
 

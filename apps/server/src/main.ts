@@ -16,7 +16,8 @@ import { ensureDemoStaff } from './staff/demo.ts';
  * process per DATA_DIR), wait for Redis when REDIS_URL is set, open the database (SQLite under
  * DATA_DIR unless DATABASE_URL is set), migrate, load the demo catalogue when the catalogue is
  * empty and the stores file is the demo one (any other stores file starts with an empty menu), then serve the API and the storefront on one port. The port is opened last, once the
- * catalogue is built and subscribed to the other nodes' changes: a node that answers is ready.
+ * catalogue manager is subscribed to the other nodes' changes: a node that answers is ready. No store's catalogue is
+ * built at start (issue 15): each is built on its store's first request (CATALOG_MAX_STORES, CATALOG_WARM_STORES).
  */
 async function main(): Promise<void> {
   let config;

@@ -1,7 +1,13 @@
 /**
- * Each server node keeps every store's catalogue in memory (ARCHITECTURE "Search"): built from the
- * database at start, rebuilt for one store or upserted for changed products when the catalogue
- * changes. `catalogChanged` is what code that writes the catalogue calls: it reindexes here
+ * Each server node keeps store catalogues in memory (ARCHITECTURE "Search"), lazily (issue 15):
+ * `start()` builds nothing, so readiness does not wait for catalogues whatever the store count. A
+ * store's catalogue is built from the database on first need through `ensure(storeId)` (single
+ * flight: concurrent first requests share one build), one store at a time (the peak is one store's
+ * rows), then rebuilt for one store or upserted for changed products when the catalogue changes.
+ * Loaded stores are kept under a budget (`maxStores`, CATALOG_MAX_STORES): past it the least
+ * recently used store that no request is using is dropped with its cached pages, and rebuilt on
+ * its next request. A change notice for a store that is not loaded has nothing to reindex: the
+ * store reads fresh rows when it loads. `catalogChanged` is what code that writes the catalogue calls: it reindexes here
  * (searchable within milliseconds) and drops the store's cached pages while it tells the other
  * nodes through the change bus (Redis pub/sub when REDIS_URL is set).
  *
@@ -32,23 +38,35 @@ export interface IndexManagerOptions {
   /** When configurable and kit summary prices are judged (tests pin it). */
   clock?: () => Date;
   log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void };
+  /** How many stores may be loaded at once (least recently used dropped beyond); default unlimited. */
+  maxStores?: number;
+  /** Stores built in the background after start (CATALOG_WARM_STORES); `start()` does not wait for them. */
+  warm?: readonly number[];
 }
 
 export class CatalogIndexManager {
+  /** Loaded stores, least recently used first (a use moves a store to the end). */
   private readonly catalogs = new Map<number, StoreCatalog>();
+  /** Stores being built for `ensure`: concurrent callers share the one build. */
+  private readonly loading = new Map<number, Promise<StoreCatalog>>();
+  /** Per store: how many requests are using its catalogue now (never evicted while > 0). */
+  private readonly pins = new Map<number, number>();
   private readonly attributes: SearchIndex<CatalogAttribute> = createAttributeIndex();
   private attributeDocs: CatalogAttribute[] = [];
   private readonly queues = new Map<number, Promise<unknown>>();
   /** Per store: product ids waiting for the next incremental reindex, and that reindex. */
   private readonly pendingProducts = new Map<number, { ids: Set<number>; run: Promise<void> }>();
   /** How many incremental reindexes ran (coalescing shows as fewer runs than changes). */
-  readonly stats = { productReindexes: 0 };
+  readonly stats = { productReindexes: 0, storeBuilds: 0, evictions: 0 };
   private readonly bus: ChangeBus;
-  private readonly storeIds: number[];
+  private readonly storeIds: Set<number>;
+  private readonly maxStores: number;
+  private closed = false;
 
   constructor(private readonly opts: IndexManagerOptions) {
     this.bus = opts.bus ?? inProcessBus();
-    this.storeIds = opts.stores.map((s) => s.storeId);
+    this.storeIds = new Set(opts.stores.map((s) => s.storeId));
+    this.maxStores = opts.maxStores !== undefined && opts.maxStores > 0 ? opts.maxStores : Infinity;
   }
 
   private buildOptions(): BuildOptions {
@@ -57,27 +75,100 @@ export class CatalogIndexManager {
   }
 
   /**
-   * Listen for notices first, then build every store (one pass over the database for all of
-   * them). In the other order a change committed after the build read its rows but published
-   * before the subscription was in place would be missed for good; this way a notice that arrives
-   * during the build is applied after it (re-reading rows the build may already have: harmless).
-   * Resolves once the subscription is confirmed and the stores are built: only then may the server
-   * say it is ready.
+   * Listen for notices; build nothing (lazy stores). Resolves once the subscription is confirmed:
+   * every later build starts after it, so a change committed after a build read its rows is always
+   * heard (a notice that arrives during a build is queued after it on the store's queue). Stores of
+   * `warm` are then built one by one in the background.
    */
   async start(): Promise<void> {
-    let early: CatalogChange[] | null = [];
-    // A reconnect during the build: the build may have read before what was missed; redo it after.
-    let resyncAfterBuild = false;
     const resync = () => void this.rebuildAll().catch((error: Error) => this.opts.log?.warn({ err: error }, 'catalogue resync failed'));
-    await this.bus.subscribe(
-      (change) => (early ? early.push(change) : this.applyNotice(change)),
-      () => (early ? (resyncAfterBuild = true) : resync()),
+    await this.bus.subscribe((change) => this.applyNotice(change), resync);
+    const warm = (this.opts.warm ?? []).filter((id) => this.storeIds.has(id));
+    if (warm.length > 0)
+      void (async () => {
+        for (const id of warm) {
+          if (this.closed) return;
+          await this.ensure(id).catch((error: Error) => this.opts.log?.warn({ err: error, storeId: id }, 'warming a catalogue failed'));
+        }
+      })();
+  }
+
+  /**
+   * The store's catalogue, built first if it is not loaded (single flight). Throws for a store this
+   * deployment does not have. Holding the result is safe even if the store is evicted later.
+   */
+  ensure(storeId: number): Promise<StoreCatalog> {
+    const loaded = this.catalogs.get(storeId);
+    if (loaded) {
+      this.touch(storeId, loaded);
+      return Promise.resolve(loaded);
+    }
+    const inFlight = this.loading.get(storeId);
+    if (inFlight) return inFlight;
+    if (!this.storeIds.has(storeId)) return Promise.reject(new Error(`Unknown store ${storeId}`));
+    const build = this.serial(storeId, async () => {
+      // A rebuild queued before us (a notice, a resync) may have loaded it already.
+      if (!this.catalogs.has(storeId)) {
+        this.stats.storeBuilds += 1;
+        await this.rebuild([storeId]);
+      }
+      return this.catalogs.get(storeId)!;
+    }).finally(() => {
+      if (this.loading.get(storeId) === build) this.loading.delete(storeId);
+    });
+    this.loading.set(storeId, build);
+    void build.then(
+      () => this.evict(),
+      () => undefined,
     );
-    await this.rebuild(this.storeIds);
-    const pending = early;
-    early = null;
-    if (resyncAfterBuild) resync();
-    else for (const change of pending) this.applyNotice(change);
+    return build;
+  }
+
+  /**
+   * `ensure`, and keep the store from eviction until `release` is called: a request holds its store
+   * from its start to its response, so `catalog(id)` cannot fail in between (app.ts).
+   */
+  async acquire(storeId: number): Promise<() => void> {
+    this.pins.set(storeId, (this.pins.get(storeId) ?? 0) + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const n = (this.pins.get(storeId) ?? 1) - 1;
+      if (n > 0) this.pins.set(storeId, n);
+      else this.pins.delete(storeId);
+      this.evict();
+    };
+    try {
+      await this.ensure(storeId);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return release;
+  }
+
+  /** The stores whose catalogue is in memory now, least recently used first. */
+  loadedStores(): number[] {
+    return [...this.catalogs.keys()];
+  }
+
+  private touch(storeId: number, catalog: StoreCatalog): void {
+    this.catalogs.delete(storeId);
+    this.catalogs.set(storeId, catalog);
+  }
+
+  /** Drop least recently used stores no request holds until within the budget (with their cached pages). */
+  private evict(): void {
+    if (this.catalogs.size <= this.maxStores) return;
+    // Never the most recently used store (the one just asked for): its asker reads it next.
+    for (const storeId of [...this.catalogs.keys()].slice(0, -1)) {
+      if (this.catalogs.size <= this.maxStores) break;
+      if ((this.pins.get(storeId) ?? 0) > 0) continue;
+      this.catalogs.delete(storeId);
+      this.stats.evictions += 1;
+      this.opts.onChanged?.(storeId);
+    }
   }
 
   private applyNotice(change: CatalogChange): void {
@@ -85,14 +176,22 @@ export class CatalogIndexManager {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.allSettled(this.queues.values());
     await this.bus.close();
   }
 
-  /** The store's catalogue; throws for a store this deployment does not have. */
+  /**
+   * The store's loaded catalogue (synchronous: request handlers run after app.ts awaited
+   * `acquire`). Throws for a store this deployment does not have, or one not loaded.
+   */
   catalog(storeId: number): StoreCatalog {
     const catalog = this.catalogs.get(storeId);
-    if (!catalog) throw new Error(`No catalogue index for store ${storeId}`);
+    if (!catalog) {
+      if (!this.storeIds.has(storeId)) throw new Error(`No catalogue index for store ${storeId}`);
+      throw new Error(`The catalogue of store ${storeId} is not loaded (await ensure(${storeId}) first)`);
+    }
+    this.touch(storeId, catalog);
     return catalog;
   }
 
@@ -101,14 +200,14 @@ export class CatalogIndexManager {
     return this.attributeDocs;
   }
 
-  /** The store's catalogue, or undefined for a store this deployment does not have. */
+  /** The store's catalogue if it is loaded (callers fall back to the database, cart/catalog-source.ts). */
   find(storeId: number): StoreCatalog | undefined {
     return this.catalogs.get(storeId);
   }
 
   /** A change made through the API: reindex here, drop cached pages, tell the other nodes. */
   async catalogChanged(storeId: number, productIds?: readonly number[]): Promise<void> {
-    if (!this.catalogs.has(storeId)) throw new Error(`Unknown store ${storeId}`);
+    if (!this.storeIds.has(storeId)) throw new Error(`Unknown store ${storeId}`);
     const change: CatalogChange = productIds ? { storeId, productIds: [...productIds] } : { storeId };
     // Told at once, while this node reindexes (the rows are committed): the others' 2 s do not
     // wait for this node's own work, and they hear it even when this node's reindex fails.
@@ -124,8 +223,11 @@ export class CatalogIndexManager {
     }
   }
 
+  /** Rebuild a loaded (or loading) store; a store not loaded has nothing to rebuild. */
   async reindexStore(storeId: number): Promise<void> {
-    await this.serial(storeId, () => this.rebuild([storeId]));
+    await this.serial(storeId, async () => {
+      if (this.catalogs.has(storeId)) await this.rebuild([storeId]);
+    });
   }
 
   /**
@@ -151,13 +253,16 @@ export class CatalogIndexManager {
   }
 
   private async reindexProductsNow(storeId: number, ids: readonly number[]): Promise<void> {
+    // Evicted while this waited: the next load reads fresh rows.
+    if (!this.catalogs.has(storeId)) return;
     this.stats.productReindexes += 1;
     const affected = await affectedProductIds(this.opts.db, storeId, ids);
     if (affected.length > MAX_INCREMENTAL) return this.rebuild([storeId]);
     const { stores, rows } = await loadDocuments(this.opts.db, { storeId, productIds: affected }, this.buildOptions());
     const docs = stores[0]?.products ?? [];
     const found = new Set(docs.map((d) => d.id));
-    this.catalog(storeId).applyProducts(
+    // The store may have been evicted during the reads (no request held it): nothing to update.
+    this.catalogs.get(storeId)?.applyProducts(
       docs,
       affected.filter((id) => !found.has(id)),
       sellableRecords(rows).get(storeId) ?? [],
@@ -165,8 +270,15 @@ export class CatalogIndexManager {
   }
 
   private async apply(change: CatalogChange): Promise<void> {
-    if (!this.catalogs.has(change.storeId)) {
+    if (!this.storeIds.has(change.storeId)) {
       this.opts.log?.warn({ change }, 'catalogue notice for a store this node does not serve');
+      return;
+    }
+    // Not loaded nor loading here: nothing to reindex (it reads fresh rows when it loads); its
+    // cached pages, if any, are dropped all the same. A store being built queues the reindex after
+    // the build (the build may have read rows older than the change).
+    if (!this.catalogs.has(change.storeId) && !this.loading.has(change.storeId)) {
+      this.opts.onChanged?.(change.storeId);
       return;
     }
     if (change.productIds && change.productIds.length > 0) await this.reindexProducts(change.storeId, change.productIds);
@@ -174,19 +286,24 @@ export class CatalogIndexManager {
     this.opts.onChanged?.(change.storeId);
   }
 
+  /** After a lost bus connection: rebuild the loaded (and loading) stores, one at a time. */
   private async rebuildAll(): Promise<void> {
-    await Promise.all(this.storeIds.map((id) => this.reindexStore(id)));
-    for (const id of this.storeIds) this.opts.onChanged?.(id);
+    const ids = [...new Set([...this.catalogs.keys(), ...this.loading.keys()])];
+    for (const id of ids) await this.reindexStore(id);
+    for (const id of ids) this.opts.onChanged?.(id);
   }
 
-  /** Read everything the stores' indices hold (a fixed number of queries) and swap them in. */
+  /** Read everything the stores' indices hold (a fixed number of queries) and swap them in. Called with one store (the peak is its rows). */
   private async rebuild(storeIds: readonly number[]): Promise<void> {
     const { db } = this.opts;
     const [documents, cms, taxRules, rewrites] = await Promise.all([
       loadDocuments(db, { storeIds }, this.buildOptions()),
       loadCmsDocuments(db, storeIds),
       // The stores' tax lines as `taxrule` documents (./tax-rules.ts).
-      loadTaxRules(db, this.opts.stores.filter((s) => storeIds.includes(s.storeId))),
+      loadTaxRules(
+        db,
+        this.opts.stores.filter((s) => storeIds.includes(s.storeId)),
+      ),
       db
         .selectFrom('url_rewrites')
         .selectAll()

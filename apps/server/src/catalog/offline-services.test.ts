@@ -11,7 +11,7 @@ import type { ProductSearchParams } from '@verdant/domain';
 import { createStorefrontServices } from '../ssr/services.ts';
 import { describeEachDatabase } from '../test/databases.ts';
 import { offlineServices, type CatalogSnapshot } from './offline-services.ts';
-import { NOW, hostOf, seed, storeByCode, testApp } from './test-app.ts';
+import { NOW, hostOf, seed, storeByCode, loadCatalogues, testApp } from './test-app.ts';
 
 describeEachDatabase('catalogue snapshot', (getDb) => {
   let app: FastifyInstance;
@@ -19,6 +19,7 @@ describeEachDatabase('catalogue snapshot', (getDb) => {
   beforeAll(async () => {
     await seed(getDb());
     app = await testApp(getDb());
+    await loadCatalogues(app);
     const res = await app.inject({ url: '/api/catalog/snapshot', headers: { host: hostOf('downtown') } });
     snapshot = res.json();
   });

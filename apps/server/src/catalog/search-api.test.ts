@@ -6,7 +6,7 @@ import { PRICE_RANGES, sizeLongLabel, type CatalogProduct, type ProductCard } fr
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../test/databases.ts';
-import { hostOf, seed, testApp } from './test-app.ts';
+import { hostOf, seed, loadCatalogues, testApp } from './test-app.ts';
 
 type Bucket = { value: string; label: string; count: number };
 interface ListResult {
@@ -39,6 +39,7 @@ describeEachDatabase('catalogue search API', (getDb) => {
   beforeAll(async () => {
     await seed(getDb());
     app = await testApp(getDb());
+    await loadCatalogues(app);
   });
   afterAll(async () => app?.close());
 

@@ -50,6 +50,7 @@ describeEachDatabase('in-memory cart products', (getDb) => {
     await db.insertInto('tier_prices').values(some.map((p) => ({ product_id: p.id, customer_group_id: 2, qty: 2, price_cents: 800 }))).execute();
     manager = new CatalogIndexManager({ db, stores: storesFile.stores, clock: () => NOW });
     await manager.start();
+    await Promise.all(storesFile.stores.map((s) => manager.ensure(s.storeId)));
   });
   afterAll(async () => manager?.close());
 

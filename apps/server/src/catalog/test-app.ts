@@ -33,10 +33,25 @@ export function testApp(
   extra: { redisUrl?: string; registry?: StoreRegistry; trustProxy?: boolean | number | string } = {},
 ): Promise<FastifyInstance> {
   return buildApp({
-    config: { dataDir: t.dataDir, demoMode: true, production: true, logLevel: 'silent', redisUrl: extra.redisUrl, trustProxy: extra.trustProxy },
+    config: {
+      dataDir: t.dataDir,
+      demoMode: true,
+      production: true,
+      logLevel: 'silent',
+      redisUrl: extra.redisUrl,
+      trustProxy: extra.trustProxy,
+    },
     registry: extra.registry ?? registry,
     db: t.db,
     logger: false,
     clock: () => NOW,
   });
+}
+
+/**
+ * Load every store's catalogue (lazy since issue 15: built on a store's first request). For suites
+ * that read `app.catalog.catalog(id)` directly, or check that a change reaches a loaded catalogue.
+ */
+export async function loadCatalogues(app: FastifyInstance, stores: readonly { storeId: number }[] = registry.stores): Promise<void> {
+  await Promise.all(stores.map((s) => app.catalog.ensure(s.storeId)));
 }

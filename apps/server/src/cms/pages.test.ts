@@ -23,6 +23,7 @@ describeEachDatabase('cmsPage', (getDb) => {
     await seedDemo(db, storesFile, { dataDir, referenceDate: new Date('2026-06-15T12:00:00.000Z') });
     manager = new CatalogIndexManager({ db, stores: storesFile.stores });
     await manager.start();
+    await Promise.all(storesFile.stores.map((s) => manager.ensure(s.storeId)));
   });
   afterAll(async () => manager?.close());
 

@@ -41,6 +41,8 @@ describeEachDatabase('console menu routes', (getDb) => {
   beforeAll(async () => {
     const t = getDb();
     ({ app } = await staffTestApp(t));
+    // Loaded before the edits, so the test sees them reach a loaded catalogue.
+    await app.catalog.ensure(STORE);
     await addStaff(t.db, { email: 'owner@menu.test', role: 'owner', name: 'Olive Owner' });
     await addStaff(t.db, { email: 'manager@menu.test', role: 'manager', storeIds: [STORE], name: 'Mona Manager' });
     await addStaff(t.db, { email: 'bud@menu.test', role: 'budtender', storeIds: [STORE], name: 'Bo Budtender' });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '../config.ts';
-import { hostOf, NOW, seed, testApp } from '../catalog/test-app.ts';
+import { hostOf, NOW, seed, loadCatalogues, testApp } from '../catalog/test-app.ts';
 import { describeEachDatabase } from '../test/databases.ts';
 import { importMenu } from './index.ts';
 
@@ -20,6 +20,7 @@ describeEachDatabase('menu import reaches the catalogue', (getDb) => {
   beforeAll(async () => {
     await seed(getDb());
     app = await testApp(getDb());
+    await loadCatalogues(app);
   });
   afterAll(async () => app?.close());
 

@@ -1,7 +1,7 @@
 /** Integration: /sitemap.xml and /robots.txt per store on both databases. */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { hostOf, seed, testApp } from '../catalog/test-app.ts';
+import { hostOf, seed, loadCatalogues, testApp } from '../catalog/test-app.ts';
 import { describeEachDatabase } from '../test/databases.ts';
 
 describeEachDatabase('sitemap and robots', (getDb) => {
@@ -12,6 +12,7 @@ describeEachDatabase('sitemap and robots', (getDb) => {
     await seed(getDb());
     // As deployed behind a TLS-terminating proxy (TRUST_PROXY): X-Forwarded-Proto is believed.
     app = await testApp(getDb(), { trustProxy: '127.0.0.1' });
+    await loadCatalogues(app);
   });
   afterAll(async () => app?.close());
 

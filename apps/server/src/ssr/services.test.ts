@@ -26,6 +26,7 @@ describeEachDatabase('storefront services', (getDb) => {
     await seed(getDb());
     manager = new CatalogIndexManager({ db: getDb().db, stores: storesFile.stores, clock: () => NOW });
     await manager.start();
+    await Promise.all(storesFile.stores.map((s) => manager.ensure(s.storeId)));
     ({ services, invalidate } = createStorefrontServices({ manager, clock: () => NOW }));
   });
   afterAll(async () => manager?.close());

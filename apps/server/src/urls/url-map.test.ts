@@ -6,7 +6,7 @@
 import { CATALOG_MESSAGES, type CatalogProduct } from '@verdant/domain';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { hostOf, NOW, seed, storeByCode, testApp } from '../catalog/test-app.ts';
+import { hostOf, NOW, seed, storeByCode, loadCatalogues, testApp } from '../catalog/test-app.ts';
 import { createStorefrontServices } from '../ssr/services.ts';
 import { describeEachDatabase } from '../test/databases.ts';
 
@@ -24,6 +24,7 @@ describeEachDatabase('URL mapping', (getDb) => {
   beforeAll(async () => {
     await seed(getDb());
     app = await testApp(getDb());
+    await loadCatalogues(app);
   });
   afterAll(async () => app?.close());
 
