@@ -178,20 +178,19 @@ export async function readCatalogRows(db: Kysely<Database>, scope: RowScope): Pr
   };
 }
 
-/** Strings up to this long are shared (type ids, licence types, dates, labels, effects); longer ones are mostly unique. */
-const INTERN_MAX_LENGTH = 64;
-
 /**
  * One string object per distinct short value across the rows of a read (issue 15). The driver
  * hands every row its own copies, and the documents and sellable records built from the rows keep
  * them: "simple", "both", the same timestamps and attribute values, thousands of times per store
- * (4.4 MiB of 9 MiB of a 2,000-product store's strings were duplicates). Values are unchanged.
+ * (4.4 MiB of 9 MiB of a 2,000-product store's strings were duplicates; a size shares its parent's
+ * description). Every string, whatever its length: hashing one costs far less than keeping a copy.
+ * Values are unchanged.
  */
 export function internStrings(rows: Record<string, unknown>[], strings: Map<string, string>): void {
   for (const row of rows) {
     for (const key in row) {
       const value = row[key];
-      if (typeof value !== 'string' || value.length > INTERN_MAX_LENGTH) continue;
+      if (typeof value !== 'string') continue;
       const shared = strings.get(value);
       if (shared === undefined) strings.set(value, value);
       else row[key] = shared;
