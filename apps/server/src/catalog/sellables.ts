@@ -64,7 +64,13 @@ export interface SellableRecord {
   customOptions: LoadedCustomOption[];
 }
 
-/** Most records have no tiers, discounts, links or options: one frozen empty list for all (records are read-only). */
+/**
+ * Most records have no prices of another group, tiers, discounts, links or bundle options: one
+ * frozen empty list for all (records are read-only; these lists are copied or mapped into every
+ * answer, never handed out as they are). customOptions is handed out as is (LoadedProduct), so it
+ * keeps a list of its own: an answer that reaches React Router's stream encoding must not contain
+ * one object twice where it did not before.
+ */
 const NONE: readonly never[] = Object.freeze([]);
 function listOf<T>(items: T[]): T[] {
   return items.length === 0 ? (NONE as never[]) : items;
@@ -116,7 +122,7 @@ export function sellableRecords(rows: CatalogRows): Map<number, SellableRecord[]
       bundleOptions: listOf(
         [...(bundleOptions.get(p.id) ?? [])].sort(byPositionThen((o) => o.option_id)).map(bundleOptionOf),
       ),
-      customOptions: listOf([...(customOptions.get(p.id) ?? [])].sort(byPositionThen((o) => o.option_id)).map((o) => ({
+      customOptions: [...(customOptions.get(p.id) ?? [])].sort(byPositionThen((o) => o.option_id)).map((o) => ({
         option_id: o.option_id,
         title: o.title,
         type: o.type,
@@ -126,7 +132,7 @@ export function sellableRecords(rows: CatalogRows): Map<number, SellableRecord[]
           .sort(byPositionThen((v) => v.option_type_id))
           .map((v) => ({ option_type_id: v.option_type_id, title: v.title, price_type: v.price_type, price: addOnPrice(v), position: v.position })),
         own: ownAddOn(o),
-      }))),
+      })),
     };
     const list = out.get(p.store_id);
     if (list) list.push(record);
