@@ -1,7 +1,6 @@
 /**
- * Integration, both databases: the compact catalogue (issue 15: interned strings, shared empty
- * lists and category refs, packed postings, slim sellable records) holds exactly the data it held
- * before. `StoreCatalog.content()` (the offline snapshot's source) is serialised byte for byte —
+ * Integration, both databases: the compact catalogue (issue 15: interned strings, packed
+ * postings, slim sellable records) holds exactly the data it held before. `StoreCatalog.content()` (the offline snapshot's source) is serialised byte for byte —
  * keys in their order, every value — and compared with the SHA-256 of the same serialisation made
  * by the code before the change (main at b6d2f0c) over the same seed, for every demo store; and
  * searches and lookups over the catalogue answer as a catalogue rebuilt from plain, unshared copies
