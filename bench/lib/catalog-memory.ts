@@ -9,6 +9,14 @@
  *
  *   node --expose-gc --import tsx bench/lib/catalog-memory.ts /tmp/verdant-scale-150x2000 10
  *
+ * First, and apart from the stages (issue 15, helper memory): what a node holds, measured the way
+ * the server builds it — CatalogIndexManager.ensure() store after store, nothing else kept — as the
+ * live heap it adds per listed product, and each store's build time (the first request to a store
+ * nobody opened waits for one). The staged figures below keep every stage's objects alive at once
+ * (and the rows stay reachable from this function until it returns), so their "whole StoreCatalog"
+ * line is an upper bound; "what a node holds" is the figure to compare. To compare with another
+ * commit in the same run, copy this file into a checkout of it and run both, one after the other.
+ *
  * (the data directory of `npm run seed -- --stores 150 --products 2000 --data-dir …`; the second
  * argument is how many of its stores to load, from store 1).
  */
@@ -19,6 +27,7 @@ import { readCatalogRows } from '../../apps/server/src/catalog/catalog-rows.ts';
 import { buildDocuments } from '../../apps/server/src/catalog/documents.ts';
 import { SellableIndex, sellableRecords } from '../../apps/server/src/catalog/sellables.ts';
 import { StoreCatalog } from '../../apps/server/src/catalog/store-catalog.ts';
+import { CatalogIndexManager } from '../../apps/server/src/catalog/index-manager.ts';
 import { toAttribute } from '../../apps/server/src/catalog/taxonomy-documents.ts';
 import { createDatabase } from '../../apps/server/src/db/index.ts';
 import { readStoresFile } from '../../apps/server/src/seed/index.ts';
@@ -46,6 +55,59 @@ export interface CatalogMemory {
    * p99 is the highest, and every store's p99.
    */
   engineSearch: { store: number; p50Ms: number; p99Ms: number; p99ByStoreMs: number[] };
+}
+
+export interface NodeHolds {
+  stores: number;
+  listedProducts: number;
+  /** Live heap the manager's loaded stores add (MiB), after a full GC. */
+  liveMiB: number;
+  kibPerListedProduct: number;
+  /** ensure() of each store, in order (the first one also warms the code). */
+  buildMs: number[];
+  /** CPU time (user + system, all threads: GC included) of each ensure(): less sensitive to a shared machine's load. */
+  buildCpuMs: number[];
+}
+
+/** Live heap a CatalogIndexManager holds with `storeCount` stores loaded through ensure(), as a server does. */
+export async function measureNodeHolds(dataDir: string, storeCount: number): Promise<NodeHolds> {
+  const file = readStoresFile(path.join(dataDir, 'stores.json'));
+  const stores = file.stores.slice(0, storeCount);
+  const { db, destroy } = await createDatabase({ dataDir });
+  const heap = () => {
+    gc!();
+    gc!();
+    return process.memoryUsage().heapUsed;
+  };
+  const manager = new CatalogIndexManager({ db, stores: file.stores });
+  try {
+    await manager.start();
+    const before = heap();
+    const buildMs: number[] = [];
+    const buildCpuMs: number[] = [];
+    for (const s of stores) {
+      const t = performance.now();
+      const cpu = process.cpuUsage();
+      await manager.ensure(s.storeId);
+      const used = process.cpuUsage(cpu);
+      buildMs.push(Math.round(performance.now() - t));
+      buildCpuMs.push(Math.round((used.user + used.system) / 1000));
+    }
+    const live = heap() - before;
+    let listed = 0;
+    for (const s of stores) for (const p of manager.catalog(s.storeId).allProducts()) if (p.visibility !== 1) listed++;
+    return {
+      stores: stores.length,
+      listedProducts: listed,
+      liveMiB: Math.round((live / MiB) * 10) / 10,
+      kibPerListedProduct: Math.round((live / listed / 1024) * 100) / 100,
+      buildMs,
+      buildCpuMs,
+    };
+  } finally {
+    await manager.close();
+    await destroy();
+  }
 }
 
 /** In-process search latency over one store's catalogue, as the list route asks it. */
@@ -169,6 +231,11 @@ export async function measureCatalogMemory(dataDir: string, storeCount: number):
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [dataDir, count] = [process.argv[2], Number(process.argv[3] ?? 10)];
+  const holds = await measureNodeHolds(dataDir, count);
+  console.log(
+    `what a node holds (CatalogIndexManager.ensure, ${holds.stores} stores, ${holds.listedProducts} listed products): ` +
+      `${holds.liveMiB} MiB live = ${holds.kibPerListedProduct} KiB per listed product; build per store, wall ms: ${holds.buildMs.join(', ')}; CPU ms: ${holds.buildCpuMs.join(', ')}`,
+  );
   const r = await measureCatalogMemory(dataDir, count);
   console.log(`${r.stores} stores: ${r.listedProducts} listed products, ${r.documents} product documents, ${r.rows} rows read`);
   console.table(Object.fromEntries(Object.keys(r.heapMiB).map((k) => [k, { 'live heap MiB': r.heapMiB[k], ms: r.ms[k] ?? '' }])));

@@ -44,6 +44,18 @@ const NO_STOCK: StockInfo = { qty: 0, is_in_stock: false, manage_stock: true, lo
 
 /** Build every store's documents from rows read for `scope`. */
 export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreDocuments[] {
+  // Shared strings (issue 15): those of the rows are interned by readCatalogRows, discovery tags
+  // here. Objects and arrays are NOT shared between documents, even empty or equal ones: SSR
+  // loaders hand documents to React Router, whose stream encoding writes an object it meets twice
+  // once and refers to it after, which would change the HTML bytes (bench/render-html.json) though
+  // not the data.
+  const tags = new Map<string, string>();
+  const tag = (value: string) => {
+    const known = tags.get(value);
+    if (known !== undefined) return known;
+    tags.set(value, value);
+    return value;
+  };
   const labels = new Map(rows.attributes.map((a) => [a.attribute_code, toAttribute(a)]));
   const optionLabel = (code: string, value: number | null) =>
     value == null ? null : (labels.get(code)?.options.find((o) => o.value === String(value))?.label ?? null);
@@ -213,7 +225,7 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       short_description: p.short_description,
       discovery_tags: p.discovery_tags
         .split(',')
-        .map((t) => t.trim())
+        .map((t) => tag(t.trim()))
         .filter(Boolean),
       unit_weight_grams_equivelent: p.unit_weight_grams_equivelent,
       staff_pick: p.staff_pick === 1,

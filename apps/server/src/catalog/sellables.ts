@@ -22,19 +22,58 @@ import { addOnPrice, bundleOptionOf, loadedLinkOf, ownAddOn, qtyDiscountOf } fro
 import type { CatalogRows } from './catalog-rows.ts';
 import { groupBy } from './group-by.ts';
 
+/**
+ * The columns of a product row that pricing and the cart read (toUnit, products()). Not the whole
+ * row (issue 15): better-sqlite3 hands rows over as dictionary-mode objects of ~40 columns, ~1.5 KB
+ * each, and the record outlives the build, so a store of 4,800 product rows kept ~7 MiB of row
+ * objects alive. A literal of these twelve fields is a small fast-mode object.
+ */
+export type SellableRow = Pick<
+  Row<'products'>,
+  | 'id'
+  | 'sku'
+  | 'name'
+  | 'type_id'
+  | 'status'
+  | 'parent_id'
+  | 'size'
+  | 'uom'
+  | 'unit_weight_grams_equivelent'
+  | 'canna_type'
+  | 'license_type'
+  | 'tax_class_id'
+>;
+export type SellablePrice = Pick<
+  Row<'product_prices'>,
+  'customer_group_id' | 'price_cents' | 'special_price_cents' | 'special_from_date' | 'special_to_date'
+>;
+export type SellableTier = Pick<Row<'tier_prices'>, 'customer_group_id' | 'qty' | 'price_cents'>;
+
 export interface SellableRecord {
-  row: Row<'products'>;
+  row: SellableRow;
   /** Price rows of every customer group. */
-  prices: Row<'product_prices'>[];
+  prices: SellablePrice[];
   /** Tier rows of every customer group. */
-  tiers: Row<'tier_prices'>[];
+  tiers: SellableTier[];
   discounts: QtyDiscount[];
-  /** `associated` and `bundle` links, by position then id. */
+  /** `associated` and `bundle` links, by position then id (few: kits only, kept as read). */
   links: Row<'product_links'>[];
   /** By position then option id. */
   bundleOptions: LoadedBundleOption[];
   /** By position then option id, values by position then id (read-only: shared by every answer). */
   customOptions: LoadedCustomOption[];
+}
+
+/**
+ * Most records have no prices of another group, tiers, discounts, links or bundle options: one
+ * frozen empty list for all (records are read-only; these lists are copied or mapped into every
+ * answer, never handed out as they are). customOptions is handed out as is (LoadedProduct), so it
+ * keeps a list of its own: an answer that reaches React Router's stream encoding must not contain
+ * one object twice where it did not before.
+ */
+const NONE: readonly never[] = Object.freeze([]);
+function listOf<T>(items: T[]): T[] {
+  return items.length === 0 ? (NONE as never[]) : items;
 }
 
 const byPositionThen = <T extends { position: number }>(id: (x: T) => number) => (a: T, b: T) => a.position - b.position || id(a) - id(b);
@@ -54,16 +93,35 @@ export function sellableRecords(rows: CatalogRows): Map<number, SellableRecord[]
   const out = new Map<number, SellableRecord[]>();
   for (const p of rows.products) {
     const record: SellableRecord = {
-      row: p,
-      prices: prices.get(p.id) ?? [],
-      tiers: tiers.get(p.id) ?? [],
-      discounts: [...(discounts.get(p.id) ?? [])]
-        .sort((a, b) => a.qty_to_buy - b.qty_to_buy)
-        .map(qtyDiscountOf),
-      links: [...(links.get(p.id) ?? [])].sort(byPositionThen((l) => l.id)),
-      bundleOptions: [...(bundleOptions.get(p.id) ?? [])]
-        .sort(byPositionThen((o) => o.option_id))
-        .map(bundleOptionOf),
+      row: {
+        id: p.id,
+        sku: p.sku,
+        name: p.name,
+        type_id: p.type_id,
+        status: p.status,
+        parent_id: p.parent_id,
+        size: p.size,
+        uom: p.uom,
+        unit_weight_grams_equivelent: p.unit_weight_grams_equivelent,
+        canna_type: p.canna_type,
+        license_type: p.license_type,
+        tax_class_id: p.tax_class_id,
+      },
+      prices: listOf((prices.get(p.id) ?? []).map((r) => ({
+        customer_group_id: r.customer_group_id,
+        price_cents: r.price_cents,
+        special_price_cents: r.special_price_cents,
+        special_from_date: r.special_from_date,
+        special_to_date: r.special_to_date,
+      }))),
+      tiers: listOf((tiers.get(p.id) ?? []).map((t) => ({ customer_group_id: t.customer_group_id, qty: t.qty, price_cents: t.price_cents }))),
+      discounts: listOf(
+        [...(discounts.get(p.id) ?? [])].sort((a, b) => a.qty_to_buy - b.qty_to_buy).map(qtyDiscountOf),
+      ),
+      links: listOf([...(links.get(p.id) ?? [])].sort(byPositionThen((l) => l.id))),
+      bundleOptions: listOf(
+        [...(bundleOptions.get(p.id) ?? [])].sort(byPositionThen((o) => o.option_id)).map(bundleOptionOf),
+      ),
       customOptions: [...(customOptions.get(p.id) ?? [])].sort(byPositionThen((o) => o.option_id)).map((o) => ({
         option_id: o.option_id,
         title: o.title,

@@ -43,12 +43,15 @@ export function specialWindowEdges(p: SpecialPriceInput): number[] {
   return edges;
 }
 
+/** Most products have no special window: they share one empty, frozen list (issue 15: memory per product). */
+const NO_EDGES: number[] = Object.freeze([]) as unknown as number[];
+
 export function prepareProduct(doc: CatalogProduct): PreparedProduct {
   const edges = specialWindowEdges(doc);
   for (const c of doc.configurable_children ?? []) edges.push(...specialWindowEdges(c));
   for (const l of doc.product_links ?? []) if (l.product) edges.push(...specialWindowEdges(l.product));
   for (const o of doc.bundle_options ?? []) for (const l of o.product_links ?? []) if (l.product) edges.push(...specialWindowEdges(l.product));
-  return { doc, edges, memoAt: Number.NaN, memo: { final_price: 0, sale: false } };
+  return { doc, edges: edges.length === 0 ? NO_EDGES : edges, memoAt: Number.NaN, memo: { final_price: 0, sale: false } };
 }
 
 /**

@@ -304,3 +304,37 @@ describe('invalid queries', () => {
     expect(() => plain.upsert({} as { id: number })).toThrow(InvalidQueryError);
   });
 });
+
+describe('packed postings (issue 15: compacted after replaceAll)', () => {
+  // Many documents share "common" (a posting long enough to be packed into an Int32Array), each
+  // has a rare word of its own (a short posting, only trimmed): upserts and removals after the
+  // bulk load must reach both kinds, and every answer must equal a fresh index's over the result.
+  const textSchema: IndexSchema<Item> = { name: 'item', text: { name: 2, tags: 1 } };
+  const doc = (id: number, extra = '') => item(id, { name: `common word${id} ${extra}`.trim(), tags: [`tag${id % 4}`] });
+  const queries: SearchQuery[] = ['common', 'word7', 'word12 common', 'fresh', 'tag1', 'comon', 'wor'].map((text) => ({ text, size: 100 }));
+  const answers = (idx: ReturnType<typeof createIndex<Item>>) =>
+    queries.map((q) => {
+      const r = idx.search(q);
+      return { ids: r.items.map((d) => d.id), total: r.total, suggestions: r.suggestions };
+    });
+
+  it('upserts and removals after the bulk load answer as a fresh index over the same documents', () => {
+    const packed = createIndex(textSchema);
+    packed.replaceAll(Array.from({ length: 40 }, (_, i) => doc(i + 1)));
+    const final = new Map(Array.from({ length: 40 }, (_, i) => [i + 1, doc(i + 1)]));
+    for (const id of [3, 7, 20]) {
+      packed.remove(id);
+      final.delete(id);
+    }
+    for (const d of [doc(12, 'fresh'), doc(41, 'fresh'), doc(7, 'back')]) {
+      packed.upsert(d);
+      final.set(d.id, d);
+    }
+    const fresh = createIndex(textSchema);
+    fresh.replaceAll([...final.values()].sort((a, b) => a.id - b.id));
+    expect(answers(packed).map((a) => a.total)).toEqual(answers(fresh).map((a) => a.total));
+    expect(answers(packed).map((a) => [...a.ids].sort((x, y) => x - y))).toEqual(answers(fresh).map((a) => [...a.ids].sort((x, y) => x - y)));
+    expect(answers(packed)[0].total).toBe(39);
+    expect(answers(packed)[3].ids).toEqual(expect.arrayContaining([12, 41]));
+  });
+});

@@ -50,9 +50,18 @@ const MAX_TF = (1 << TF_BITS) - 1;
 export const MAX_TEXT_SLOTS = 1 << (31 - FIELD_BITS - TF_BITS);
 const pack = (slot: number, field: number, tf: number) => (slot << (FIELD_BITS + TF_BITS)) | (field << TF_BITS) | Math.min(tf, MAX_TF);
 
-/** One term's occurrences, one packed entry per (document, field). */
+/** Postings at least this long are packed into an Int32Array by compact(); shorter ones only trimmed. */
+const TYPED_MIN_ENTRIES = 16;
+
+/**
+ * One term's occurrences, one packed entry per (document, field). While an index is being built
+ * (and after an upsert or remove touched the term) the entries are a growable array; compact()
+ * then packs long ones into an Int32Array (4 bytes an entry instead of 8, no spare capacity) and
+ * trims short ones, most of a store's terms (a sku, a rare word: one or two entries in an array
+ * that push() grew to 17). Issue 15: postings were a quarter of a product index.
+ */
 interface Posting {
-  entries: number[];
+  entries: number[] | Int32Array;
   /** Documents containing the term, per field (for the IDF). */
   df: number[];
 }
@@ -69,6 +78,12 @@ interface Expansion {
   term: string;
   posting: Posting;
   distance: number;
+}
+
+/** The posting's entries as a growable array (unpacking a compacted one first). */
+function growable(posting: Posting): number[] {
+  if (!Array.isArray(posting.entries)) posting.entries = Array.from(posting.entries);
+  return posting.entries as number[];
 }
 
 export class TextIndex {
@@ -138,7 +153,7 @@ export class TextIndex {
           if (!tree) this.trees.set(term[0], (tree = new SearchableMap<Posting>()));
           tree.set(term.slice(1), posting);
         }
-        posting.entries.push(pack(slot, f, freq));
+        growable(posting).push(pack(slot, f, freq));
         posting.df[f]++;
       }
     }
@@ -156,7 +171,7 @@ export class TextIndex {
       for (const term of new Set(tokens)) {
         const posting = this.terms.get(term);
         if (!posting) continue;
-        const entries = posting.entries;
+        const entries = growable(posting);
         const key = pack(slot, f, 0) >> TF_BITS;
         let w = 0;
         for (let r = 0; r < entries.length; r++) if (entries[r] >> TF_BITS !== key) entries[w++] = entries[r];
@@ -167,6 +182,15 @@ export class TextIndex {
           this.trees.get(term[0])?.delete(term.slice(1));
         }
       }
+    }
+  }
+
+  /** Pack every posting (see Posting); called once a bulk load is done. Search results are unchanged. */
+  compact(): void {
+    for (const posting of this.terms.values()) {
+      const entries = posting.entries;
+      if (!Array.isArray(entries)) continue;
+      posting.entries = entries.length >= TYPED_MIN_ENTRIES ? Int32Array.from(entries) : entries.slice();
     }
   }
 
