@@ -1,3 +1,4 @@
+import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -109,6 +110,35 @@ async function pageHashes(port: number, dir?: string): Promise<Record<string, st
   return hashes;
 }
 
+/** CPU time (user + system, all threads) a process has used so far, in seconds (Linux). */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Uncached renders of one page: a 1 s warm-up, then BENCH_SECONDS (default 8) of
+ * BENCH_RENDER_CONNECTIONS (default 50) connections.
+ * Besides req/s, renders per CPU-second of the server process: on a machine shared with other
+ * work, req/s moves with what else runs, while the CPU a render costs moves much less.
+ */
+async function timedRenders(server: Running, pagePath: string): Promise<{ rps: number; perCpuSec: number }> {
+  let n = 0;
+  const opts = {
+    url: `http://127.0.0.1:${server.port}${pagePath}`,
+    headers: shopperHeaders,
+    connections: Number(process.env.BENCH_RENDER_CONNECTIONS ?? 50),
+    requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: `${pagePath}?n=${Date.now()}-${++n}` }) }],
+  };
+  await autocannon({ ...opts, duration: 1 });
+  const cpu0 = cpuSeconds(server.child.pid!);
+  const r = await autocannon({ ...opts, duration: Number(process.env.BENCH_SECONDS ?? 8) });
+  const cpu = cpuSeconds(server.child.pid!) - cpu0;
+  if (r.errors || r.non2xx) throw new Error(`${pagePath}: ${r.errors} errors, ${r.non2xx} non-2xx answers`);
+  return { rps: Math.round(r.requests.average), perCpuSec: Math.round(r.requests.total / cpu) };
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -124,7 +154,7 @@ export async function runRenderAb(baselineDir: string) {
     throw error;
   });
   const expected = JSON.parse(fs.readFileSync(EXPECTED, 'utf8')) as Record<string, string>;
-  const perPage: Record<string, { ours: number[]; base: number[]; ratios: number[] }> = {};
+  const perPage: Record<string, Record<'ours' | 'base' | 'ratios' | 'oursCpu' | 'baseCpu' | 'cpuRatios', number[]>> = {};
   let sameHtml: Record<string, { ours: boolean; base: boolean }> = {};
   try {
     const [h, hb] = [await pageHashes(ours.port, HTML_DIR), await pageHashes(base.port)];
@@ -132,16 +162,24 @@ export async function runRenderAb(baselineDir: string) {
     console.log('same HTML as recorded:', sameHtml);
     for (let round = 0; round < rounds; round++) {
       for (const page of PAGES) {
-        const run = async (port: number) =>
-          (await load({ name: page.kind, url: `http://127.0.0.1:${port}${page.path}`, headers: shopperHeaders, uniqueQuery: true })).requestsPerSec;
         const order = round % 2 === 0 ? (['base', 'ours'] as const) : (['ours', 'base'] as const);
-        const got: Record<string, number> = {};
-        for (const who of order) got[who] = await run(who === 'ours' ? ours.port : base.port);
-        const entry = (perPage[page.kind] ??= { ours: [], base: [], ratios: [] });
-        entry.ours.push(got.ours);
-        entry.base.push(got.base);
-        entry.ratios.push(got.ours / got.base);
-        console.log(`round ${round + 1} ${page.kind}: baseline ${got.base} req/s, ours ${got.ours} req/s (x${(got.ours / got.base).toFixed(2)})`);
+        const got: Record<string, { rps: number; perCpuSec: number }> = {};
+        for (const who of order) {
+          const server = who === 'ours' ? ours : base;
+          got[who] = await timedRenders(server, page.path);
+        }
+        const entry = (perPage[page.kind] ??= { ours: [], base: [], ratios: [], oursCpu: [], baseCpu: [], cpuRatios: [] });
+        entry.ours.push(got.ours.rps);
+        entry.base.push(got.base.rps);
+        entry.ratios.push(got.ours.rps / got.base.rps);
+        entry.oursCpu.push(got.ours.perCpuSec);
+        entry.baseCpu.push(got.base.perCpuSec);
+        entry.cpuRatios.push(got.ours.perCpuSec / got.base.perCpuSec);
+        console.log(
+          `round ${round + 1} ${page.kind}: baseline ${got.base.rps} req/s, ${got.base.perCpuSec} per CPU-s; ` +
+            `ours ${got.ours.rps} req/s, ${got.ours.perCpuSec} per CPU-s (x${(got.ours.rps / got.base.rps).toFixed(2)} req/s, ` +
+            `x${(got.ours.perCpuSec / got.base.perCpuSec).toFixed(2)} per CPU-s)`,
+        );
       }
     }
   } finally {
@@ -150,10 +188,13 @@ export async function runRenderAb(baselineDir: string) {
   const loadAfter = fs.readFileSync('/proc/loadavg', 'utf8').trim();
   const rows = Object.entries(perPage).map(([kind, e]) => ({
     page: kind,
-    'baseline req/s (median)': median(e.base),
-    'ours req/s (median)': median(e.ours),
-    'ratio (median of rounds)': Number(median(e.ratios).toFixed(2)),
-    ratios: e.ratios.map((r) => r.toFixed(2)).join(' '),
+    'base req/s': median(e.base),
+    'ours req/s': median(e.ours),
+    'x req/s': Number(median(e.ratios).toFixed(2)),
+    'base /CPU-s': median(e.baseCpu),
+    'ours /CPU-s': median(e.oursCpu),
+    'x /CPU-s': Number(median(e.cpuRatios).toFixed(2)),
+    'rounds (x /CPU-s)': e.cpuRatios.map((r) => r.toFixed(2)).join(' '),
   }));
   console.table(rows);
   console.log(`load average before: ${loadBefore}; after: ${loadAfter}`);
