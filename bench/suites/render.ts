@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { load, type LoadResult } from '../lib/http-load.ts';
-import { freePort, startBareServer, startServer, type Running } from '../lib/processes.ts';
+import { freePort, REPO_ROOT, startBareServer, startServer, type Running } from '../lib/processes.ts';
 import { summariseCpuProfile } from '../lib/cpuprofile-summary.ts';
 
 /**
@@ -64,10 +64,10 @@ function nonceOf(res: Response): string | undefined {
 }
 
 /** The storefront server of another checkout (built), on a fresh demo database, as startServer does for this one. */
-async function startServerAt(root: string): Promise<Running> {
+async function startServerAt(root: string, nodeArgs: string[] = []): Promise<Running> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-bench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -148,7 +148,8 @@ const median = (xs: number[]) => {
 export async function runRenderAb(baselineDir: string) {
   const rounds = Number(process.env.BENCH_RENDER_ROUNDS ?? 3);
   const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').trim();
-  const ours = await startServer();
+  // Both started the same way; BENCH_RENDER_NODE_ARGS (e.g. `--max-semi-space-size=64`) go to ours only.
+  const ours = await startServerAt(REPO_ROOT, (process.env.BENCH_RENDER_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const base = await startServerAt(baselineDir).catch(async (error: unknown) => {
     await ours.stop();
     throw error;
