@@ -48,12 +48,12 @@ export default function handleRequest(
       [readyOption]() {
         shellRendered = true;
         responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-        resolve(
-          renderedResponse((sink) => pipe(sink as unknown as NodeJS.WritableStream), { headers: responseHeaders, status: responseStatusCode }, () => {
-            clearTimeout(timeoutId);
-            timeoutId = undefined;
-          }),
-        );
+        const init = { headers: responseHeaders, status: responseStatusCode };
+        const onEnd = () => {
+          clearTimeout(timeoutId);
+          timeoutId = undefined;
+        };
+        resolve(renderedResponse((sink) => pipe(sink as unknown as NodeJS.WritableStream), init, onEnd));
       },
       onShellError(error: unknown) {
         clearTimeout(timeoutId);

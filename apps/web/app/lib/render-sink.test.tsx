@@ -21,10 +21,11 @@ function viaPassThrough(node: React.ReactNode): Promise<string> {
   });
 }
 
-function viaSink(node: React.ReactNode, status = 200): Promise<Response> {
+function viaSink(node: React.ReactNode, status = 200, onError?: (error: unknown) => void): Promise<Response> {
   return new Promise((resolve, reject) => {
     const { pipe } = renderToPipeableStream(node, {
       progressiveChunkSize: Number.MAX_SAFE_INTEGER,
+      onError,
       onShellReady() {
         resolve(
           renderedResponse(
@@ -101,5 +102,29 @@ describe('renderedResponse (entry.server.tsx)', () => {
     expect(text).toContain('Ready now');
     const expected = await viaPassThrough(tree(new Promise<string>((r) => setTimeout(() => r('Ready now'), 20))));
     expect(text).toBe(expected);
+  });
+
+  it('stops rendering when the reader goes away (a shopper who left)', async () => {
+    const errors: unknown[] = [];
+    let release!: (value: string) => void;
+    const response = await viaSink(
+      <div>
+        <Suspense fallback={<p>Loading…</p>}>
+          <Later promise={new Promise<string>((r) => (release = r))} />
+        </Suspense>
+        <BigPage />
+      </div>,
+      200,
+      (error) => {
+        errors.push(error);
+      },
+    );
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    release('Too late');
+    await new Promise((r) => setTimeout(r, 50));
+    // React aborted the render for the closed destination; nothing else failed.
+    expect(errors.map((e) => String(e))).toEqual([expect.stringContaining('closed early')]);
   });
 });

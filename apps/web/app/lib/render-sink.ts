@@ -16,8 +16,8 @@ const toBytes = (chunk: Chunk): Uint8Array => (typeof chunk === 'string' ? Buffe
  *
  * Why not a PassThrough turned into a web stream: React writes a page in ~2 KB pieces, each of
  * which then went through a Node stream, a web ReadableStream, `Readable.fromWeb` and a socket
- * write (70 of them for a 140 KB home page; the uncached render profile had ~15 % of its time in
- * that path). In steady state nothing suspends for long: every boundary, including React
+ * write (70 of them for a 140 KB home page; ~8 % of the uncached render profile's busy time,
+ * socket writes and stream plumbing). In steady state nothing suspends for long: every boundary, including React
  * Router's turbo-stream of the loader data, is done within the same turn of the event loop, so
  * the page is complete before we answer and goes out as one buffer. If something still waits
  * (deferred data, a lazy component loading for the first time), the page streams as before: what
@@ -27,6 +27,7 @@ export class RenderSink extends EventEmitter {
   private chunks: Chunk[] = [];
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private waitingForDrain = false;
+  private cancelled = false;
   ended = false;
   failed: unknown;
   constructor(private readonly onEnd: () => void) {
@@ -37,6 +38,8 @@ export class RenderSink extends EventEmitter {
       this.chunks.push(chunk);
       return true;
     }
+    // The reader went away (cancel): React is told by 'close' and aborts; should it write again, it is dropped.
+    if (this.cancelled) return true;
     this.controller.enqueue(toBytes(chunk));
     const room = (this.controller.desiredSize ?? 1) > 0;
     if (!room) this.waitingForDrain = true;
@@ -45,12 +48,12 @@ export class RenderSink extends EventEmitter {
   end(): void {
     this.ended = true;
     this.onEnd();
-    this.controller?.close();
+    if (!this.cancelled) this.controller?.close();
   }
   destroy(error?: unknown): void {
     this.failed = error ?? new Error('The render was destroyed.');
     this.onEnd();
-    this.controller?.error(this.failed);
+    if (!this.cancelled) this.controller?.error(this.failed);
   }
   /** The whole page, once React has ended it. */
   bytes(): Buffer {
@@ -73,6 +76,7 @@ export class RenderSink extends EventEmitter {
       },
       cancel: () => {
         // What a destroyed PassThrough did: React stops rendering for a reader that went away.
+        this.cancelled = true;
         this.emit('close');
       },
     });
