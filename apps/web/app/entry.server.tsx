@@ -1,37 +1,12 @@
-import { PassThrough } from 'node:stream';
 import type { AppLoadContext, EntryContext } from 'react-router';
 import { ServerRouter } from 'react-router';
 import { isbot } from 'isbot';
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server';
 import { CspNonce } from './lib/csp-nonce.ts';
+import { renderedResponse } from './lib/render-sink.ts';
 
 /** Loaders' deferred data is rejected after this; the render is aborted a second later. */
 export const streamTimeout = 5_000;
-
-const encoder = new TextEncoder();
-
-/**
- * Node stream → web ReadableStream, with backpressure (what @react-router/node's helper does,
- * kept here so the web app needs no extra runtime package).
- */
-function toWebStream(source: PassThrough): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      source.on('data', (chunk: Buffer | string) => {
-        controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : new Uint8Array(chunk));
-        if ((controller.desiredSize ?? 1) <= 0) source.pause();
-      });
-      source.on('end', () => controller.close());
-      source.on('error', (error) => controller.error(error));
-    },
-    pull() {
-      source.resume();
-    },
-    cancel() {
-      source.destroy();
-    },
-  });
-}
 
 export default function handleRequest(
   request: Request,
@@ -72,16 +47,13 @@ export default function handleRequest(
       progressiveChunkSize: Number.MAX_SAFE_INTEGER,
       [readyOption]() {
         shellRendered = true;
-        const body = new PassThrough({
-          final(callback) {
-            clearTimeout(timeoutId);
-            timeoutId = undefined;
-            callback();
-          },
-        });
         responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-        pipe(body);
-        resolve(new Response(toWebStream(body), { headers: responseHeaders, status: responseStatusCode }));
+        const init = { headers: responseHeaders, status: responseStatusCode };
+        const onEnd = () => {
+          clearTimeout(timeoutId);
+          timeoutId = undefined;
+        };
+        resolve(renderedResponse((sink) => pipe(sink as unknown as NodeJS.WritableStream), init, onEnd));
       },
       onShellError(error: unknown) {
         clearTimeout(timeoutId);

@@ -22,6 +22,9 @@ export async function loadWebBuild(buildDir: string): Promise<ServerBuild> {
   return (await import(pathToFileURL(entry).href)) as ServerBuild;
 }
 
+/** Set by the web app's entry.server.tsx on a Response whose whole body is already rendered. */
+const RENDERED_BODY = Symbol.for('verdant.ssr.renderedBody');
+
 function toRequest(req: FastifyRequest, signal: AbortSignal): Request {
   const url = new URL(req.url, `${req.protocol}://${req.headers.host ?? 'localhost'}`);
   const headers = new Headers();
@@ -48,6 +51,9 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<vo
   const cookies = response.headers.getSetCookie();
   if (cookies.length) reply.header('set-cookie', cookies);
   if (!response.body) return reply.send();
+  // A page rendered to the end before it was answered (entry.server.tsx): its bytes in one write.
+  const rendered = (response as Response & { [RENDERED_BODY]?: Buffer })[RENDERED_BODY];
+  if (rendered) return reply.send(rendered);
   return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
 }
 

@@ -1,5 +1,5 @@
 import { potencySummary, type ProductCard as ProductCardData } from '@verdant/domain';
-import { StoreLink } from '../store/StoreLink.tsx';
+import { StorePathLink } from '../store/StoreLink.tsx';
 import { SaveToggle } from '../saved/SaveToggle.tsx';
 import { Price } from './Price.tsx';
 import { productPath } from '../../lib/paths.ts';
@@ -68,9 +68,9 @@ export function ProductCard({ product, eager = false, money }: Props) {
       <div className="card-body">
         {product.brand ? <p className="card-brand">{product.brand}</p> : null}
         <h3 className="card-title">
-          <StoreLink to={path} prefetch="intent">
+          <StorePathLink to={path} prefetch="intent">
             {product.name}
-          </StoreLink>
+          </StorePathLink>
         </h3>
         {strain || thc || cbd ? (
           <p className="card-facts">

@@ -1,4 +1,5 @@
-import { Link, NavLink, type LinkProps, type NavLinkProps } from 'react-router';
+import type { ReactNode } from 'react';
+import { createPath, Link, NavLink, resolvePath, type LinkProps, type NavLinkProps } from 'react-router';
 import { useStorePath } from '../../lib/root-data.ts';
 
 /** A link inside the current store: `to` is a store path (`/menu`), the basePath is added here. */
@@ -10,4 +11,31 @@ export function StoreLink({ to, ...props }: Omit<LinkProps, 'to'> & { to: string
 export function StoreNavLink({ to, ...props }: Omit<NavLinkProps, 'to'> & { to: string }) {
   const storePath = useStorePath();
   return <NavLink to={storePath(to)} {...props} />;
+}
+
+interface PathLinkProps {
+  /** An absolute path of this site (`/p/…`), as StoreLink gives React Router's <Link>. */
+  to: string;
+  prefetch?: LinkProps['prefetch'];
+  className?: string;
+  children?: ReactNode;
+}
+
+/**
+ * StoreLink for links a page repeats many times (one per product card). In the browser it is the
+ * same <Link> (client navigation, prefetch on intent), and it hydrates the same markup. On the
+ * server it writes the anchor <Link> writes for an absolute path — `href` resolved as <Link>
+ * resolves one (`resolvePath`, then the static router's `createHref`: `createPath`; the app has no
+ * basename), then `data-discover` — without <Link>'s hooks, which serialise the route matches to
+ * JSON twice per link: ~5 % of an uncached home render (60 cards). StoreLink.test.tsx holds the
+ * two to the same bytes.
+ */
+export function StorePathLink({ to, ...props }: PathLinkProps) {
+  const storePath = useStorePath();
+  return <PathLink to={storePath(to)} {...props} />;
+}
+
+export function PathLink({ to, prefetch, ...props }: PathLinkProps) {
+  if (typeof document !== 'undefined') return <Link to={to} prefetch={prefetch} {...props} />;
+  return <a {...props} href={createPath(resolvePath(to))} data-discover="true" />;
 }

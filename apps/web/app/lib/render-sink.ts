@@ -1,0 +1,112 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * Set on a Response whose whole body was rendered before it was returned (the usual case): the
+ * server (apps/server/src/ssr/mount.ts, same `Symbol.for` key) sends these bytes in one write
+ * instead of reading the body stream. Same bytes either way.
+ */
+export const RENDERED_BODY = Symbol.for('verdant.ssr.renderedBody');
+
+type Chunk = Uint8Array | string;
+const toBytes = (chunk: Chunk): Uint8Array => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+
+/**
+ * Where React writes the page (it needs write/end/destroy and drain/error/close events). Until
+ * `stream()` is called it keeps the chunks in memory; `bytes()` joins them once React has ended.
+ *
+ * Why not a PassThrough turned into a web stream: React writes a page in ~2 KB pieces, each of
+ * which then went through a Node stream, a web ReadableStream, `Readable.fromWeb` and a socket
+ * write (70 of them for a 140 KB home page; ~8 % of the uncached render profile's busy time,
+ * socket writes and stream plumbing). In steady state nothing suspends for long: every boundary, including React
+ * Router's turbo-stream of the loader data, is done within the same turn of the event loop, so
+ * the page is complete before we answer and goes out as one buffer. If something still waits
+ * (deferred data, a lazy component loading for the first time), the page streams as before: what
+ * is ready first, the rest as React writes it, with backpressure.
+ */
+export class RenderSink extends EventEmitter {
+  private chunks: Chunk[] = [];
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private waitingForDrain = false;
+  private cancelled = false;
+  ended = false;
+  failed: unknown;
+  constructor(private readonly onEnd: () => void) {
+    super();
+  }
+  write(chunk: Chunk): boolean {
+    if (!this.controller) {
+      this.chunks.push(chunk);
+      return true;
+    }
+    // The reader went away (cancel): React is told by 'close' and aborts; should it write again, it is dropped.
+    if (this.cancelled) return true;
+    this.controller.enqueue(toBytes(chunk));
+    const room = (this.controller.desiredSize ?? 1) > 0;
+    if (!room) this.waitingForDrain = true;
+    return room;
+  }
+  end(): void {
+    this.ended = true;
+    this.onEnd();
+    if (!this.cancelled) this.controller?.close();
+  }
+  destroy(error?: unknown): void {
+    this.failed = error ?? new Error('The render was destroyed.');
+    this.onEnd();
+    if (!this.cancelled) this.controller?.error(this.failed);
+  }
+  /** The whole page, once React has ended it. */
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks.map(toBytes));
+  }
+  /** From now on chunks go to a web stream: the ones written so far first. */
+  stream(): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.controller = controller;
+        for (const chunk of this.chunks) controller.enqueue(toBytes(chunk));
+        this.chunks = [];
+        if (this.failed !== undefined) controller.error(this.failed);
+        else if (this.ended) controller.close();
+      },
+      pull: () => {
+        if (!this.waitingForDrain) return;
+        this.waitingForDrain = false;
+        this.emit('drain');
+      },
+      cancel: () => {
+        // What a destroyed PassThrough did: React stops rendering for a reader that went away.
+        this.cancelled = true;
+        this.emit('close');
+      },
+    });
+  }
+}
+
+/**
+ * The answer for a render whose shell is ready: React's `pipe` goes to a RenderSink, and after
+ * this turn of the event loop (`setImmediate`: whatever completes in microtasks is written by
+ * then) the page is either complete — one buffer, marked with RENDERED_BODY — or streams on.
+ * `init` is read now (a later error must not change the status of an answer already decided).
+ */
+export function renderedResponse(
+  pipe: (destination: RenderSink) => unknown,
+  init: { headers: Headers; status: number },
+  onEnd: () => void,
+): Promise<Response> {
+  const { headers, status } = init;
+  const sink = new RenderSink(onEnd);
+  pipe(sink);
+  return new Promise((resolve) =>
+    setImmediate(() => {
+      if (sink.ended) {
+        const bytes = sink.bytes();
+        const response = new Response(bytes as Uint8Array<ArrayBuffer>, { headers, status });
+        Object.defineProperty(response, RENDERED_BODY, { value: bytes });
+        resolve(response);
+      } else {
+        resolve(new Response(sink.stream(), { headers, status }));
+      }
+    }),
+  );
+}
