@@ -23,10 +23,22 @@ describe('compact snapshot format', () => {
       categories: [],
       cmsPages: [],
       cmsBlocks: [],
-      taxRules: [{ rates: [{ code: 'excise', rate: 0.15 }, { code: 'sales', rate: 0.0725 }] }],
+      taxRules: [
+        {
+          rates: [
+            { code: 'excise', rate: 0.15 },
+            { code: 'sales', rate: 0.0725 },
+          ],
+        },
+      ],
       rewrites: [],
     };
-    const snapshot = { generatedAt: NOW.toISOString(), store: { storeCode: 'downtown' }, attributes: [], content } as unknown as CatalogSnapshot;
+    const snapshot = {
+      generatedAt: NOW.toISOString(),
+      store: { storeCode: 'downtown' },
+      attributes: [],
+      content,
+    } as unknown as CatalogSnapshot;
     const compact = encodeSnapshot(snapshot);
     expect(compact.version).toBe(COMPACT_SNAPSHOT_VERSION);
     // Through JSON, as on the wire.
@@ -79,7 +91,9 @@ describeEachDatabase('compact snapshot endpoint', (getDb) => {
     expect(old.headers.etag).not.toBe(etag);
     expect(old.json().version).toBe(1);
     expect((await compact({ 'if-none-match': etag })).statusCode).toBe(304);
-    expect((await app.inject({ url: '/api/catalog/snapshot', headers: { host: hostOf('downtown'), 'if-none-match': etag } })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ url: '/api/catalog/snapshot', headers: { host: hostOf('downtown'), 'if-none-match': etag } })).statusCode,
+    ).toBe(200);
   });
 
   it("services built from the decoded copy answer search, categories and products as the server's", async () => {
