@@ -23,6 +23,7 @@ import { z } from 'zod';
 import type { Store } from '@verdant/domain';
 import type { CatalogIndexManager } from './index-manager.ts';
 import type { CatalogSnapshot } from './offline-services.ts';
+import { parseOr400 } from './http.ts';
 import { encodeSnapshot } from './snapshot-format.ts';
 
 const snapshotQuery = z.object({ format: z.enum(['1', '2']).optional().describe('`2`: the compact form; version 1 without it') });
@@ -53,7 +54,7 @@ export function registerSnapshotRoutes(app: FastifyInstance, deps: { manager: Ca
         content: deps.manager.catalog(store.storeId).content(),
       };
       const json = JSON.stringify(compact ? encodeSnapshot(snapshot) : snapshot);
-      entry = { json, gzip: gzipSync(json, { level: 9 }), etag: `"${compact ? 'c2-' : ''}${createHash('sha1').update(json).digest('base64url')}"` };
+      entry = { json, gzip: gzipSync(json, compact ? { level: 9 } : {}), etag: `"${compact ? 'c2-' : ''}${createHash('sha1').update(json).digest('base64url')}"` };
       if (compact) {
         entry.brotli = brotliCompressSync(json, {
           params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(json) },
@@ -82,7 +83,7 @@ export function registerSnapshotRoutes(app: FastifyInstance, deps: { manager: Ca
       },
     },
     async (request, reply) => {
-    const compact = (request.query as { format?: string } | undefined)?.format === '2';
+    const compact = parseOr400(snapshotQuery, request.query).format === '2';
     const entry = prepare(request.store, compact);
     reply.header('etag', entry.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
