@@ -374,6 +374,7 @@ async function browserRun(
     run.pageHeapPeakMiB = mib(Math.max(heapPeak, await pageHeap(cdp)));
     const workerPeak = workers.peak();
     run.workerHeapPeakMiB = workerPeak === null ? null : mib(workerPeak);
+    clearInterval(sampler);
     const kept = await workers.afterGc();
     run.workerHeapAfterGcMiB = kept === null ? null : mib(kept);
   } catch (error) {
