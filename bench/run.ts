@@ -18,6 +18,7 @@ import { runMenuPropagationSuite } from './menu-propagation.ts';
 import { runIntegrationStockSuite } from './integration-stock.ts';
 import { runScaleSuite } from './suites/scale.ts';
 import { runRenderSuite } from './suites/render.ts';
+import { runOfflineSuite } from './suites/offline.ts';
 
 const results = {
   startedAt: new Date().toISOString(),
@@ -45,6 +46,8 @@ if (wanted('render')) results.suites.render = await runRenderSuite();
 // Only when asked by name (BENCH_ONLY=scale): it seeds ~1 GB and, until issue 15's lazy catalogue
 // lands, the default size runs for minutes into Node's heap limit (bench/SCALE.md).
 if (only.has('scale')) results.suites.scale = await runScaleSuite();
+// The offline catalogue at 2,000 and 40,000 products in Chromium with CPU ×4 (issue 15): only when named (seeds 40,000 products, minutes).
+if (only.has('offline')) results.suites.offline = await runOfflineSuite();
 
 const out = path.join(import.meta.dirname, 'results/latest.json');
 fs.mkdirSync(path.dirname(out), { recursive: true });

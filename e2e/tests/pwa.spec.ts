@@ -63,7 +63,8 @@ test('the home is precached as /pwa.html when the worker installs: offline it op
 
 test('offline, the menu runs on the catalogue snapshot: categories, filters, sort, typo search, a product; the banner says how fresh it is', async ({ page, context }) => {
   await passGateByCookie(context, 'downtown', 'recreational');
-  const snapshot = page.waitForResponse((r) => r.url().endsWith('/api/catalog/snapshot') && r.status() === 200);
+  // Since issue 15 the compact snapshot (?format=2), fetched by the offline catalogue worker.
+  const snapshot = page.waitForResponse((r) => r.url().includes('/api/catalog/snapshot?format=2') && r.status() === 200);
   await page.goto(storeUrl('downtown', '/'));
   await snapshot;
   await page.evaluate(async () => {

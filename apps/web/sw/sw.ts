@@ -78,7 +78,9 @@ registerRoute(
   new NetworkFirst({ cacheName: CACHE_NAMES.data, networkTimeoutSeconds: NETWORK_TIMEOUT_S, plugins: [okOnly, new ExpirationPlugin({ maxEntries: 300 })] }),
 );
 
-const CACHEABLE_API = /^\/(?:[a-z][a-z0-9-]*\/)?api\/(?:catalog\/|storeview|products\/render-list|cms|url\/|stock\/list)/;
+// Not the catalogue snapshot (`api/catalog/snapshot`): the offline catalogue worker keeps it,
+// compressed, in IndexedDB (issue 15); a second copy here only took quota (tens of MB per store).
+const CACHEABLE_API = /^\/(?:[a-z][a-z0-9-]*\/)?api\/(?:catalog\/(?!snapshot)|storeview|products\/render-list|cms|url\/|stock\/list)/;
 registerRoute(
   ({ url, request }) => request.method === 'GET' && CACHEABLE_API.test(url.pathname),
   new NetworkFirst({ cacheName: CACHE_NAMES.api, networkTimeoutSeconds: NETWORK_TIMEOUT_S, plugins: [okOnly, new ExpirationPlugin({ maxEntries: 300 })] }),

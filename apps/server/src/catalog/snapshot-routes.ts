@@ -8,26 +8,43 @@
  *
  * The JSON is made once per store and catalogue version (dropped when the store's catalogue
  * changes) and carries an ETag, so a browser refreshing an unchanged copy gets a 304.
+ *
+ * Two formats (issue 15). `?format=2` is the compact one (./snapshot-format.ts: columns and one
+ * string table, the same documents) that today's storefront asks for, downloads and indexes in a
+ * worker (apps/web/app/offline/catalog-worker.ts); it is precompressed once with gzip and, when the
+ * browser accepts it, brotli. Without the parameter the answer is version 1 (the documents as
+ * JSON), for pages a shopper still has open from before: they keep working. Each format is made
+ * only when first asked for.
  */
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { Store } from '@verdant/domain';
 import type { CatalogIndexManager } from './index-manager.ts';
 import type { CatalogSnapshot } from './offline-services.ts';
+import { parseOr400 } from './http.ts';
+import { encodeSnapshot } from './snapshot-format.ts';
+
+const snapshotQuery = z.object({ format: z.enum(['1', '2']).optional().describe('`2`: the compact form; version 1 without it') });
 
 interface Prepared {
   json: string;
   gzip: Buffer;
+  /** Brotli, for the compact format only (quality 9: ~10% under gzip, made once per catalogue version). */
+  brotli?: Buffer;
   etag: string;
 }
 
 export function registerSnapshotRoutes(app: FastifyInstance, deps: { manager: CatalogIndexManager; clock: () => Date }): void {
-  const prepared = new Map<number, Prepared>();
+  // Per store: the version-1 copy and the compact one, each made on first request.
+  const prepared = new Map<number, { v1?: Prepared; v2?: Prepared }>();
   app.onStoreInvalidated((storeId) => (storeId == null ? prepared.clear() : prepared.delete(storeId)));
 
-  const prepare = (store: Store): Prepared => {
-    let entry = prepared.get(store.storeId);
+  const prepare = (store: Store, compact: boolean): Prepared => {
+    let forStore = prepared.get(store.storeId);
+    if (!forStore) prepared.set(store.storeId, (forStore = {}));
+    let entry = compact ? forStore.v2 : forStore.v1;
     if (!entry) {
       const snapshot: CatalogSnapshot = {
         version: 1,
@@ -36,9 +53,14 @@ export function registerSnapshotRoutes(app: FastifyInstance, deps: { manager: Ca
         attributes: [...deps.manager.allAttributes()],
         content: deps.manager.catalog(store.storeId).content(),
       };
-      const json = JSON.stringify(snapshot);
-      entry = { json, gzip: gzipSync(json), etag: `"${createHash('sha1').update(json).digest('base64url')}"` };
-      prepared.set(store.storeId, entry);
+      const json = JSON.stringify(compact ? encodeSnapshot(snapshot) : snapshot);
+      entry = { json, gzip: gzipSync(json, compact ? { level: 9 } : {}), etag: `"${compact ? 'c2-' : ''}${createHash('sha1').update(json).digest('base64url')}"` };
+      if (compact) {
+        entry.brotli = brotliCompressSync(json, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(json) },
+        });
+        forStore.v2 = entry;
+      } else forStore.v1 = entry;
     }
     return entry;
   };
@@ -49,20 +71,26 @@ export function registerSnapshotRoutes(app: FastifyInstance, deps: { manager: Ca
       config: {
         docs: {
           summary: 'The whole catalogue of the store, for offline use',
-          description: 'Not in the `{code, result}` envelope: the snapshot itself, with an ETag (`If-None-Match` answers 304) and gzip when accepted.',
+          description:
+            'Not in the `{code, result}` envelope: the snapshot itself, with an ETag (`If-None-Match` answers 304) and gzip when accepted. ' +
+            '`?format=2`: the compact form (columns and a string table; brotli too when accepted).',
           tags: ['Catalogue'],
           security: 'none',
+          query: snapshotQuery,
           headers: { 'If-None-Match': 'optional: the ETag of the snapshot held; 304 when unchanged' },
           errors: { 304: 'Not modified' },
         },
       },
     },
     async (request, reply) => {
-    const entry = prepare(request.store);
+    const compact = parseOr400(snapshotQuery, request.query).format === '2';
+    const entry = prepare(request.store, compact);
     reply.header('etag', entry.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
     reply.type('application/json; charset=utf-8');
-    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(entry.gzip);
+    const accepted = String(request.headers['accept-encoding'] ?? '');
+    if (entry.brotli && /\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(entry.brotli);
+    if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(entry.gzip);
     return reply.send(entry.json);
   });
 }

@@ -1,13 +1,17 @@
 /**
  * The offline catalogue (issue 6, spec §1 "works offline"): the store's snapshot
- * (`GET /api/catalog/snapshot`) kept in IndexedDB and refreshed when online, and the route loaders'
- * context rebuilt from it when the network is gone, so category pages, filters, sorting, search
- * and product pages run in the browser with the server's own catalogue code
+ * (`GET /api/catalog/snapshot?format=2`) kept in IndexedDB and refreshed when online, and the route
+ * loaders' context rebuilt from it when the network is gone, so category pages, filters, sorting,
+ * search and product pages run with the server's own catalogue code
  * (@verdant/server/catalog/offline-services.ts over packages/search).
  *
- * The copy lives in the store's persistent cache (../offline/app-cache.ts: read/write deadlines,
- * errors switch it off instead of breaking the page) as a KEPT entry (ordinal 100+): the quota
- * purge removes expendable entries, never the offline menu. The cache code is loaded on demand.
+ * Since issue 15 all of that happens in a dedicated worker (../offline/catalog-worker.ts, engine in
+ * ../offline/catalog-engine.ts): it downloads the compact snapshot, stores it compressed, indexes it
+ * and answers the services; this page holds none of the catalogue, only a proxy whose every call is
+ * a message to the worker. The worker's code is loaded on demand (dynamic import here, its own
+ * chunk), never with a page's initial JavaScript. When a fresh copy is too large for the persistent
+ * cache's quota, the shopper is told once per session (TOO_LARGE_TO_KEEP) and it serves this page
+ * only.
  *
  * How a page loads offline: React Router asks the server for the route data (`*.data`); the
  * service worker answers from its cache when the page was opened before. Otherwise the fetch fails,
@@ -15,55 +19,37 @@
  * (or nothing in it for the page) the shopper is told so and sent home (spec §8).
  */
 import { redirect } from 'react-router';
-import type { CatalogSnapshot } from '@verdant/server/catalog/offline-services.ts';
+import type { CatalogConnection } from '../offline/catalog-protocol.ts';
 import type { AppContext } from './context.ts';
 import { notify } from '../state/notifications.ts';
 import { withBasePath } from './paths.ts';
 import { apiUrl } from '../api/envelope.ts';
 
 export const OFFLINE_UNAVAILABLE = 'The product, category or CMS page is not available in Offline mode. Redirecting to Home.';
-/** A copy younger than this is not asked for again on page load (a 304 is cheap, but not free). */
-export const SNAPSHOT_REFRESH_MS = 10 * 60 * 1000;
+export const TOO_LARGE_TO_KEEP =
+  "This store's menu is too large to keep on this device for offline use. It stays available offline only while this page is open; shopping online is not affected.";
 
-interface StoredSnapshot {
-  etag: string | null;
-  /** When this browser last confirmed the copy with the server (ms). */
-  checkedAt: number;
-  snapshot: CatalogSnapshot;
-}
-
-const key = (storeCode: string) => `verdant:${storeCode}:catalog-snapshot`;
-/** Retention priority in the persistent cache: kept through the quota purge (PURGE_BELOW_ORDINAL is 100). */
-export const SNAPSHOT_ORDINAL = 100;
-const memory = new Map<string, { stored: StoredSnapshot; context?: Omit<AppContext, 'basePath'> }>();
+const contexts = new Map<string, Omit<AppContext, 'basePath'>>();
 const listeners = new Set<() => void>();
 
-/** The store's persistent cache (null during SSR or without IndexedDB), loaded on first need. */
-async function cacheOf(storeCode: string) {
+/** The worker's connection (null during SSR), loaded on first need. */
+async function connection(): Promise<CatalogConnection | null> {
+  if (typeof window === 'undefined') return null;
   try {
-    const { appCacheFor } = await import('../offline/app-cache.ts');
-    return appCacheFor(storeCode);
+    const { catalogConnection } = await import('../offline/catalog-client.ts');
+    return catalogConnection();
   } catch {
     return null;
   }
 }
 
-const usable = (stored: StoredSnapshot | null | undefined): stored is StoredSnapshot =>
-  !!stored?.snapshot?.store && Array.isArray(stored.snapshot.content?.products);
-
-async function read(storeCode: string): Promise<StoredSnapshot | null> {
-  const cached = memory.get(storeCode);
-  if (cached) return cached.stored;
-  const cache = await cacheOf(storeCode);
-  const stored = cache ? await cache.get<StoredSnapshot>(key(storeCode)) : null;
-  if (!usable(stored)) return null;
-  memory.set(storeCode, { stored });
-  return stored;
-}
-
 /** When the offline menu was made by the server (ISO), or null when this browser has none. */
 export async function snapshotTime(storeCode: string): Promise<string | null> {
-  return (await read(storeCode))?.snapshot.generatedAt ?? null;
+  try {
+    return (await (await connection())?.meta(storeCode))?.generatedAt ?? null;
+  } catch {
+    return null;
+  }
 }
 
 export function onSnapshotChange(listener: () => void): () => void {
@@ -71,45 +57,47 @@ export function onSnapshotChange(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+function tellTooLarge(storeCode: string): void {
+  const flag = `verdant:${storeCode}:offline-too-large-told`;
+  try {
+    if (sessionStorage.getItem(flag)) return;
+    sessionStorage.setItem(flag, '1');
+  } catch {
+    /* no sessionStorage: told each time a fresh copy does not fit (at most every 10 minutes) */
+  }
+  notify({ type: 'info', message: TOO_LARGE_TO_KEEP, action1: { label: 'OK' } });
+}
+
 /**
- * Fetch a fresh copy when this one is older than SNAPSHOT_REFRESH_MS (or `force`). Never throws:
- * offline, or the server refusing, leaves the copy there is.
+ * Ask the server for a fresh copy when this one is older than SNAPSHOT_REFRESH_MS
+ * (../offline/catalog-engine.ts) or `force`; true when the server was asked and answered. Never
+ * throws: offline, or the server refusing, leaves the copy there is.
  */
 export async function refreshSnapshot(storeCode: string, { force = false, now = Date.now() } = {}): Promise<boolean> {
-  const current = await read(storeCode);
-  if (!force && current && now - current.checkedAt < SNAPSHOT_REFRESH_MS) return false;
   try {
-    const res = await fetch(apiUrl('/api/catalog/snapshot'), {
-      headers: current?.etag ? { 'if-none-match': current.etag, accept: 'application/json' } : { accept: 'application/json' },
-      credentials: 'same-origin',
-    });
-    let stored: StoredSnapshot;
-    if (res.status === 304 && current) stored = { ...current, checkedAt: now };
-    else if (res.ok) stored = { etag: res.headers.get('etag'), checkedAt: now, snapshot: (await res.json()) as CatalogSnapshot };
-    else return false;
-    if (stored.snapshot.store.storeCode !== storeCode) return false;
-    memory.set(storeCode, { stored });
-    // A write that fails or misses its deadline leaves this page's copy in memory; the next page fetches again.
-    await (await cacheOf(storeCode))?.set(key(storeCode), stored, { ordinal: SNAPSHOT_ORDINAL });
-    if (stored.snapshot !== current?.snapshot) listeners.forEach((l) => l());
-    return true;
+    const conn = await connection();
+    if (!conn) return false;
+    const snapshotUrl = new URL(apiUrl('/api/catalog/snapshot', { format: 2 }), window.location.href).href;
+    const outcome = await conn.refresh(storeCode, snapshotUrl, { force, now });
+    if (outcome.tooLarge) tellTooLarge(storeCode);
+    if (outcome.changed) listeners.forEach((l) => l());
+    return outcome.asked;
   } catch {
     return false;
   }
 }
 
-/** The loaders' context answered from the snapshot, or null when this browser has none. */
+/** The loaders' context answered from the snapshot (by the worker), or null when this browser has none. */
 export async function offlineContext(storeCode: string, basePath: string): Promise<AppContext | null> {
-  const stored = await read(storeCode);
-  if (!stored) return null;
-  const entry = memory.get(storeCode)!;
-  if (!entry.context) {
-    // Loaded only when first needed offline (the service worker precaches the chunk), so online
-    // pages never carry the catalogue engine.
-    const { offlineServices } = await import('@verdant/server/catalog/offline-services.ts');
-    entry.context = { store: stored.snapshot.store, stores: [], demoMode: false, services: offlineServices(stored.snapshot) };
+  let context = contexts.get(storeCode);
+  if (!context) {
+    const conn = await connection();
+    const meta = await conn?.meta(storeCode).catch(() => null);
+    if (!conn || !meta) return null;
+    context = { store: meta.store, stores: [], demoMode: false, services: conn.services(storeCode) };
+    contexts.set(storeCode, context);
   }
-  return { ...entry.context, basePath };
+  return { ...context, basePath };
 }
 
 /** A request the loaders can read cookies from (a Request built in the browser may not carry Cookie). */

@@ -1,0 +1,109 @@
+/**
+ * The compact offline snapshot (issue 15, format 2): lossless against version 1 (every field the
+ * offline pages read, prices to the cent), smaller, served compressed with an ETag, and the
+ * browser's services built from the decoded copy answer as the server's.
+ */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStorefrontServices } from '../ssr/services.ts';
+import { describeEachDatabase } from '../test/databases.ts';
+import { offlineServices, type CatalogSnapshot } from './offline-services.ts';
+import { COMPACT_SNAPSHOT_VERSION, decodeSnapshot, encodeSnapshot, type CompactSnapshot } from './snapshot-format.ts';
+import { NOW, hostOf, loadCatalogues, seed, storeByCode, testApp } from './test-app.ts';
+
+describe('compact snapshot format', () => {
+  it('round-trips nulls, absent keys, empty and nested arrays, mixed values and numbers exactly', () => {
+    const content = {
+      products: [
+        { id: 1, sku: 'A', price: 2699, special_price: null, tags: ['x', 'y'], stock: { qty: 3, is_in_stock: true }, extra: 'only here' },
+        { id: 2, sku: 'B', price: 0.1 + 0.2, special_price: 1999, tags: [], stock: null, mixed: 1 },
+        { id: 3, sku: 'A', price: -5, special_price: null, tags: null, stock: { qty: 0, is_in_stock: false }, mixed: 'one' },
+      ],
+      categories: [],
+      cmsPages: [],
+      cmsBlocks: [],
+      taxRules: [
+        {
+          rates: [
+            { code: 'excise', rate: 0.15 },
+            { code: 'sales', rate: 0.0725 },
+          ],
+        },
+      ],
+      rewrites: [],
+    };
+    const snapshot = {
+      generatedAt: NOW.toISOString(),
+      store: { storeCode: 'downtown' },
+      attributes: [],
+      content,
+    } as unknown as CatalogSnapshot;
+    const compact = encodeSnapshot(snapshot);
+    expect(compact.version).toBe(COMPACT_SNAPSHOT_VERSION);
+    // Through JSON, as on the wire.
+    const back = decodeSnapshot(JSON.parse(JSON.stringify(compact)) as CompactSnapshot);
+    expect(back).toEqual({ ...snapshot, version: 1 });
+    expect(Object.keys(back.content.products[1])).not.toContain('extra');
+    expect(back.content.products[1].price).toBe(0.1 + 0.2);
+    // Repeated strings are stored once.
+    expect(compact.strings.filter((s) => s === 'A')).toHaveLength(1);
+  });
+
+  it('refuses a format it does not know', () => {
+    expect(() => decodeSnapshot({ version: 3 } as unknown as CompactSnapshot)).toThrow(/format 3/);
+  });
+});
+
+describeEachDatabase('compact snapshot endpoint', (getDb) => {
+  let app: FastifyInstance;
+  let v1: CatalogSnapshot;
+  beforeAll(async () => {
+    await seed(getDb());
+    app = await testApp(getDb());
+    await loadCatalogues(app);
+    v1 = (await app.inject({ url: '/api/catalog/snapshot', headers: { host: hostOf('downtown') } })).json();
+  });
+  afterAll(async () => app?.close());
+
+  const compact = async (headers: Record<string, string> = {}) =>
+    app.inject({ url: '/api/catalog/snapshot?format=2', headers: { host: hostOf('downtown'), ...headers } });
+
+  it('decodes to exactly the version-1 snapshot: every product field, prices to the cent, categories, CMS, taxes, rewrites', async () => {
+    const res = await compact();
+    expect(res.statusCode).toBe(200);
+    const decoded = decodeSnapshot(res.json());
+    expect(decoded).toEqual(v1);
+    const jar = v1.content.products.find((p) => p.price % 100 !== 0)!;
+    expect(decoded.content.products.find((p) => p.id === jar.id)!.price).toBe(jar.price);
+    expect(Buffer.byteLength(res.body)).toBeLessThan(Buffer.byteLength(JSON.stringify(v1)) / 2);
+  });
+
+  it('is served gzip or brotli, with its own ETag and 304 when unchanged; version 1 stays for older pages', async () => {
+    const gz = await compact({ 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(decodeSnapshot(JSON.parse(gunzipSync(gz.rawPayload).toString('utf8'))).store.storeCode).toBe('downtown');
+    const br = await compact({ 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(gunzipSync(gz.rawPayload).toString('utf8'));
+    const etag = gz.headers.etag as string;
+    const old = await app.inject({ url: '/api/catalog/snapshot', headers: { host: hostOf('downtown') } });
+    expect(old.headers.etag).not.toBe(etag);
+    expect(old.json().version).toBe(1);
+    expect((await compact({ 'if-none-match': etag })).statusCode).toBe(304);
+    expect(
+      (await app.inject({ url: '/api/catalog/snapshot', headers: { host: hostOf('downtown'), 'if-none-match': etag } })).statusCode,
+    ).toBe(200);
+  });
+
+  it("services built from the decoded copy answer search, categories and products as the server's", async () => {
+    const store = storeByCode('downtown');
+    const server = createStorefrontServices({ manager: app.catalog, clock: () => NOW }).services;
+    const offline = offlineServices(decodeSnapshot((await compact()).json()), () => NOW);
+    const q = { licenseType: 'recreational' as const, text: 'blue drem', start: 0, size: 20 };
+    expect(await offline.searchProducts(store, q)).toEqual(await server.searchProducts(store, q));
+    expect(await offline.categoryTree(store)).toEqual(await server.categoryTree(store));
+    const sku = v1.content.products.find((p) => p.type_id === 'configurable')!.sku;
+    expect(await offline.product(store, sku)).toEqual(await server.product(store, sku));
+  });
+});
