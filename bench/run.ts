@@ -18,6 +18,7 @@ import { runMenuPropagationSuite } from './menu-propagation.ts';
 import { runIntegrationStockSuite } from './integration-stock.ts';
 import { runScaleSuite } from './suites/scale.ts';
 import { runRenderSuite } from './suites/render.ts';
+import { runFourTwentySuite } from './suites/four-twenty.ts';
 
 const results = {
   startedAt: new Date().toISOString(),
@@ -45,6 +46,8 @@ if (wanted('render')) results.suites.render = await runRenderSuite();
 // Only when asked by name (BENCH_ONLY=scale): it seeds ~1 GB and, until issue 15's lazy catalogue
 // lands, the default size runs for minutes into Node's heap limit (bench/SCALE.md).
 if (only.has('scale')) results.suites.scale = await runScaleSuite();
+// The 4/20 run (issue 15): two nodes on PostgreSQL + Redis, 150 stores, 50 orders/s for 5 minutes. Only when named (BENCH_ONLY=fourtwenty).
+if (only.has('fourtwenty')) results.suites.fourTwenty = await runFourTwentySuite();
 
 const out = path.join(import.meta.dirname, 'results/latest.json');
 fs.mkdirSync(path.dirname(out), { recursive: true });
