@@ -110,6 +110,7 @@ function bucket(at = performance.now()) {
       ordersLate: 0,
       ordersDropped: 0,
       journeysFailed: 0,
+      ordersRefused: 0,
       browseScheduled: 0,
       browseMissed: 0,
       startLagMs: [],
@@ -123,6 +124,12 @@ const errorSamples = new Map();
 const refusalKinds = new Map();
 const REFUSAL = /out of stock|no longer available|not available|sold out|only \d+|not enough|slot|closed|cannot be added/i;
 const note = (map, key) => map.set(key, (map.get(key) ?? 0) + 1);
+
+/** A journey that ended without an order: an expected refusal (e.g. sold out) or a failure. */
+function ended(b, outcome) {
+  if (outcome === 'refused') b.ordersRefused += 1;
+  else b.journeysFailed += 1;
+}
 
 /** Record one answer; returns 'ok', 'refused' (an expected business refusal) or 'error'. */
 function record(kind, r, what) {
@@ -152,23 +159,24 @@ async function orderJourney(scheduledAt) {
   const b = bucket(scheduledAt);
   inFlight += 1;
   const t0 = performance.now();
+  let step;
   try {
     const store = orderStore();
     const contended = config.contended.length > 0 && random() < config.contendedShare;
     const line = contended ? pick(config.contended) : { host: store.host, sku: pick(store.orderSkus) };
     const host = line.host;
     const created = await request('POST', '/api/cart/create', host, { body: {} });
-    if (record('api', created, 'cart/create') !== 'ok') return void (b.journeysFailed += 1);
+    if ((step = record('api', created, 'cart/create')) !== 'ok') return void ended(b, step);
     const cart = created.json.result;
     const q = `?cartId=${encodeURIComponent(cart)}`;
     const added = await request('POST', `/api/cart/update${q}`, host, { body: { cartItem: { sku: line.sku, qty: 1, quoteId: cart } } });
-    if (record('api', added, 'cart/update') !== 'ok') return void (b.journeysFailed += 1);
+    if ((step = record('api', added, 'cart/update')) !== 'ok') return void ended(b, step);
     const totals = await request('GET', `/api/cart/totals${q}`, host);
-    if (record('api', totals, 'cart/totals') !== 'ok') return void (b.journeysFailed += 1);
+    if ((step = record('api', totals, 'cart/totals')) !== 'ok') return void ended(b, step);
     const shipping = await request('POST', `/api/cart/shipping-information${q}`, host, {
       body: { addressInformation: { shipping_method_code: 'pickup' } },
     });
-    if (record('api', shipping, 'cart/shipping-information') !== 'ok') return void (b.journeysFailed += 1);
+    if ((step = record('api', shipping, 'cart/shipping-information')) !== 'ok') return void ended(b, step);
     const key = randomUUID();
     const placed = await request('POST', '/api/order/save', host, {
       body: {
@@ -187,7 +195,7 @@ async function orderJourney(scheduledAt) {
       accepted.push({ key, host, sku: line.sku, contended, measured, increment: placed.json?.result?.increment_id ?? null });
       b.ordersAccepted += 1;
       b.latency.journey.push(Math.round((performance.now() - t0) * 100) / 100);
-    } else if (outcome === 'error') b.journeysFailed += 1;
+    } else ended(b, outcome);
   } finally {
     inFlight -= 1;
   }

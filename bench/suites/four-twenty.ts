@@ -257,7 +257,16 @@ function spawnNode(name: string, port: number, env: Record<string, string>, prof
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `verdant-fourtwenty-node-${name}-`));
   const child = spawn(
     process.execPath,
-    [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), '--import', PROBE, '--import', 'tsx', 'apps/server/src/main.ts'],
+    [
+      // --expose-gc: the probe's two readings (live heap) follow a full GC; nothing else calls it.
+      '--expose-gc',
+      ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+      '--import',
+      PROBE,
+      '--import',
+      'tsx',
+      'apps/server/src/main.ts',
+    ],
     {
       cwd: REPO_ROOT,
       env: {
@@ -343,7 +352,8 @@ function cpuOfCommand(pattern: RegExp): number {
   return total;
 }
 
-async function heapOf(node: Node): Promise<{ heapUsedMiB: number; heapTotalMiB: number } | null> {
+/** The node's live heap: the probe's reading after a full GC (bench/lib/memory-probe.mjs). */
+async function heapOf(node: Node): Promise<{ heapUsedMiB: number; heapTotalMiB: number; rssMiB: number } | null> {
   const before = fs.existsSync(node.probeFile) ? (JSON.parse(fs.readFileSync(node.probeFile, 'utf8')) as { sequence: number }).sequence : 0;
   node.child.kill('SIGUSR2');
   const deadline = Date.now() + 3000;
@@ -351,7 +361,11 @@ async function heapOf(node: Node): Promise<{ heapUsedMiB: number; heapTotalMiB: 
     try {
       const r = JSON.parse(fs.readFileSync(node.probeFile, 'utf8')) as { sequence: number; memory: NodeJS.MemoryUsage };
       if (r.sequence > before)
-        return { heapUsedMiB: Math.round(r.memory.heapUsed / MiB), heapTotalMiB: Math.round(r.memory.heapTotal / MiB) };
+        return {
+          heapUsedMiB: Math.round(r.memory.heapUsed / MiB),
+          heapTotalMiB: Math.round(r.memory.heapTotal / MiB),
+          rssMiB: Math.round(r.memory.rss / MiB),
+        };
     } catch {
       /* not written yet */
     }
@@ -363,7 +377,7 @@ async function heapOf(node: Node): Promise<{ heapUsedMiB: number; heapTotalMiB: 
 interface Sample {
   t: number;
   load1: number;
-  nodes: { name: string; rssMiB: number | null; heapUsedMiB: number | null; heapTotalMiB: number | null; cpuS: number }[];
+  nodes: { name: string; rssMiB: number | null; cpuS: number }[];
   generatorCpuS: number;
   postgresCpuS: number;
   redisCpuS: number;
@@ -416,16 +430,16 @@ export async function runFourTwentySuite() {
 
   const samples: Sample[] = [];
   let generator: ChildProcess | null = null;
-  const sampler = async (startedAt: number) => {
-    const heaps = await Promise.all(nodes.map((n) => heapOf(n)));
+  // RSS and CPU every SAMPLE_MS from /proc (costs the nodes nothing); the live heap only twice, at the
+  // end of the first measured minute and right after the load, since each reading is a full GC.
+  const heaps: { at: string; t: number; nodes: Awaited<ReturnType<typeof heapOf>>[] }[] = [];
+  const sampler = (startedAt: number) => {
     samples.push({
       t: Math.round((performance.now() - startedAt) / 100) / 10,
       load1: r2(os.loadavg()[0]),
-      nodes: nodes.map((n, i) => ({
+      nodes: nodes.map((n) => ({
         name: n.name,
         rssMiB: rssMiB(n.child.pid!),
-        heapUsedMiB: heaps[i]?.heapUsedMiB ?? null,
-        heapTotalMiB: heaps[i]?.heapTotalMiB ?? null,
         cpuS: cpuOf(n.child.pid!),
       })),
       generatorCpuS: generator?.pid ? cpuOf(generator.pid) : 0,
@@ -473,14 +487,30 @@ export async function runFourTwentySuite() {
   let sampling = true;
   const sampling$ = (async () => {
     while (sampling) {
-      await sampler(loadStartedAt);
+      sampler(loadStartedAt);
       await Promise.race([sleep(SAMPLE_MS), generatorExit]);
     }
+  })();
+  const firstMinuteAt = (warmupS + Math.min(60, seconds / 2)) * 1000;
+  const firstHeap = (async () => {
+    await Promise.race([sleep(firstMinuteAt), generatorExit]);
+    if (sampling)
+      heaps.push({
+        at: 'end of the first measured minute',
+        t: r1((performance.now() - loadStartedAt) / 1000),
+        nodes: await Promise.all(nodes.map((n) => heapOf(n))),
+      });
   })();
   const code = await generatorExit;
   sampling = false;
   await sampling$;
-  await sampler(loadStartedAt);
+  await firstHeap;
+  sampler(loadStartedAt);
+  heaps.push({
+    at: 'right after the load',
+    t: r1((performance.now() - loadStartedAt) / 1000),
+    nodes: await Promise.all(nodes.map((n) => heapOf(n))),
+  });
   if (code !== 0) throw new Error(`load generator exited with ${code}`);
   const out = JSON.parse(fs.readFileSync(outFile, 'utf8')) as LoadOut;
   fs.rmSync(configFile, { force: true });
@@ -610,6 +640,7 @@ export async function runFourTwentySuite() {
     load,
     out,
     samples,
+    heaps,
     dbCheck,
     restart,
     propagationMs: propagation,
@@ -632,6 +663,7 @@ interface Bucket {
   ordersLate: number;
   ordersDropped: number;
   journeysFailed: number;
+  ordersRefused: number;
   browseScheduled: number;
   browseMissed: number;
   startLagMs: number[];
@@ -679,7 +711,10 @@ function figures(b: Bucket, seconds: number) {
   return {
     seconds: r1(seconds),
     requestsPerS: r1(requests / seconds),
+    // Orders placed (200) per second, and orders answered (placed or refused as expected, e.g. sold out) per second.
     ordersPerS: r1(b.ordersAccepted / seconds),
+    ordersAnsweredPerS: r1((b.ordersAccepted + b.ordersRefused) / seconds),
+    ordersRefused: b.ordersRefused,
     ordersScheduled: b.ordersScheduled,
     ordersAccepted: b.ordersAccepted,
     ordersMissed: b.ordersMissed,
@@ -712,6 +747,7 @@ function summarise(r: {
   load: { start: number; end: number };
   out: LoadOut;
   samples: Sample[];
+  heaps: { at: string; t: number; nodes: ({ heapUsedMiB: number; heapTotalMiB: number; rssMiB: number } | null)[] }[];
   dbCheck: Record<string, unknown> & { ok: boolean };
   restart: { healthMs: number; pageMs: number; ok: boolean };
   propagationMs: number[];
@@ -733,7 +769,6 @@ function summarise(r: {
       minute: Number(m) + 1,
       ...figures(b, secs),
       rssMiB: last ? last.nodes.map((n) => n.rssMiB) : [],
-      heapUsedMiB: last ? last.nodes.map((n) => n.heapUsedMiB) : [],
       load1: last?.load1 ?? null,
       cpuPercent:
         first && last
@@ -753,8 +788,8 @@ function summarise(r: {
   const memory = {
     rssFirstMinuteMiB: m1?.rssMiB ?? [],
     rssLastMinuteMiB: mN?.rssMiB ?? [],
-    heapFirstMinuteMiB: m1?.heapUsedMiB ?? [],
-    heapLastMinuteMiB: mN?.heapUsedMiB ?? [],
+    // Live heap after a full GC (MiB, node A / B): end of the first measured minute, right after the load.
+    liveHeap: r.heaps.map((h) => ({ at: h.at, t: h.t, heapUsedMiB: h.nodes.map((n) => n?.heapUsedMiB ?? null) })),
     rssRatioLastToFirst: (mN?.rssMiB ?? []).map((v, i) => (v && m1?.rssMiB[i] ? r2(v / m1.rssMiB[i]!) : null)),
   };
   const sortedProp = [...r.propagationMs].sort((a, b) => a - b);
@@ -799,6 +834,7 @@ function summarise(r: {
     propagationMs: r.propagationMs,
     goals,
     samples: r.samples,
+    heaps: r.heaps,
     profiles: r.profiles,
   };
   const file = path.join(RESULTS, `fourtwenty-${r.stores}x${r.products}.json`);
@@ -817,7 +853,8 @@ function summarise(r: {
         k,
         {
           'req/s': m.requestsPerS,
-          'orders/s': m.ordersPerS,
+          'orders/s placed': m.ordersPerS,
+          'answered/s': m.ordersAnsweredPerS,
           missed: m.ordersMissed,
           refused: m.refusals,
           errors: m.errors,
@@ -836,6 +873,11 @@ function summarise(r: {
   );
   console.log('refusals (expected):', r.out.refusalKinds);
   if (Object.keys(r.out.errorSamples).length) console.log('errors:', r.out.errorSamples);
+  console.log(
+    'RSS A/B MiB, first → last measured minute:',
+    `${memory.rssFirstMinuteMiB.join(' / ')} → ${memory.rssLastMinuteMiB.join(' / ')} (× ${memory.rssRatioLastToFirst.join(' / ')}); live heap after a full GC:`,
+    r.heaps.map((h) => `${h.at} (t ${h.t} s): ${h.nodes.map((n) => n?.heapUsedMiB ?? '?').join(' / ')} MiB`).join('; '),
+  );
   console.log('database check:', JSON.stringify(r.dbCheck));
   console.log(
     `restart (kill -9 node B): health ${r.restart.healthMs} ms, a store page ${r.restart.pageMs} ms; change through A seen on B: ${r.propagationMs.join(', ')} ms`,
