@@ -58,6 +58,7 @@ function request(method, path, host, { body, cookie, json = true, node } = {}) {
 
 function send(agent, port, method, path, host, body, cookie, json) {
   return new Promise((resolve) => {
+    const startedAt = performance.now();
     const t0 = process.hrtime.bigint();
     const headers = { host };
     if (cookie) headers.cookie = cookie;
@@ -80,12 +81,16 @@ function send(agent, port, method, path, host, body, cookie, json) {
             parsed = null;
           }
         }
-        resolve({ status: res.statusCode ?? 0, ms, json: parsed });
+        resolve({ status: res.statusCode ?? 0, ms, json: parsed, startedAt });
       });
-      res.on('error', (err) => resolve({ status: -1, ms: Number(process.hrtime.bigint() - t0) / 1e6, json: null, error: String(err) }));
+      res.on('error', (err) =>
+        resolve({ status: -1, ms: Number(process.hrtime.bigint() - t0) / 1e6, json: null, error: String(err), startedAt }),
+      );
     });
     req.setTimeout(config.timeoutMs ?? 30_000, () => req.destroy(new Error('timeout')));
-    req.on('error', (err) => resolve({ status: -1, ms: Number(process.hrtime.bigint() - t0) / 1e6, json: null, error: String(err) }));
+    req.on('error', (err) =>
+      resolve({ status: -1, ms: Number(process.hrtime.bigint() - t0) / 1e6, json: null, error: String(err), startedAt }),
+    );
     if (payload !== undefined) req.write(payload);
     req.end();
   });
@@ -133,7 +138,8 @@ function ended(b, outcome) {
 
 /** Record one answer; returns 'ok', 'refused' (an expected business refusal) or 'error'. */
 function record(kind, r, what) {
-  const b = bucket();
+  // Counted in the minute the request started (a slow answer is not moved past the window).
+  const b = bucket(r.startedAt);
   b.count[kind] += 1;
   b.latency[kind].push(Math.round(r.ms * 100) / 100);
   if (r.node !== undefined) b.byNode[r.node].requests += 1;
