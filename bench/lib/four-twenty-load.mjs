@@ -99,8 +99,10 @@ function send(agent, port, method, path, host, body, cookie, json) {
 // ---- recording: per minute of the measured window (index -1: warm-up, kept apart) ----
 let measureStart = Infinity;
 const minutes = new Map();
+const lastMinute = Math.max(0, Math.ceil(config.seconds / 60) - 1);
 function bucket(at = performance.now()) {
-  const m = at < measureStart ? -1 : Math.floor((at - measureStart) / 60_000);
+  // A journey's later calls may start after the window: they count in its last minute.
+  const m = at < measureStart ? -1 : Math.min(lastMinute, Math.floor((at - measureStart) / 60_000));
   let b = minutes.get(m);
   if (!b) {
     b = {
