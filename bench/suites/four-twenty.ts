@@ -587,10 +587,12 @@ export async function runFourTwentySuite() {
     // ---- restart: kill -9 node B, start it again ----
     // First node A works off what the load left queued (requests the generator gave up on still run
     // on the server): it must answer its health check within 100 ms before anything is timed.
-    const settleMs = await until(nodes[0], 'node A settled', 300_000, performance.now(), async () => {
+    // (At most SETTLE_S, default 180: an overloaded node may take longer; then it goes on, and says so.)
+    const settleLimitMs = envNum('SETTLE_S', 180) * 1000;
+    const settleMs = await until(nodes[0], 'node A settled', settleLimitMs, performance.now(), async () => {
       const t = performance.now();
       return (await get(nodes[0].port, '/api/health', 'localhost')).status === 200 && performance.now() - t < 100;
-    });
+    }).catch(() => null);
     const store = storePlans.find((s) => s.recreational && s.orderSkus.length > 0)!;
     const cookie = `verdant_age=1; verdant_license=${store.license}`;
     let restart: RestartResult;
@@ -706,8 +708,8 @@ export async function runFourTwentySuite() {
 }
 
 interface RestartResult {
-  /** Node A: from the end of the load until its health check answers within 100 ms. */
-  settleMs: number;
+  /** Node A: from the end of the load until its health check answers within 100 ms (null: not within BENCH_420_SETTLE_S). */
+  settleMs: number | null;
   /** Spawn → first answer of the bare Node server, just before (the machine's start-up floor at that moment). */
   bareStartMs: number;
   /** Spawn → /api/health 200, and → a store's home page 200. */
@@ -961,7 +963,7 @@ function summarise(r: {
   );
   console.log('database check:', JSON.stringify(r.dbCheck));
   console.log(
-    `node A settled ${r.restart.settleMs} ms after the load; restart (kill -9 node B): health ${r.restart.healthMs} ms, a store page ${r.restart.pageMs} ms (bare server spawn → answer ${r.restart.bareStartMs} ms)` +
+    `node A settled ${r.restart.settleMs ?? 'not'} ms after the load; restart (kill -9 node B): health ${r.restart.healthMs} ms, a store page ${r.restart.pageMs} ms (bare server spawn → answer ${r.restart.bareStartMs} ms)` +
       (r.restart.error ? ` — failed: ${r.restart.error}` : '') +
       `; change through A seen on B: ${r.propagationMs.join(', ')} ms` +
       (r.propagationError ? ` — failed: ${r.propagationError}` : ''),
