@@ -278,7 +278,13 @@ await new Promise((resolve) => {
   };
   tick();
 });
-await Promise.all([...pending]);
+// Drain: answers still on their way count where they started; past drainS whatever is left (an
+// overloaded node can hold thousands of queued requests) is reported as unfinished, not awaited.
+const drained = await Promise.race([
+  Promise.all([...pending]).then(() => true),
+  new Promise((r) => setTimeout(() => r(false), (config.drainS ?? 60) * 1000)),
+]);
+const unfinished = drained ? 0 : pending.size;
 
 const out = {
   warmupS: config.warmupS,
@@ -288,7 +294,9 @@ const out = {
   errorSamples: Object.fromEntries([...errorSamples].sort((a, b) => b[1] - a[1]).slice(0, 30)),
   refusalKinds: Object.fromEntries([...refusalKinds].sort((a, b) => b[1] - a[1]).slice(0, 30)),
   accepted,
+  unfinished,
 };
 fs.writeFileSync(config.out, JSON.stringify(out));
 for (const a of agents) a.destroy();
 bareAgent.destroy();
+process.exit(0);

@@ -27,7 +27,7 @@
  * Knobs (BENCH_420_…): STORES (150), PRODUCTS (2000), SECONDS (300), WARMUP_S (30),
  * ORDERS_PER_S (50), BROWSE_PER_S (60), BARE_PER_S (20), STORE_SKEW (1: store k weighs 1/k; 0
  * uniform), CONTENDED (8 variants), CONTENDED_STOCK (30 units each), CONTENDED_SHARE (0.1 of
- * orders), ACTIVE_STORES (all: traffic to the first N stores only, e.g. fewer than CATALOG_MAX_STORES
+ * orders), DRAIN_S (60: how long the generator waits for answers after the window), ACTIVE_STORES (all: traffic to the first N stores only, e.g. fewer than CATALOG_MAX_STORES
  * to measure without catalogue builds), LATE_MS (250: an order starting later than this is a miss), MAX_IN_FLIGHT (500),
  * RESEED=1 (seed again), PG_URL (postgres://postgres@127.0.0.1:5432), PROFILE=1 (--cpu-prof on
  * both nodes, summarised). REDIS_URL (default redis://127.0.0.1:6379).
@@ -484,6 +484,7 @@ export async function runFourTwentySuite() {
         contendedShare: envNum('CONTENDED_SHARE', 0.1),
         lateMs: envNum('LATE_MS', 250),
         maxInFlight: envNum('MAX_IN_FLIGHT', 500),
+        drainS: envNum('DRAIN_S', 60),
         stores: storePlans.map((s) => ({
           host: s.host,
           license: s.license,
@@ -746,6 +747,8 @@ interface LoadOut {
   errorSamples: Record<string, number>;
   refusalKinds: Record<string, number>;
   accepted: { key: string; host: string; sku: string; contended: boolean; measured: boolean }[];
+  /** Requests (journeys, page views) still unanswered BENCH_420_DRAIN_S after the window: left, not awaited. */
+  unfinished: number;
 }
 
 function merge(buckets: Bucket[]): Bucket {
@@ -909,6 +912,7 @@ function summarise(r: {
     overall,
     perMinute,
     memory,
+    unfinishedAfterDrain: r.out.unfinished,
     errorSamples: r.out.errorSamples,
     refusalKinds: r.out.refusalKinds,
     dbCheck: r.dbCheck,
@@ -955,6 +959,8 @@ function summarise(r: {
     ),
   );
   console.log('refusals (expected):', r.out.refusalKinds);
+  if (r.out.unfinished)
+    console.log(`unfinished ${r.out.unfinished} requests/journeys when the generator stopped waiting (BENCH_420_DRAIN_S)`);
   if (Object.keys(r.out.errorSamples).length) console.log('errors:', r.out.errorSamples);
   console.log(
     'RSS A/B MiB, first → last measured minute:',
