@@ -9,16 +9,17 @@
  * What runs:
  *  - node A and node B: `node --import tsx apps/server/src/main.ts` (what `npm run serve` runs),
  *    NODE_ENV=production, the built storefront, same DATABASE_URL, REDIS_URL (own prefix) and
- *    AUTH_SECRET, WRITE_RATE_LIMIT=0, each with bench/lib/memory-probe.mjs preloaded (SIGUSR2 →
- *    memory breakdown, no forced GC: a full GC under load would add the pauses it measures);
+ *    AUTH_SECRET, WRITE_RATE_LIMIT=0, each with --expose-gc and bench/lib/memory-probe.mjs preloaded
+ *    (SIGUSR2 → memory breakdown after a full GC: asked only twice, at the end of the first measured
+ *    minute and right after the load, since a full GC under load adds the pauses it measures);
  *    CATALOG_MAX_STORES is the branch's default unless set in the environment;
  *  - the bare Node server (bench/lib/bare-server.mjs): the round-trip baseline, sent a trickle of
  *    requests during the same window by the same generator;
  *  - the load generator (bench/lib/four-twenty-load.mjs) in a process of its own: open model
  *    (fixed arrival rates), order journeys cart create → add a line → totals → pickup → place,
  *    browsing (home, category and product pages, searches) with Zipf-like store popularity.
- * Sampled every 5 s: RSS of each node (/proc), its heap (the probe), CPU time of each node, the
- * generator, PostgreSQL and Redis (to tell which saturates), the load average.
+ * Sampled every 5 s from /proc: RSS and CPU time of each node, CPU time of the generator, PostgreSQL
+ * and Redis (to tell which saturates), the load average.
  * After the run: a database check (no stock below zero; for each contended variant, ordered ≤
  * initial stock and final = initial − ordered; every accepted order persisted exactly once), then
  * node B is killed (SIGKILL) and started again: spawn → /api/health and → a store's page, and a
@@ -30,7 +31,8 @@
  * orders), DRAIN_S (60: how long the generator waits for answers after the window), ACTIVE_STORES (all: traffic to the first N stores only, e.g. fewer than CATALOG_MAX_STORES
  * to measure without catalogue builds), LATE_MS (250: an order starting later than this is a miss), MAX_IN_FLIGHT (500),
  * RESEED=1 (seed again), PG_URL (postgres://postgres@127.0.0.1:5432), PROFILE=1 (--cpu-prof on
- * both nodes, summarised). REDIS_URL (default redis://127.0.0.1:6379).
+ * both nodes, summarised: node A's profile is written when it stops; node B is killed), SETTLE_S (180).
+ * REDIS_URL (default redis://127.0.0.1:6379). Findings: bench/SCALE.md, "The 4/20 run".
  *
  *   BENCH_ONLY=fourtwenty npm run bench     or     npx tsx bench/suites/four-twenty.ts
  *   BENCH_420_STORES=10 BENCH_420_PRODUCTS=200 BENCH_420_SECONDS=20 BENCH_420_ORDERS_PER_S=10 npx tsx bench/suites/four-twenty.ts
