@@ -19,6 +19,7 @@ import { runIntegrationStockSuite } from './integration-stock.ts';
 import { runScaleSuite } from './suites/scale.ts';
 import { runRenderSuite } from './suites/render.ts';
 import { runOfflineSuite } from './suites/offline.ts';
+import { runFourTwentySuite } from './suites/four-twenty.ts';
 
 const results = {
   startedAt: new Date().toISOString(),
@@ -48,6 +49,8 @@ if (wanted('render')) results.suites.render = await runRenderSuite();
 if (only.has('scale')) results.suites.scale = await runScaleSuite();
 // The offline catalogue at 2,000 and 40,000 products in Chromium with CPU ×4 (issue 15): only when named (seeds 40,000 products, minutes).
 if (only.has('offline')) results.suites.offline = await runOfflineSuite();
+// The 4/20 run (issue 15): two nodes on PostgreSQL + Redis, 150 stores, 50 orders/s for 5 minutes. Only when named (BENCH_ONLY=fourtwenty).
+if (only.has('fourtwenty')) results.suites.fourTwenty = await runFourTwentySuite();
 
 const out = path.join(import.meta.dirname, 'results/latest.json');
 fs.mkdirSync(path.dirname(out), { recursive: true });
