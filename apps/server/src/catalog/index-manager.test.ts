@@ -104,6 +104,19 @@ describeEachDatabase('catalogue index manager', (getDb) => {
     await manager.close();
   });
 
+  it('runs at most maxConcurrentBuilds first-need builds at once; the others wait their turn and answer the same', async () => {
+    for (const limit of [1, 2]) {
+      const manager = new CatalogIndexManager({ db: getDb().db, stores: storesFile.stores, clock: () => NOW, maxConcurrentBuilds: limit });
+      await manager.start();
+      const built = await Promise.all(storesFile.stores.map((s) => manager.ensure(s.storeId)));
+      expect(manager.stats.storeBuilds).toBe(storesFile.stores.length);
+      expect(manager.stats.peakConcurrentBuilds).toBe(limit);
+      built.forEach((catalog, i) => expect(catalog).toBe(manager.catalog(storesFile.stores[i]!.storeId)));
+      expect(manager.catalog(1).products.size).toBeGreaterThan(150);
+      await manager.close();
+    }
+  });
+
   it('keeps at most maxStores loaded: drops the least recently used (and its pages), rebuilds it on its next use with the same answers', async () => {
     const changed: number[] = [];
     const manager = new CatalogIndexManager({

@@ -42,6 +42,13 @@ export interface IndexManagerOptions {
   maxStores?: number;
   /** Stores built in the background after start (CATALOG_WARM_STORES); `start()` does not wait for them. */
   warm?: readonly number[];
+  /**
+   * How many first-need store builds may run at once (default 2); the others wait their turn. A build
+   * is mostly CPU on this one thread, so more at once finishes none sooner, but each holds its rows
+   * and half-built indices: under a burst of first requests to many stores (the 4/20 run), unbounded
+   * builds grew a node's heap past its limit. Two let one build read rows while the other indexes.
+   */
+  maxConcurrentBuilds?: number;
 }
 
 export class CatalogIndexManager {
@@ -57,16 +64,34 @@ export class CatalogIndexManager {
   /** Per store: product ids waiting for the next incremental reindex, and that reindex. */
   private readonly pendingProducts = new Map<number, { ids: Set<number>; run: Promise<void> }>();
   /** How many incremental reindexes ran (coalescing shows as fewer runs than changes). */
-  readonly stats = { productReindexes: 0, storeBuilds: 0, evictions: 0 };
+  readonly stats = { productReindexes: 0, storeBuilds: 0, evictions: 0, peakConcurrentBuilds: 0 };
   private readonly bus: ChangeBus;
   private readonly storeIds: Set<number>;
   private readonly maxStores: number;
+  private readonly maxBuilds: number;
+  private activeBuilds = 0;
+  private readonly buildWaiters: (() => void)[] = [];
   private closed = false;
 
   constructor(private readonly opts: IndexManagerOptions) {
     this.bus = opts.bus ?? inProcessBus();
     this.storeIds = new Set(opts.stores.map((s) => s.storeId));
     this.maxStores = opts.maxStores !== undefined && opts.maxStores > 0 ? opts.maxStores : Infinity;
+    this.maxBuilds = opts.maxConcurrentBuilds !== undefined && opts.maxConcurrentBuilds > 0 ? opts.maxConcurrentBuilds : 2;
+  }
+
+  /** Run a first-need build when one of `maxBuilds` slots is free (a finished build hands its slot to the next in line). */
+  private async withBuildSlot<T>(task: () => Promise<T>): Promise<T> {
+    if (this.activeBuilds < this.maxBuilds) this.activeBuilds += 1;
+    else await new Promise<void>((resolve) => this.buildWaiters.push(resolve));
+    this.stats.peakConcurrentBuilds = Math.max(this.stats.peakConcurrentBuilds, this.activeBuilds);
+    try {
+      return await task();
+    } finally {
+      const next = this.buildWaiters.shift();
+      if (next) next();
+      else this.activeBuilds -= 1;
+    }
   }
 
   private buildOptions(): BuildOptions {
@@ -108,10 +133,11 @@ export class CatalogIndexManager {
     if (!this.storeIds.has(storeId)) return Promise.reject(new Error(`Unknown store ${storeId}`));
     const build = this.serial(storeId, async () => {
       // A rebuild queued before us (a notice, a resync) may have loaded it already.
-      if (!this.catalogs.has(storeId)) {
-        this.stats.storeBuilds += 1;
-        await this.rebuild([storeId]);
-      }
+      if (!this.catalogs.has(storeId))
+        await this.withBuildSlot(async () => {
+          this.stats.storeBuilds += 1;
+          await this.rebuild([storeId]);
+        });
       return this.catalogs.get(storeId)!;
     }).finally(() => {
       if (this.loading.get(storeId) === build) this.loading.delete(storeId);
