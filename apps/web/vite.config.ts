@@ -1,6 +1,6 @@
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig, type Plugin, type Rolldown } from 'vite';
+import { defineConfig, type Rolldown } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /**
@@ -20,8 +20,7 @@ const pureWorkspaceModule = (id: string) => /[\\/]packages[\\/]domain[\\/]src[\\
  * wishlist, licence, account, age gate) use goes in chunks of its own, so it never weighs on the
  * pages that do not need it (issue 6: initial JavaScript ≤ 150 KiB gzip).
  */
-const VENDOR = /[\\/]node_modules[\\/](react|react-dom|scheduler|preact|react-router|cookie|set-cookie-parser)[\\/]/;
-const ENTRY = /[\\/]app[\\/]entry\.client\.tsx(\?.*)?$/;
+const VENDOR = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/;
 const BARREL = /[\\/]packages[\\/][^\\/]+[\\/]src[\\/]index\.ts$/;
 const SHELL_ROOT = /[\\/]app[\\/](root|entry\.client|layouts[\\/][^\\/]+)\.tsx(\?.*)?$/;
 
@@ -74,36 +73,8 @@ const pwa = VitePWA({
   },
 });
 
-/**
- * Issue 15 (initial JavaScript ≤ 100 KiB gzip): the browser runs Preact 11 (preact/compat) in place
- * of React and React DOM — in the *client* build only. The server keeps rendering with React 19
- * (react-dom/server): the HTML does not change, and Preact hydrates it (entry.client.tsx adapts
- * what differs: the document root, React's hoisted <head> hints, useId strings, autoFocus, effect
- * timing). React DOM's client is ≈ 60 KiB gzip, Preact + compat ≈ 5: vendor goes from 108 to
- * ≈ 50 KiB gzip. React Router 7's HydratedRouter runs on it unchanged. The whole browser suite
- * (e2e/, axe included) is the judge; bench/SCALE.md "Initial JavaScript (helper js)" has figures.
- * To go back to React in the browser, drop this plugin and the Preact part of entry.client.tsx.
- */
-const PREACT_FOR_REACT: Record<string, string> = {
-  react: 'preact/compat',
-  'react-dom': 'preact/compat',
-  'react-dom/client': 'preact/compat/client',
-  'react/jsx-runtime': 'preact/compat/jsx-runtime',
-  'react/jsx-dev-runtime': 'preact/compat/jsx-dev-runtime',
-};
-const preactInBrowser: Plugin = {
-  name: 'verdant:preact-in-browser',
-  enforce: 'pre',
-  applyToEnvironment: (env) => env.name === 'client',
-  async resolveId(source, importer, options) {
-    const target = PREACT_FOR_REACT[source];
-    if (!target) return null;
-    return this.resolve(target, importer, { ...options, skipSelf: true });
-  },
-};
-
 export default defineConfig({
-  plugins: [preactInBrowser, tailwindcss(), reactRouter(), pwa],
+  plugins: [tailwindcss(), reactRouter(), pwa],
   ssr: {
     // Workspace packages ship TypeScript source: bundle them into the server build.
     noExternal: [/^@verdant\//],
@@ -117,10 +88,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'vendor', test: VENDOR, priority: 2 },
-            // entry.client itself stays out: its body (the hydration) must run when React Router's
-            // bootstrap script imports it, after the route modules are registered — not whenever the
-            // `app` chunk is first evaluated (the root route imports that chunk earlier).
-            { name: (id, ctx) => (!id.includes('node_modules') && !ENTRY.test(id) && inShell(id, ctx) ? 'app' : null), priority: 1 },
+            { name: (id, ctx) => (!id.includes('node_modules') && inShell(id, ctx) ? 'app' : null), priority: 1 },
           ],
         },
       },

@@ -56,11 +56,9 @@ function AgeGateUnavailable() {
   );
 }
 
-// In the order React sends them (it moves stylesheets after the other links of the head): the
-// browser's renderer hydrates the head in order (entry.client.tsx).
 export const links: Route.LinksFunction = () => [
-  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
   { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
