@@ -45,6 +45,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -295,11 +296,28 @@ function spawnNode(name: string, port: number, env: Record<string, string>, prof
   return { name, port, child, probeFile, dataDir, output: () => out };
 }
 
-async function get(port: number, p: string, host: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`http://127.0.0.1:${port}${p}`, { headers: { host, ...headers }, signal: AbortSignal.timeout(30_000) });
-  const text = await res.text();
-  return { status: res.status, text };
+/** A request over node:http: fetch() drops a `host` header, which names the store here (every store would be the default one). */
+function send(
+  method: string,
+  port: number,
+  p: string,
+  host: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: p, headers: { host, ...headers }, timeout: 30_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`${method} ${host}${p}: no answer within 30 s`)));
+    req.on('error', reject);
+    req.end(body);
+  });
 }
+const get = (port: number, p: string, host: string, headers: Record<string, string> = {}) => send('GET', port, p, host, headers);
 
 /** Poll every 10 ms until `check` is true; returns the ms since `t0` (performance.now()). */
 async function until(node: Node, what: string, timeoutMs: number, t0: number, check: () => Promise<boolean>): Promise<number> {
@@ -469,7 +487,9 @@ export async function runFourTwentySuite() {
         return Math.round(performance.now() - primeStarted);
       }),
     );
-    console.log(`fourtwenty: primed ${storePlans.length} stores on each node in ${primeMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(' / ')}`);
+    console.log(
+      `fourtwenty: primed ${storePlans.length} stores on each node in ${primeMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(' / ')}`,
+    );
 
     const samples: Sample[] = [];
     let generator: ChildProcess | null = null;
@@ -670,10 +690,13 @@ export async function runFourTwentySuite() {
         for (let i = 0; i < 5; i++) {
           const before = await shown(b2.port);
           await shown(nodes[0].port);
-          const placed = await fetch(`http://127.0.0.1:${nodes[0].port}/api/order/save`, {
-            method: 'POST',
-            headers: { host: store.host, 'content-type': 'application/json' },
-            body: JSON.stringify({
+          const placed = await send(
+            'POST',
+            nodes[0].port,
+            '/api/order/save',
+            store.host,
+            { 'content-type': 'application/json' },
+            JSON.stringify({
               idempotency_key: randomUUID(),
               products: [{ sku, qty: 1 }],
               order_type: 'pickup',
@@ -681,8 +704,8 @@ export async function runFourTwentySuite() {
               birthday: '1990-01-01',
               payment_method: 'cashondelivery',
             }),
-          });
-          if (placed.status !== 200) throw new Error(`order through node A: ${placed.status} ${await placed.text()}`);
+          );
+          if (placed.status !== 200) throw new Error(`order through node A: ${placed.status} ${placed.text}`);
           const since = performance.now();
           propagation.push(await until(b2, 'the change on node B', 10_000, since, async () => (await shown(b2.port)) === before - 1));
         }
