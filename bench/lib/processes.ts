@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,4 +77,22 @@ export async function startBareServer(): Promise<Running> {
   });
   await waitFor(`http://127.0.0.1:${port}/`, 10_000, child);
   return { port, child, stop: stopper(child) };
+}
+
+/**
+ * `npm run seed -- --stores N --products M` (the seed CLI, run directly) into `dataDir`, on SQLite there or on PostgreSQL
+ * when `databaseUrl` is given, with a fixed reference date so every bench seeds the same catalogue. Returns the time it
+ * took; throws with the CLI's stderr when it fails.
+ */
+export function seedDeployment(opts: { stores: number; products: number; dataDir: string; referenceDate: string; databaseUrl?: string }): number {
+  const t0 = performance.now();
+  const args = ['--stores', String(opts.stores), '--products', String(opts.products), '--data-dir', opts.dataDir];
+  const res = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/seed.ts', ...args, '--reference-date', opts.referenceDate], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATABASE_URL: opts.databaseUrl ?? '', STORES_FILE: '' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+  });
+  if (res.status !== 0) throw new Error(`seed failed (${res.status}):\n${res.stderr}`);
+  return Math.round(performance.now() - t0);
 }

@@ -42,7 +42,7 @@
  *   BENCH_ONLY=fourtwenty npm run bench     or     npx tsx bench/suites/four-twenty.ts
  *   BENCH_420_STORES=10 BENCH_420_PRODUCTS=200 BENCH_420_SECONDS=20 BENCH_420_ORDERS_PER_S=10 npx tsx bench/suites/four-twenty.ts
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -50,7 +50,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { summariseCpuProfile } from '../lib/cpuprofile-summary.ts';
-import { REPO_ROOT, freePort } from '../lib/processes.ts';
+import { REPO_ROOT, freePort, seedDeployment } from '../lib/processes.ts';
 
 const MiB = 2 ** 20;
 const REFERENCE_DATE = '2026-06-15T12:00:00Z';
@@ -119,26 +119,7 @@ async function ensureDeployment(stores: number, products: number): Promise<Deplo
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.mkdirSync(dataDir, { recursive: true });
     console.log(`fourtwenty: seeding ${stores} stores × ${products} products into PostgreSQL ${database} …`);
-    const t0 = performance.now();
-    const res = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'apps/server/src/cli/seed.ts',
-        '--stores',
-        String(stores),
-        '--products',
-        String(products),
-        '--data-dir',
-        dataDir,
-        '--reference-date',
-        REFERENCE_DATE,
-      ],
-      { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: url, STORES_FILE: '' }, encoding: 'utf8', maxBuffer: 64 * MiB },
-    );
-    if (res.status !== 0) throw new Error(`seed failed (${res.status}):\n${res.stderr}`);
-    seedMs = Math.round(performance.now() - t0);
+    seedMs = seedDeployment({ stores, products, dataDir, referenceDate: REFERENCE_DATE, databaseUrl: url });
     fs.writeFileSync(marker, JSON.stringify({ stores, products, database, seedMs, at: new Date().toISOString() }) + '\n');
   }
   return { url, database, dataDir, storesFile, seedMs };

@@ -27,14 +27,14 @@
  *   BENCH_ONLY=scale npm run bench     or     npx tsx bench/suites/scale.ts
  *   BENCH_SCALE_STORES=30 BENCH_SCALE_PRODUCTS=2000 npx tsx bench/suites/scale.ts
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { STRAINS } from '../../apps/server/src/seed/data/strains.ts';
 import { summariseCpuProfile, type CpuProfileSummary } from '../lib/cpuprofile-summary.ts';
-import { REPO_ROOT, freePort } from '../lib/processes.ts';
+import { REPO_ROOT, freePort, seedDeployment } from '../lib/processes.ts';
 
 const MiB = 2 ** 20;
 const REFERENCE_DATE = '2026-06-15T12:00:00Z';
@@ -69,26 +69,7 @@ function ensureDeployment(stores: number, products: number): Seeded {
   if (process.env.BENCH_SCALE_RESEED === '1' || !fs.existsSync(marker)) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     console.log(`scale: seeding ${stores} stores × ${products} products into ${dataDir} …`);
-    const t0 = performance.now();
-    const res = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'apps/server/src/cli/seed.ts',
-        '--stores',
-        String(stores),
-        '--products',
-        String(products),
-        '--data-dir',
-        dataDir,
-        '--reference-date',
-        REFERENCE_DATE,
-      ],
-      { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: '', STORES_FILE: '' }, encoding: 'utf8', maxBuffer: 64 * MiB },
-    );
-    if (res.status !== 0) throw new Error(`seed failed (${res.status}):\n${res.stderr}`);
-    seedMs = Math.round(performance.now() - t0);
+    seedMs = seedDeployment({ stores, products, dataDir, referenceDate: REFERENCE_DATE });
     fs.writeFileSync(
       marker,
       JSON.stringify({ stores, products, referenceDate: REFERENCE_DATE, seedMs, at: new Date().toISOString() }) + '\n',
