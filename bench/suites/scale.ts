@@ -418,7 +418,13 @@ export async function runScaleSuite(): Promise<ScaleResult> {
     for (const tier of tiers) {
       for (; done < tier; done++) await touchStore(node.port, seeded.codes[done], done);
       const p = await probe(node.child, probeFile);
-      touched.push({ stores: tier, rssMiB: p.rssMiB, heapUsedMiB: p.heapUsedMiB, heapTotalMiB: p.heapTotalMiB, externalMiB: p.externalMiB });
+      touched.push({
+        stores: tier,
+        rssMiB: p.rssMiB,
+        heapUsedMiB: p.heapUsedMiB,
+        heapTotalMiB: p.heapTotalMiB,
+        externalMiB: p.externalMiB,
+      });
     }
 
     result.server = {
@@ -495,7 +501,12 @@ function report(r: ScaleResult): void {
       note: `worst store ${s.searchP99MaxMs} ms (median of ${ROUNDS} rounds of ${s.queries}), median p50 ${percentile(p50s, 50)} ms over ${s.search.length} stores (bare round trip p99 ${r.bare.roundTripP99Ms} ms)`,
     };
     for (const t of s.touched)
-      rows[`after touching ${t.stores} stores`] = { 'ready s': '', 'RSS MiB': t.rssMiB, goal: '', note: `heap ${t.heapUsedMiB} MiB live of ${t.heapTotalMiB} MiB V8 heap; external ${t.externalMiB} MiB` };
+      rows[`after touching ${t.stores} stores`] = {
+        'ready s': '',
+        'RSS MiB': t.rssMiB,
+        goal: '',
+        note: `heap ${t.heapUsedMiB} MiB live of ${t.heapTotalMiB} MiB V8 heap; external ${t.externalMiB} MiB`,
+      };
   }
   console.table(rows);
   if (r.profile) {
