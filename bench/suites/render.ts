@@ -7,6 +7,7 @@ import path from 'node:path';
 import { load, type LoadResult } from '../lib/http-load.ts';
 import { freePort, REPO_ROOT, startBareServer, startServer, type Running } from '../lib/processes.ts';
 import { summariseCpuProfile } from '../lib/cpuprofile-summary.ts';
+import { undoInstantDedupe } from '../lib/render-normalise.ts';
 
 /**
  * Uncached SSR renders (issue 15: "at least twice today's rate for home, category and product
@@ -53,6 +54,8 @@ const HTML_DIR = path.join(import.meta.dirname, '../results/render-html');
  * it ran) and the content hash in built asset names (they move whenever any client code does).
  */
 export function normaliseHtml(html: string, nonce: string | undefined): string {
+  // The root's renderedAt and the product page's now in the same millisecond: written as when they differ.
+  html = undoInstantDedupe(html);
   return (nonce ? html.split(nonce).join('__NONCE__') : html)
     .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://HOST')
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, 'TIME')
@@ -101,11 +104,6 @@ async function fetchPage(port: number, pagePath: string): Promise<{ res: Respons
   return { res, html };
 }
 
-/** The page's loader data has `now`, but `renderedAt` is not followed by an instant of its own. */
-function sameInstantDeduplicated(html: string): boolean {
-  return html.includes('\\"now\\",\\"') && !/\\"renderedAt\\",\\"\d{4}-/.test(html);
-}
-
 /**
  * Each page's normalised HTML hash, from its first render and from a repeat render after the first
  * one's fragments (product cards, app/lib/fragment-cache.ts) went into the cache: the HTML check
@@ -117,15 +115,7 @@ async function pageHashes(port: number, dir?: string): Promise<Record<string, st
     for (const pass of ['first', 'repeat'] as const) {
       // The fragment cache fills after the turn that rendered the page: let it.
       if (pass === 'repeat') await new Promise((resolve) => setTimeout(resolve, 100));
-      let { res, html } = await fetchPage(port, page.path);
-      // The root's `renderedAt` and the product page's `now` are two instants; when they fall in the
-      // same millisecond, React Router's turbo-stream writes the second as a reference to the first
-      // (fewer bytes, other indices), which the normalisation below cannot undo. Same code, a
-      // different page: fetch again (a render takes a few ms, so the next one differs in time).
-      for (let again = 0; again < 5 && sameInstantDeduplicated(html); again++) {
-        console.log(`${page.kind}: renderedAt and now fell in the same millisecond; fetching again`);
-        ({ res, html } = await fetchPage(port, page.path));
-      }
+      const { res, html } = await fetchPage(port, page.path);
       const normal = normaliseHtml(html, nonceOf(res));
       const hash = crypto.createHash('sha256').update(normal).digest('hex');
       if (pass === 'first') hashes[page.kind] = hash;
