@@ -90,7 +90,15 @@ export class FragmentCache {
     if (!renderer) return;
     for (const [key, build] of queued) {
       if (this.entries.has(key)) continue;
-      this.set(key, renderer(build()));
+      let html: string;
+      try {
+        html = renderer(build());
+      } catch {
+        // Runs outside any request: a fragment that cannot render alone is simply not cached
+        // (its pages keep rendering it in full, and report their own errors).
+        continue;
+      }
+      this.set(key, html);
     }
   }
 

@@ -130,3 +130,15 @@ it('keeps the fragment cache within its memory bound, least recently used out fi
   expect(cache.get('k11', el)).toBeDefined();
   expect(cache.get('k12', el)).toBeUndefined();
 });
+
+it('caches nothing for a fragment that fails to render alone, and goes on with the others', () => {
+  const cache = new FragmentCache((node) => {
+    if (node === 'bad') throw new Error('cannot render alone');
+    return String(node);
+  });
+  cache.get('bad', () => 'bad');
+  cache.get('good', () => 'good');
+  expect(() => cache.flush()).not.toThrow();
+  expect(cache.get('bad', () => 'bad')).toBeUndefined();
+  expect(cache.get('good', () => 'good')).toBe('good');
+});
