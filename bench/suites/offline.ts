@@ -45,6 +45,10 @@ const HOST = 'store-001.localhost';
 const STORE = 'store-001';
 const READY_TIMEOUT_MS = 10 * 60_000;
 const SEARCH_TIMEOUT_MS = 5 * 60_000;
+/** A directory: a Chromium trace (timeline + JS samples) of each run's offline search is written there. */
+const TRACE_DIR = process.env.BENCH_OFFLINE_TRACE ?? '';
+/** BENCH_OFFLINE_CONTROL=0 leaves out the control runs (quicker, when only the figures of this branch are wanted). */
+const CONTROL = process.env.BENCH_OFFLINE_CONTROL !== '0';
 
 interface Wire {
   identity: number;
@@ -178,6 +182,8 @@ function watchWorkerHeap(cdp: CDPSession) {
   let nextId = 1;
   let peak: number | null = null;
   let last: number | null = null;
+  const series: [number, number][] = [];
+  const t0 = Date.now();
   cdp.on('Target.attachedToTarget', (e: { sessionId: string; targetInfo: { type: string } }) => {
     if (e.targetInfo.type === 'worker') sessions.add(e.sessionId);
   });
@@ -186,6 +192,7 @@ function watchWorkerHeap(cdp: CDPSession) {
     const m = JSON.parse(e.message) as { result?: { usedSize?: number } };
     if (typeof m.result?.usedSize === 'number') {
       peak = Math.max(peak ?? 0, m.result.usedSize);
+      series.push([Math.round((Date.now() - t0) / 100) / 10, mib(m.result.usedSize)]);
       last = (last ?? 0) + m.result.usedSize;
     }
   });
@@ -200,6 +207,8 @@ function watchWorkerHeap(cdp: CDPSession) {
       }
     },
     peak: () => peak,
+    /** [seconds since the watch began, MiB] of every sample. */
+    series: () => series,
     /** Live heap of the workers after a full GC (what the index keeps), in bytes. */
     async afterGc(): Promise<number | null> {
       const ids: number[] = [];
@@ -330,7 +339,21 @@ async function browserRun(
       }
     if (controlMs === undefined) run.storedMs = Math.round(performance.now() - t0);
     const storedAt = Date.now();
-    if (controlMs === undefined) await offlineSearch();
+    if (controlMs === undefined) {
+      const tracing = TRACE_DIR !== '';
+      if (tracing) {
+        fs.mkdirSync(TRACE_DIR, { recursive: true });
+        await browser.startTracing(page, {
+          path: path.join(TRACE_DIR, `offline-search-${products}-${Date.now()}.json`),
+          categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'toplevel', 'blink.user_timing'],
+        });
+      }
+      try {
+        await offlineSearch();
+      } finally {
+        if (tracing) await browser.stopTracing();
+      }
+    }
     async function offlineSearch() {
       // Offline, the page's lazy chunks (the search panel; main's catalogue engine) come from the
       // service worker's precache: wait until it controls the page.
@@ -377,6 +400,8 @@ async function browserRun(
     clearInterval(sampler);
     const kept = await workers.afterGc();
     run.workerHeapAfterGcMiB = kept === null ? null : mib(kept);
+    if (process.env.BENCH_OFFLINE_SERIES === '1')
+      console.log(`  worker heap [s, MiB] (${label}): ${JSON.stringify(workers.series().filter((_, i) => i % 2 === 0))}`);
   } catch (error) {
     run.error = (error as Error).message.split('\n')[0];
   } finally {
@@ -411,8 +436,9 @@ export async function runOfflineSuite() {
       runs.push(await browserRun('compact, worker (this branch)', server.port, products, target));
       console.log('  ', JSON.stringify(runs.at(-1)));
       // The control: what the machine's load alone does to main-thread tasks over as long.
-      runs.push(await browserRun('control: no snapshot', server.port, products, target, runs.at(-1)!.readyMs ?? 30_000));
-      console.log('  ', JSON.stringify(runs.at(-1)));
+      if (CONTROL)
+        runs.push(await browserRun('control: no snapshot', server.port, products, target, runs.at(-1)!.readyMs ?? 30_000));
+      if (CONTROL) console.log('  ', JSON.stringify(runs.at(-1)));
     } finally {
       await server.stop();
     }
