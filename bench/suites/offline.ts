@@ -345,7 +345,15 @@ async function browserRun(
         fs.mkdirSync(TRACE_DIR, { recursive: true });
         await browser.startTracing(page, {
           path: path.join(TRACE_DIR, `offline-search-${products}-${Date.now()}.json`),
-          categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'toplevel', 'blink.user_timing'],
+          categories: [
+            'devtools.timeline',
+            'disabled-by-default-devtools.timeline',
+            'v8',
+            'v8.execute',
+            'disabled-by-default-v8.cpu_profiler',
+            'toplevel',
+            'blink.user_timing',
+          ],
         });
       }
       try {
@@ -436,8 +444,7 @@ export async function runOfflineSuite() {
       runs.push(await browserRun('compact, worker (this branch)', server.port, products, target));
       console.log('  ', JSON.stringify(runs.at(-1)));
       // The control: what the machine's load alone does to main-thread tasks over as long.
-      if (CONTROL)
-        runs.push(await browserRun('control: no snapshot', server.port, products, target, runs.at(-1)!.readyMs ?? 30_000));
+      if (CONTROL) runs.push(await browserRun('control: no snapshot', server.port, products, target, runs.at(-1)!.readyMs ?? 30_000));
       if (CONTROL) console.log('  ', JSON.stringify(runs.at(-1)));
     } finally {
       await server.stop();
