@@ -348,10 +348,9 @@ async function browserRun(
           categories: [
             'devtools.timeline',
             'disabled-by-default-devtools.timeline',
-            'v8',
-            'v8.execute',
-            'disabled-by-default-v8.cpu_profiler',
             'toplevel',
+            'v8',
+            'disabled-by-default-v8.gc',
             'blink.user_timing',
           ],
         });
