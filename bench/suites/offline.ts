@@ -49,6 +49,10 @@ const SEARCH_TIMEOUT_MS = 5 * 60_000;
 const TRACE_DIR = process.env.BENCH_OFFLINE_TRACE ?? '';
 /** BENCH_OFFLINE_CONTROL=0 leaves out the control runs (quicker, when only the figures of this branch are wanted). */
 const CONTROL = process.env.BENCH_OFFLINE_CONTROL !== '0';
+/** Another built checkout (`npm ci && npm run build` done) whose storefront runs beside this one, alternated. */
+const COMPARE_ROOT = process.env.BENCH_OFFLINE_COMPARE_ROOT ?? '';
+/** Browser runs of each subject per store size (alternated with the compared checkout). */
+const ROUNDS = Number(process.env.BENCH_OFFLINE_ROUNDS ?? 1);
 
 interface Wire {
   identity: number;
@@ -440,8 +444,21 @@ export async function runOfflineSuite() {
       console.log(
         `  ${products} products: compact ${JSON.stringify(compact.wire)}, v1 ${JSON.stringify(v1.wire)}; search "${target.query}"`,
       );
-      runs.push(await browserRun('compact, worker (this branch)', server.port, products, target));
-      console.log('  ', JSON.stringify(runs.at(-1)));
+      // With a second checkout to compare (same format 2 and worker, e.g. main before a change to
+      // them): both servers up, their runs alternated round by round on the same machine load.
+      const other = COMPARE_ROOT ? await startServer(COMPARE_ROOT, dir) : null;
+      try {
+        for (let round = 0; round < ROUNDS; round++) {
+          runs.push(await browserRun('compact, worker (this branch)', server.port, products, target));
+          console.log('  ', JSON.stringify(runs.at(-1)));
+          if (other) {
+            runs.push(await browserRun(`compare: ${path.basename(COMPARE_ROOT)}`, other.port, products, target));
+            console.log('  ', JSON.stringify(runs.at(-1)));
+          }
+        }
+      } finally {
+        await other?.stop();
+      }
       // The control: what the machine's load alone does to main-thread tasks over as long.
       if (CONTROL) runs.push(await browserRun('control: no snapshot', server.port, products, target, runs.at(-1)!.readyMs ?? 30_000));
       if (CONTROL) console.log('  ', JSON.stringify(runs.at(-1)));
@@ -493,6 +510,22 @@ export async function runOfflineSuite() {
       error: r.error ?? (r.crashed ? 'crashed' : ''),
     })),
   );
+  // Per subject and size, over its rounds: runs with a task over 200 ms in the offline search, the
+  // longest such task (median and max), and the worker heap peak (median and max).
+  const groups = new Map<string, BrowserRun[]>();
+  for (const r of runs) groups.set(`${r.label} @ ${r.products}`, [...(groups.get(`${r.label} @ ${r.products}`) ?? []), r]);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+  for (const [name, rs] of groups) {
+    const search = rs.map((r) => r.longestTaskSearchMs);
+    const loading = rs.map((r) => r.longestTaskWhileLoadingMs);
+    const heap = rs.map((r) => r.workerHeapPeakMiB ?? 0);
+    console.log(
+      `  ${name}: ${rs.length} run(s); runs with a task > 200 ms while loading ${rs.filter((r) => r.tasksOver200msWhileLoading > 0).length}, ` +
+        `in the search ${rs.filter((r) => r.tasksOver200msSearch > 0).length}; longest task while loading median ${median(loading)} / max ${Math.max(...loading)} ms, ` +
+        `in the search median ${median(search)} / max ${Math.max(...search)} ms; worker heap peak median ${median(heap)} / max ${Math.max(...heap)} MiB; ` +
+        `found ${rs.filter((r) => r.searchFound).length}/${rs.length}${rs.some((r) => r.error) ? `; errors: ${rs.map((r) => r.error ?? '').join(' | ')}` : ''}`,
+    );
+  }
   return {
     cpuThrottlingRate: CPU_RATE,
     loadavgAtStart: loadavg,
