@@ -42,20 +42,31 @@ export interface BuildOptions {
 
 const NO_STOCK: StockInfo = { qty: 0, is_in_stock: false, manage_stock: true, low_stock_threshold: 0 };
 
+/**
+ * One frozen empty array shared by every document's empty lists (issue 15): a product has a dozen
+ * lists (discounts, tier prices, media, options, children, links …) and most are empty; an array
+ * object each was ~32 bytes × 12 × every document. Frozen, so a caller that tried to add to one
+ * would fail loudly instead of changing every document. Documents are read-only everywhere.
+ */
+const NONE: readonly never[] = Object.freeze([]);
+function listOf<T>(items: T[]): T[] {
+  return items.length === 0 ? (NONE as never[]) : items;
+}
+
 /** Build every store's documents from rows read for `scope`. */
 export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreDocuments[] {
-  // Shared strings (issue 15): those of the rows are interned by readCatalogRows, discovery tags
-  // here. Objects and arrays are NOT shared between documents, even empty or equal ones: SSR
-  // loaders hand documents to React Router, whose stream encoding writes an object it meets twice
-  // once and refers to it after, which would change the HTML bytes (bench/render-html.json) though
-  // not the data.
-  const tags = new Map<string, string>();
-  const tag = (value: string) => {
-    const known = tags.get(value);
+  // Shared values (issue 15): strings already interned by readCatalogRows, and here the small
+  // objects that repeat from document to document with the same content (a category ref, an
+  // attribute value, a discovery tag). Same JSON, a fraction of the objects.
+  const shared = new Map<string, string>();
+  const intern = (value: string) => {
+    const known = shared.get(value);
     if (known !== undefined) return known;
-    tags.set(value, value);
+    shared.set(value, value);
     return value;
   };
+  const categoryRefs = new Map<string, CatalogProduct['category'][number]>();
+  const attributeValues = new Map<string, CatalogProduct['custom_attributes'][number]>();
   const labels = new Map(rows.attributes.map((a) => [a.attribute_code, toAttribute(a)]));
   const optionLabel = (code: string, value: number | null) =>
     value == null ? null : (labels.get(code)?.options.find((o) => o.value === String(value))?.label ?? null);
@@ -111,11 +122,11 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       special_price: row?.special_price_cents ?? null,
       special_from_date: row?.special_from_date ?? null,
       special_to_date: row?.special_to_date ?? null,
-      tier_prices: (tiers.get(p.id) ?? []).map((t) => ({
+      tier_prices: listOf((tiers.get(p.id) ?? []).map((t) => ({
         customer_group_id: t.customer_group_id,
         qty: t.qty,
         price: t.price_cents,
-      })),
+      }))),
       ...(groupPrices.length > 0 ? { group_prices: groupPrices } : {}),
     };
   };
@@ -202,15 +213,24 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       tax_class_id: p.tax_class_id,
       dispensaryID: p.store_id,
       license_type: p.license_type,
-      category_ids: refs.map((c) => c.id),
-      category: refs.map((c) => ({ category_id: c.id, name: c.name, slug: c.slug, url_path: c.url_path })),
+      category_ids: listOf(refs.map((c) => c.id)),
+      category: listOf(
+        refs.map((c) => {
+          const key = `${c.store_id}:${c.id}`;
+          let ref = categoryRefs.get(key);
+          if (!ref) categoryRefs.set(key, (ref = { category_id: c.id, name: c.name, slug: c.slug, url_path: c.url_path }));
+          return ref;
+        }),
+      ),
       image: image(p.image),
-      media_gallery: (media.get(p.id) ?? []).map((m) => ({
-        image: m.image,
-        label: m.label,
-        position: m.position,
-        video: m.video,
-      })),
+      media_gallery: listOf(
+        (media.get(p.id) ?? []).map((m) => ({
+          image: m.image,
+          label: m.label,
+          position: m.position,
+          video: m.video,
+        })),
+      ),
       size: p.size,
       uom: p.uom === 'g' ? 'g' : 'ea',
       brand: optionLabel('brand_id', p.brand_id),
@@ -223,10 +243,12 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       cbd_percent: p.cbd_percent,
       description: p.description,
       short_description: p.short_description,
-      discovery_tags: p.discovery_tags
-        .split(',')
-        .map((t) => tag(t.trim()))
-        .filter(Boolean),
+      discovery_tags: listOf(
+        p.discovery_tags
+          .split(',')
+          .map((t) => intern(t.trim()))
+          .filter(Boolean),
+      ),
       unit_weight_grams_equivelent: p.unit_weight_grams_equivelent,
       staff_pick: p.staff_pick === 1,
       best_seller: p.best_seller === 1,
@@ -234,9 +256,9 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       created_at: p.created_at,
       updated_at: p.updated_at,
       stock: stockOf(p.id),
-      discounts: (discounts.get(p.id) ?? []).map(qtyDiscountOf),
+      discounts: listOf((discounts.get(p.id) ?? []).map(qtyDiscountOf)),
       ...priceOf(p),
-      configurable_options: (confOptions.get(p.id) ?? []).map((o) => ({
+      configurable_options: listOf((confOptions.get(p.id) ?? []).map((o) => ({
         attribute_id: o.attribute_id,
         attribute_code: o.attribute_code,
         label: o.label,
@@ -245,12 +267,19 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
           value_index: v.value_index,
           label: v.label,
         })),
-      })),
-      configurable_children: (children.get(p.id) ?? []).map(child),
-      product_links: ownLinks.map((l) => link(p, l)),
-      bundle_options: bundle,
-      custom_options: (customOptions.get(p.id) ?? []).map(custom),
-      custom_attributes: (attrs.get(p.id) ?? []).map((a) => ({ attribute_code: a.attribute_code, value: a.value })),
+      }))),
+      configurable_children: listOf((children.get(p.id) ?? []).map(child)),
+      product_links: listOf(ownLinks.map((l) => link(p, l))),
+      bundle_options: listOf(bundle),
+      custom_options: listOf((customOptions.get(p.id) ?? []).map(custom)),
+      custom_attributes: listOf(
+        (attrs.get(p.id) ?? []).map((a) => {
+          const key = `${a.attribute_code}\u0000${a.value}`;
+          let shared = attributeValues.get(key);
+          if (!shared) attributeValues.set(key, (shared = { attribute_code: a.attribute_code, value: a.value }));
+          return shared;
+        }),
+      ),
     };
     // Parents and kits have no price rows of their own: give them the price a listing shows.
     if (doc.type_id === 'configurable' || doc.type_id === 'grouped' || doc.type_id === 'bundle') {
