@@ -65,6 +65,20 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
     shared.set(value, value);
     return value;
   };
+  // One frozen list per distinct discovery_tags text (a size repeats its parent's): a list built
+  // by split/filter had room for ~17 entries, ~150 bytes a product.
+  const tagLists = new Map<string, string[]>();
+  const tagList = (raw: string): string[] => {
+    let list = tagLists.get(raw);
+    if (!list) {
+      const tags = raw
+        .split(',')
+        .map((t) => intern(t.trim()))
+        .filter(Boolean);
+      tagLists.set(raw, (list = tags.length === 0 ? (NONE as never[]) : (Object.freeze(tags.slice()) as string[])));
+    }
+    return list;
+  };
   const categoryRefs = new Map<string, CatalogProduct['category'][number]>();
   const attributeValues = new Map<string, CatalogProduct['custom_attributes'][number]>();
   const labels = new Map(rows.attributes.map((a) => [a.attribute_code, toAttribute(a)]));
@@ -243,12 +257,7 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       cbd_percent: p.cbd_percent,
       description: p.description,
       short_description: p.short_description,
-      discovery_tags: listOf(
-        p.discovery_tags
-          .split(',')
-          .map((t) => intern(t.trim()))
-          .filter(Boolean),
-      ),
+      discovery_tags: tagList(p.discovery_tags),
       unit_weight_grams_equivelent: p.unit_weight_grams_equivelent,
       staff_pick: p.staff_pick === 1,
       best_seller: p.best_seller === 1,
