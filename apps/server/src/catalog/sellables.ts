@@ -21,6 +21,7 @@ import { loadedProduct } from '../prices/loaded-product.ts';
 import { addOnPrice, bundleOptionOf, loadedLinkOf, ownAddOn, qtyDiscountOf } from '../prices/catalog-row-mappers.ts';
 import type { CatalogRows } from './catalog-rows.ts';
 import { groupBy } from './group-by.ts';
+import { SortedLookup } from './sorted-lookup.ts';
 
 /**
  * The columns of a product row that pricing and the cart read (toUnit, products()). Not the whole
@@ -151,13 +152,13 @@ export interface SellableAnswer {
 }
 
 export class SellableIndex {
-  private readonly byId = new Map<number, SellableRecord>();
-  private bySku = new Map<string, SellableRecord>();
+  // Sorted lookups, not Maps (./sorted-lookup.ts): a third of the memory; rebuilt after every change.
+  private byId = new SortedLookup<number, SellableRecord>();
+  private bySku = new SortedLookup<string, SellableRecord>();
   private childrenOf = new Map<number, SellableRecord[]>();
 
   constructor(records: readonly SellableRecord[] = []) {
-    for (const r of records) this.byId.set(r.row.id, r);
-    this.relink();
+    this.relink(new Map(records.map((r) => [r.row.id, r])));
   }
 
   get size(): number {
@@ -166,15 +167,17 @@ export class SellableIndex {
 
   /** Replace some records and drop products that no longer exist. */
   apply(upserts: readonly SellableRecord[], removedIds: readonly number[]): void {
-    for (const id of removedIds) this.byId.delete(id);
-    for (const r of upserts) this.byId.set(r.row.id, r);
-    this.relink();
+    const byId = new Map(this.byId.valuesInKeyOrder().map((r) => [r.row.id, r]));
+    for (const id of removedIds) byId.delete(id);
+    for (const r of upserts) byId.set(r.row.id, r);
+    this.relink(byId);
   }
 
-  private relink(): void {
+  private relink(records: Map<number, SellableRecord>): void {
     const bySku = new Map<string, SellableRecord>();
     const childrenOf = new Map<number, SellableRecord[]>();
-    for (const r of [...this.byId.values()].sort((a, b) => a.row.id - b.row.id)) {
+    this.byId = new SortedLookup(records);
+    for (const r of this.byId.valuesInKeyOrder()) {
       bySku.set(r.row.sku, r);
       if (r.row.parent_id != null) {
         const list = childrenOf.get(r.row.parent_id);
@@ -182,7 +185,7 @@ export class SellableIndex {
         else childrenOf.set(r.row.parent_id, [r]);
       }
     }
-    this.bySku = bySku;
+    this.bySku = new SortedLookup(bySku);
     this.childrenOf = childrenOf;
   }
 
