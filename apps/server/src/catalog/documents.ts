@@ -106,15 +106,19 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
   );
   const bySku = new Map(rows.products.map((p) => [`${p.store_id}:${p.sku}`, p]));
 
+  // One frozen stock object per distinct content (a size's document and its entry in the parent
+  // repeat it; most quantities repeat across products): an object and two boxed numbers each before.
+  const stockObjects = new Map<string, StockInfo>();
   const stockOf = (id: number): StockInfo => {
     const s = stock.get(id);
-    if (!s) return { ...NO_STOCK };
-    return {
-      qty: s.qty,
-      is_in_stock: s.is_in_stock === 1,
-      manage_stock: s.manage_stock === 1,
-      low_stock_threshold: s.low_stock_threshold,
-    };
+    const info: StockInfo = s
+      ? { qty: s.qty, is_in_stock: s.is_in_stock === 1, manage_stock: s.manage_stock === 1, low_stock_threshold: s.low_stock_threshold }
+      : { ...NO_STOCK };
+    const key = `${info.qty}|${info.is_in_stock}|${info.manage_stock}|${info.low_stock_threshold}`;
+    const known = stockObjects.get(key);
+    if (known) return known;
+    stockObjects.set(key, Object.freeze(info) as StockInfo);
+    return info;
   };
   const priceOf = (p: Row<'products'>): PriceFields => {
     const group = options.customerGroupFor(p.store_id);
