@@ -68,9 +68,10 @@ export interface SellableRecord {
 /**
  * Most records have no prices of another group, tiers, discounts, links or bundle options: one
  * frozen empty list for all (records are read-only; these lists are copied or mapped into every
- * answer, never handed out as they are). customOptions is handed out as is (LoadedProduct), so it
- * keeps a list of its own: an answer that reaches React Router's stream encoding must not contain
- * one object twice where it did not before.
+ * answer, never handed out as they are). customOptions is handed out as is (LoadedProduct), so an
+ * empty one is replaced by a list of its own in the answer: an answer that reaches React Router's
+ * stream encoding must not contain one object twice where it did not before. Price lists are
+ * shared by content (frozen), read only by toUnit.
  */
 const NONE: readonly never[] = Object.freeze([]);
 function listOf<T>(items: T[]): T[] {
@@ -91,6 +92,17 @@ export function sellableRecords(rows: CatalogRows): Map<number, SellableRecord[]
   const bundleOptions = groupBy(rows.bundleOptions, (r) => r.product_id);
   const customOptions = groupBy(rows.customOptions, (r) => r.product_id);
   const customValues = groupBy(rows.customValues, (r) => r.option_id);
+  // One frozen price list per distinct content: most products of a store repeat a few prices.
+  const priceLists = new Map<string, SellablePrice[]>();
+  const priceList = (list: SellablePrice[]): SellablePrice[] => {
+    if (list.length === 0) return NONE as never[];
+    const key = JSON.stringify(list);
+    const known = priceLists.get(key);
+    if (known) return known;
+    const frozen = Object.freeze(list.map((r) => Object.freeze(r))) as SellablePrice[];
+    priceLists.set(key, frozen);
+    return frozen;
+  };
   const out = new Map<number, SellableRecord[]>();
   for (const p of rows.products) {
     const record: SellableRecord = {
@@ -108,13 +120,15 @@ export function sellableRecords(rows: CatalogRows): Map<number, SellableRecord[]
         license_type: p.license_type,
         tax_class_id: p.tax_class_id,
       },
-      prices: listOf((prices.get(p.id) ?? []).map((r) => ({
-        customer_group_id: r.customer_group_id,
-        price_cents: r.price_cents,
-        special_price_cents: r.special_price_cents,
-        special_from_date: r.special_from_date,
-        special_to_date: r.special_to_date,
-      }))),
+      prices: priceList(
+        (prices.get(p.id) ?? []).map((r) => ({
+          customer_group_id: r.customer_group_id,
+          price_cents: r.price_cents,
+          special_price_cents: r.special_price_cents,
+          special_from_date: r.special_from_date,
+          special_to_date: r.special_to_date,
+        })),
+      ),
       tiers: listOf((tiers.get(p.id) ?? []).map((t) => ({ customer_group_id: t.customer_group_id, qty: t.qty, price_cents: t.price_cents }))),
       discounts: listOf(
         [...(discounts.get(p.id) ?? [])].sort((a, b) => a.qty_to_buy - b.qty_to_buy).map(qtyDiscountOf),
@@ -123,7 +137,7 @@ export function sellableRecords(rows: CatalogRows): Map<number, SellableRecord[]
       bundleOptions: listOf(
         [...(bundleOptions.get(p.id) ?? [])].sort(byPositionThen((o) => o.option_id)).map(bundleOptionOf),
       ),
-      customOptions: [...(customOptions.get(p.id) ?? [])].sort(byPositionThen((o) => o.option_id)).map((o) => ({
+      customOptions: listOf([...(customOptions.get(p.id) ?? [])].sort(byPositionThen((o) => o.option_id)).map((o) => ({
         option_id: o.option_id,
         title: o.title,
         type: o.type,
@@ -133,7 +147,7 @@ export function sellableRecords(rows: CatalogRows): Map<number, SellableRecord[]
           .sort(byPositionThen((v) => v.option_type_id))
           .map((v) => ({ option_type_id: v.option_type_id, title: v.title, price_type: v.price_type, price: addOnPrice(v), position: v.position })),
         own: ownAddOn(o),
-      })),
+      }))),
     };
     const list = out.get(p.store_id);
     if (list) list.push(record);
@@ -249,7 +263,8 @@ export class SellableIndex {
             ? r.links.map((l) => loadedLinkOf(l, members.get(l.linked_product_sku) ?? null))
             : [],
         bundleOptions: type === 'bundle' ? r.bundleOptions.map((o) => ({ ...o })) : [],
-        customOptions: r.customOptions,
+        // Handed out as is: an empty one is a list of its own per answer, as each record had.
+        customOptions: r.customOptions.length === 0 ? [] : r.customOptions,
       });
       // The entry is a copy of the unit, as in the loader: it receives stock too.
       units.push(product);
