@@ -13,11 +13,12 @@ import {
   productPrice,
 } from '@verdant/domain';
 
-export interface PreparedProduct {
-  doc: CatalogProduct;
-  /** Epoch ms at which any special of the product, a child or a kit member starts or ends. */
-  edges: number[];
-}
+/**
+ * What the index keeps per product for pricing: the epoch ms at which any special of the product,
+ * a child or a kit member starts or ends (the document itself is the index's own). Most products
+ * have none and share one frozen empty list (issue 15: memory per product).
+ */
+export type PreparedProduct = readonly number[];
 
 export interface PricedAt {
   final_price: number;
@@ -54,7 +55,7 @@ export function prepareProduct(doc: CatalogProduct): PreparedProduct {
   for (const c of doc.configurable_children ?? []) edges.push(...specialWindowEdges(c));
   for (const l of doc.product_links ?? []) if (l.product) edges.push(...specialWindowEdges(l.product));
   for (const o of doc.bundle_options ?? []) for (const l of o.product_links ?? []) if (l.product) edges.push(...specialWindowEdges(l.product));
-  return { doc, edges: edges.length === 0 ? NO_EDGES : edges };
+  return edges.length === 0 ? NO_EDGES : edges;
 }
 
 /**
@@ -72,17 +73,17 @@ export function productOnSale(doc: CatalogProduct, now: Date, customerGroupId = 
 // The last answer: the index asks for a product's final_price and then its sale flag at the same
 // instant, so one remembered answer spares the second computation. Kept here rather than on each
 // prepared product (issue 15: an object and a boxed number per document).
-let lastProduct: PreparedProduct | null = null;
+let lastProduct: CatalogProduct | null = null;
 let lastNowMs = Number.NaN;
 let lastGroupId = Number.NaN;
 let lastPriced: PricedAt = { final_price: 0, sale: false };
 
 /** Final price (cents) and sale flag at `nowMs`, computed once per product and instant in a row. */
-export function pricedAt(p: PreparedProduct, nowMs: number, customerGroupId: number): PricedAt {
-  if (p !== lastProduct || nowMs !== lastNowMs || customerGroupId !== lastGroupId) {
+export function pricedAt(doc: CatalogProduct, nowMs: number, customerGroupId: number): PricedAt {
+  if (doc !== lastProduct || nowMs !== lastNowMs || customerGroupId !== lastGroupId) {
     const now = new Date(nowMs);
-    lastPriced = { final_price: productPrice(p.doc, now, customerGroupId).final_price, sale: productOnSale(p.doc, now, customerGroupId) };
-    lastProduct = p;
+    lastPriced = { final_price: productPrice(doc, now, customerGroupId).final_price, sale: productOnSale(doc, now, customerGroupId) };
+    lastProduct = doc;
     lastNowMs = nowMs;
     lastGroupId = customerGroupId;
   }
