@@ -190,7 +190,7 @@ export class SellableIndex {
   private relink(records: Map<number, SellableRecord>): void {
     const bySku = new Map<string, SellableRecord>();
     const childrenOf = new Map<number, SellableRecord[]>();
-    this.byId = new SortedLookup(records);
+    this.byId = new SortedLookup(records, (r) => r.row.id);
     for (const r of this.byId.valuesInKeyOrder()) {
       bySku.set(r.row.sku, r);
       if (r.row.parent_id != null) {
@@ -199,7 +199,7 @@ export class SellableIndex {
         else childrenOf.set(r.row.parent_id, [r]);
       }
     }
-    this.bySku = new SortedLookup(bySku);
+    this.bySku = new SortedLookup(bySku, (r) => r.row.sku);
     this.childrenOf = childrenOf;
   }
 

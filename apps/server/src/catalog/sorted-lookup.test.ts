@@ -24,3 +24,18 @@ describe('SortedLookup', () => {
     expect(byNumber.valuesInKeyOrder()).toEqual([...numbers].sort((a, b) => a[0] - b[0]).map(([, v]) => v));
   });
 });
+
+describe('SortedLookup with keys taken from the values', () => {
+  it('answers as the Map, and keeps its own keys when a value does not carry its key', () => {
+    const products = new Map<string, { sku: string; id: number }>();
+    for (let i = 0; i < 1500; i++) products.set(`SKU-${(i * 7919) % 1511}`, { sku: `SKU-${(i * 7919) % 1511}`, id: i });
+    const derived = new SortedLookup(products, (p) => p.sku);
+    for (const [k, v] of products) expect(derived.get(k)).toBe(v);
+    for (const miss of ['', 'SKU-', 'SKU-1511', 'sku-1']) expect(derived.get(miss)).toBeUndefined();
+    // A parent under each child's sku: the value's own key is not the entry's, so the keys stay.
+    const byChild = new Map([...products].map(([k, v]) => [`${k}-1G`, v]));
+    const stored = new SortedLookup(byChild, (p) => p.sku);
+    for (const [k, v] of byChild) expect(stored.get(k)).toBe(v);
+    expect(stored.get('SKU-1')).toBeUndefined();
+  });
+});

@@ -160,10 +160,10 @@ export class StoreCatalog {
       // Parents win a url_path shared with a child: the listed product is the one meant.
       if (!byUrlPath.has(p.url_path) || p.visibility !== 1) byUrlPath.set(p.url_path, p);
     }
-    this.byId = new SortedLookup(byId);
-    this.bySku = new SortedLookup(bySku);
+    this.byId = new SortedLookup(byId, (p) => p.id);
+    this.bySku = new SortedLookup(bySku, (p) => p.sku);
     this.byChildSku = new SortedLookup(byChildSku);
-    this.byUrlPath = new SortedLookup(byUrlPath);
+    this.byUrlPath = new SortedLookup(byUrlPath, (p) => p.url_path);
     this.recountCategories();
   }
 
