@@ -150,16 +150,26 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
   };
   const image = (value: string | null) => (value && value !== 'no_selection' ? value : null);
 
-  const child = (c: Row<'products'>): ConfigurableChild => ({
-    id: c.id,
-    sku: c.sku,
-    name: c.name,
-    status: c.status,
-    size: c.size,
-    image: image(c.image),
-    stock: stockOf(c.id),
-    ...priceOf(c),
-  });
+  const child = (c: Row<'products'>): ConfigurableChild => {
+    const prices = priceOf(c);
+    // One literal with every field (no spread), so V8 keeps them all inside the object instead of
+    // a separate property array (issue 15). Same keys in the same order as the spread gave.
+    const entry: ConfigurableChild = {
+      id: c.id,
+      sku: c.sku,
+      name: c.name,
+      status: c.status,
+      size: c.size,
+      image: image(c.image),
+      stock: stockOf(c.id),
+      price: prices.price,
+      special_price: prices.special_price,
+      special_from_date: prices.special_from_date,
+      special_to_date: prices.special_to_date,
+      tier_prices: prices.tier_prices,
+    };
+    return prices.group_prices ? { ...entry, group_prices: prices.group_prices } : entry;
+  };
   const linked = (m: Row<'products'>): LinkedProduct => ({
     id: m.id,
     sku: m.sku,
@@ -218,7 +228,9 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       ...bundleOptionOf(o),
       product_links: ownLinks.filter((l) => l.bundle_option_id === o.option_id).map((l) => link(p, l)),
     }));
-    const doc: CatalogProduct = {
+    const prices = priceOf(p);
+    // One literal with every field (no spread: V8 keeps them inside the object, no property array).
+    let doc: CatalogProduct = {
       id: p.id,
       sku: p.sku,
       type_id: p.type_id,
@@ -270,7 +282,11 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       updated_at: p.updated_at,
       stock: stockOf(p.id),
       discounts: listOf((discounts.get(p.id) ?? []).map(qtyDiscountOf)),
-      ...priceOf(p),
+      price: prices.price,
+      special_price: prices.special_price,
+      special_from_date: prices.special_from_date,
+      special_to_date: prices.special_to_date,
+      tier_prices: prices.tier_prices,
       configurable_options: listOf((confOptions.get(p.id) ?? []).map((o) => ({
         attribute_id: o.attribute_id,
         attribute_code: o.attribute_code,
@@ -294,6 +310,15 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
         }),
       ),
     };
+    if (prices.group_prices) {
+      // Where the spread of priceOf() put it: right after tier_prices (a few products have them).
+      const ordered: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(doc)) {
+        ordered[key] = value;
+        if (key === 'tier_prices') ordered.group_prices = prices.group_prices;
+      }
+      doc = ordered as unknown as CatalogProduct;
+    }
     // Parents and kits have no price rows of their own: give them the price a listing shows.
     if (doc.type_id === 'configurable' || doc.type_id === 'grouped' || doc.type_id === 'bundle') {
       Object.assign(doc, summaryPriceFields(doc, options.now));
