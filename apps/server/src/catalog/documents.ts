@@ -79,6 +79,23 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
     }
     return list;
   };
+  // Whole lists shared by content too (frozen): products of the same categories, the same attribute values.
+  const categoryIdLists = new Map<string, number[]>();
+  const categoryRefLists = new Map<string, CatalogProduct['category']>();
+  const attributeLists = new Map<string, CatalogProduct['custom_attributes']>();
+  const sharedList = <T>(lists: Map<string, T[]>, key: string, build: () => T[]): T[] => {
+    let list = lists.get(key);
+    if (!list) {
+      const built = build();
+      lists.set(key, (list = built.length === 0 ? (NONE as never[]) : (Object.freeze(built) as T[])));
+    }
+    return list;
+  };
+  // Configurable options: one frozen list per distinct content (products sold in the same sizes).
+  const optionValues = new Map<string, CatalogProduct['configurable_options'][number]['values'][number]>();
+  const optionLists = new Map<string, CatalogProduct['configurable_options']>();
+  const optionList = (list: CatalogProduct['configurable_options']) =>
+    list.length === 0 ? (NONE as never[]) : sharedList(optionLists, JSON.stringify(list), () => list.map((o) => Object.freeze(o)));
   const categoryRefs = new Map<string, CatalogProduct['category'][number]>();
   const attributeValues = new Map<string, CatalogProduct['custom_attributes'][number]>();
   const labels = new Map(rows.attributes.map((a) => [a.attribute_code, toAttribute(a)]));
@@ -229,6 +246,7 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       product_links: ownLinks.filter((l) => l.bundle_option_id === o.option_id).map((l) => link(p, l)),
     }));
     const prices = priceOf(p);
+    const refKey = refs.map((c) => c.id).join(',');
     // One literal with every field (no spread: V8 keeps them inside the object, no property array).
     let doc: CatalogProduct = {
       id: p.id,
@@ -243,8 +261,8 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       tax_class_id: p.tax_class_id,
       dispensaryID: p.store_id,
       license_type: p.license_type,
-      category_ids: listOf(refs.map((c) => c.id)),
-      category: listOf(
+      category_ids: sharedList(categoryIdLists, `${p.store_id}:${refKey}`, () => refs.map((c) => c.id)),
+      category: sharedList(categoryRefLists, `${p.store_id}:${refKey}`, () =>
         refs.map((c) => {
           const key = `${c.store_id}:${c.id}`;
           let ref = categoryRefs.get(key);
@@ -287,27 +305,34 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       special_from_date: prices.special_from_date,
       special_to_date: prices.special_to_date,
       tier_prices: prices.tier_prices,
-      configurable_options: listOf((confOptions.get(p.id) ?? []).map((o) => ({
-        attribute_id: o.attribute_id,
-        attribute_code: o.attribute_code,
-        label: o.label,
-        position: o.position,
-        values: (confValues.get(`${p.id}:${o.attribute_id}`) ?? []).map((v) => ({
-          value_index: v.value_index,
-          label: v.label,
+      configurable_options: optionList(
+        (confOptions.get(p.id) ?? []).map((o) => ({
+          attribute_id: o.attribute_id,
+          attribute_code: o.attribute_code,
+          label: o.label,
+          position: o.position,
+          values: (confValues.get(`${p.id}:${o.attribute_id}`) ?? []).map((v) => {
+            const key = `${v.value_index}\u0000${v.label}`;
+            let value = optionValues.get(key);
+            if (!value) optionValues.set(key, (value = Object.freeze({ value_index: v.value_index, label: v.label })));
+            return value;
+          }),
         })),
-      }))),
+      ),
       configurable_children: listOf((children.get(p.id) ?? []).map(child)),
       product_links: listOf(ownLinks.map((l) => link(p, l))),
       bundle_options: listOf(bundle),
       custom_options: listOf((customOptions.get(p.id) ?? []).map(custom)),
-      custom_attributes: listOf(
-        (attrs.get(p.id) ?? []).map((a) => {
-          const key = `${a.attribute_code}\u0000${a.value}`;
-          let shared = attributeValues.get(key);
-          if (!shared) attributeValues.set(key, (shared = { attribute_code: a.attribute_code, value: a.value }));
-          return shared;
-        }),
+      custom_attributes: sharedList(
+        attributeLists,
+        (attrs.get(p.id) ?? []).map((a) => `${a.attribute_code}\u0000${a.value}`).join('\u0001'),
+        () =>
+          (attrs.get(p.id) ?? []).map((a) => {
+            const key = `${a.attribute_code}\u0000${a.value}`;
+            let shared = attributeValues.get(key);
+            if (!shared) attributeValues.set(key, (shared = { attribute_code: a.attribute_code, value: a.value }));
+            return shared;
+          }),
       ),
     };
     if (prices.group_prices) {
