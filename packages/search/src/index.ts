@@ -15,4 +15,4 @@ export * from './catalog/documents.ts';
 export * from './catalog/schemas.ts';
 export * from './catalog/product-query.ts';
 export * from './catalog/entity-queries.ts';
-export { type PreparedProduct, prepareProduct, pricedAt, productOnSale, specialWindowEdges } from './catalog/pricing.ts';
+export { type PreparedProduct, type PricedAt, prepareProduct, pricedAt, productOnSale, specialWindowEdges } from './catalog/pricing.ts';

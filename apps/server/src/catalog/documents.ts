@@ -42,20 +42,62 @@ export interface BuildOptions {
 
 const NO_STOCK: StockInfo = { qty: 0, is_in_stock: false, manage_stock: true, low_stock_threshold: 0 };
 
+/**
+ * One frozen empty array shared by every document's empty lists (issue 15): a product has a dozen
+ * lists (discounts, tier prices, media, options, children, links …) and most are empty; an array
+ * object each was ~32 bytes × 12 × every document. Frozen, so a caller that tried to add to one
+ * would fail loudly instead of changing every document. Documents are read-only everywhere.
+ */
+const NONE: readonly never[] = Object.freeze([]);
+function listOf<T>(items: T[]): T[] {
+  return items.length === 0 ? (NONE as never[]) : items;
+}
+
 /** Build every store's documents from rows read for `scope`. */
 export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreDocuments[] {
-  // Shared strings (issue 15): those of the rows are interned by readCatalogRows, discovery tags
-  // here. Objects and arrays are NOT shared between documents, even empty or equal ones: SSR
-  // loaders hand documents to React Router, whose stream encoding writes an object it meets twice
-  // once and refers to it after, which would change the HTML bytes (bench/render-html.json) though
-  // not the data.
-  const tags = new Map<string, string>();
-  const tag = (value: string) => {
-    const known = tags.get(value);
+  // Shared values (issue 15): strings already interned by readCatalogRows, and here the small
+  // objects that repeat from document to document with the same content (a category ref, an
+  // attribute value, a discovery tag). Same JSON, a fraction of the objects.
+  const shared = new Map<string, string>();
+  const intern = (value: string) => {
+    const known = shared.get(value);
     if (known !== undefined) return known;
-    tags.set(value, value);
+    shared.set(value, value);
     return value;
   };
+  // One frozen list per distinct discovery_tags text (a size repeats its parent's): a list built
+  // by split/filter had room for ~17 entries, ~150 bytes a product.
+  const tagLists = new Map<string, string[]>();
+  const tagList = (raw: string): string[] => {
+    let list = tagLists.get(raw);
+    if (!list) {
+      const tags = raw
+        .split(',')
+        .map((t) => intern(t.trim()))
+        .filter(Boolean);
+      tagLists.set(raw, (list = tags.length === 0 ? (NONE as never[]) : (Object.freeze(tags.slice()) as string[])));
+    }
+    return list;
+  };
+  // Whole lists shared by content too (frozen): products of the same categories, the same attribute values.
+  const categoryIdLists = new Map<string, number[]>();
+  const categoryRefLists = new Map<string, CatalogProduct['category']>();
+  const attributeLists = new Map<string, CatalogProduct['custom_attributes']>();
+  const sharedList = <T>(lists: Map<string, T[]>, key: string, build: () => T[]): T[] => {
+    let list = lists.get(key);
+    if (!list) {
+      const built = build();
+      lists.set(key, (list = built.length === 0 ? (NONE as never[]) : (Object.freeze(built) as T[])));
+    }
+    return list;
+  };
+  // Configurable options: one frozen list per distinct content (products sold in the same sizes).
+  const optionValues = new Map<string, CatalogProduct['configurable_options'][number]['values'][number]>();
+  const optionLists = new Map<string, CatalogProduct['configurable_options']>();
+  const optionList = (list: CatalogProduct['configurable_options']) =>
+    list.length === 0 ? (NONE as never[]) : sharedList(optionLists, JSON.stringify(list), () => list.map((o) => Object.freeze(o)));
+  const categoryRefs = new Map<string, CatalogProduct['category'][number]>();
+  const attributeValues = new Map<string, CatalogProduct['custom_attributes'][number]>();
   const labels = new Map(rows.attributes.map((a) => [a.attribute_code, toAttribute(a)]));
   const optionLabel = (code: string, value: number | null) =>
     value == null ? null : (labels.get(code)?.options.find((o) => o.value === String(value))?.label ?? null);
@@ -81,15 +123,19 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
   );
   const bySku = new Map(rows.products.map((p) => [`${p.store_id}:${p.sku}`, p]));
 
+  // One frozen stock object per distinct content (a size's document and its entry in the parent
+  // repeat it; most quantities repeat across products): an object and two boxed numbers each before.
+  const stockObjects = new Map<string, StockInfo>();
   const stockOf = (id: number): StockInfo => {
     const s = stock.get(id);
-    if (!s) return { ...NO_STOCK };
-    return {
-      qty: s.qty,
-      is_in_stock: s.is_in_stock === 1,
-      manage_stock: s.manage_stock === 1,
-      low_stock_threshold: s.low_stock_threshold,
-    };
+    const info: StockInfo = s
+      ? { qty: s.qty, is_in_stock: s.is_in_stock === 1, manage_stock: s.manage_stock === 1, low_stock_threshold: s.low_stock_threshold }
+      : { ...NO_STOCK };
+    const key = `${info.qty}|${info.is_in_stock}|${info.manage_stock}|${info.low_stock_threshold}`;
+    const known = stockObjects.get(key);
+    if (known) return known;
+    stockObjects.set(key, Object.freeze(info) as StockInfo);
+    return info;
   };
   const priceOf = (p: Row<'products'>): PriceFields => {
     const group = options.customerGroupFor(p.store_id);
@@ -111,26 +157,36 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       special_price: row?.special_price_cents ?? null,
       special_from_date: row?.special_from_date ?? null,
       special_to_date: row?.special_to_date ?? null,
-      tier_prices: (tiers.get(p.id) ?? []).map((t) => ({
+      tier_prices: listOf((tiers.get(p.id) ?? []).map((t) => ({
         customer_group_id: t.customer_group_id,
         qty: t.qty,
         price: t.price_cents,
-      })),
+      }))),
       ...(groupPrices.length > 0 ? { group_prices: groupPrices } : {}),
     };
   };
   const image = (value: string | null) => (value && value !== 'no_selection' ? value : null);
 
-  const child = (c: Row<'products'>): ConfigurableChild => ({
-    id: c.id,
-    sku: c.sku,
-    name: c.name,
-    status: c.status,
-    size: c.size,
-    image: image(c.image),
-    stock: stockOf(c.id),
-    ...priceOf(c),
-  });
+  const child = (c: Row<'products'>): ConfigurableChild => {
+    const prices = priceOf(c);
+    // One literal with every field (no spread), so V8 keeps them all inside the object instead of
+    // a separate property array (issue 15). Same keys in the same order as the spread gave.
+    const entry: ConfigurableChild = {
+      id: c.id,
+      sku: c.sku,
+      name: c.name,
+      status: c.status,
+      size: c.size,
+      image: image(c.image),
+      stock: stockOf(c.id),
+      price: prices.price,
+      special_price: prices.special_price,
+      special_from_date: prices.special_from_date,
+      special_to_date: prices.special_to_date,
+      tier_prices: prices.tier_prices,
+    };
+    return prices.group_prices ? { ...entry, group_prices: prices.group_prices } : entry;
+  };
   const linked = (m: Row<'products'>): LinkedProduct => ({
     id: m.id,
     sku: m.sku,
@@ -189,7 +245,10 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       ...bundleOptionOf(o),
       product_links: ownLinks.filter((l) => l.bundle_option_id === o.option_id).map((l) => link(p, l)),
     }));
-    const doc: CatalogProduct = {
+    const prices = priceOf(p);
+    const refKey = refs.map((c) => c.id).join(',');
+    // One literal with every field (no spread: V8 keeps them inside the object, no property array).
+    let doc: CatalogProduct = {
       id: p.id,
       sku: p.sku,
       type_id: p.type_id,
@@ -202,15 +261,24 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       tax_class_id: p.tax_class_id,
       dispensaryID: p.store_id,
       license_type: p.license_type,
-      category_ids: refs.map((c) => c.id),
-      category: refs.map((c) => ({ category_id: c.id, name: c.name, slug: c.slug, url_path: c.url_path })),
+      category_ids: sharedList(categoryIdLists, `${p.store_id}:${refKey}`, () => refs.map((c) => c.id)),
+      category: sharedList(categoryRefLists, `${p.store_id}:${refKey}`, () =>
+        refs.map((c) => {
+          const key = `${c.store_id}:${c.id}`;
+          let ref = categoryRefs.get(key);
+          if (!ref) categoryRefs.set(key, (ref = { category_id: c.id, name: c.name, slug: c.slug, url_path: c.url_path }));
+          return ref;
+        }),
+      ),
       image: image(p.image),
-      media_gallery: (media.get(p.id) ?? []).map((m) => ({
-        image: m.image,
-        label: m.label,
-        position: m.position,
-        video: m.video,
-      })),
+      media_gallery: listOf(
+        (media.get(p.id) ?? []).map((m) => ({
+          image: m.image,
+          label: m.label,
+          position: m.position,
+          video: m.video,
+        })),
+      ),
       size: p.size,
       uom: p.uom === 'g' ? 'g' : 'ea',
       brand: optionLabel('brand_id', p.brand_id),
@@ -223,10 +291,7 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       cbd_percent: p.cbd_percent,
       description: p.description,
       short_description: p.short_description,
-      discovery_tags: p.discovery_tags
-        .split(',')
-        .map((t) => tag(t.trim()))
-        .filter(Boolean),
+      discovery_tags: tagList(p.discovery_tags),
       unit_weight_grams_equivelent: p.unit_weight_grams_equivelent,
       staff_pick: p.staff_pick === 1,
       best_seller: p.best_seller === 1,
@@ -234,24 +299,51 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       created_at: p.created_at,
       updated_at: p.updated_at,
       stock: stockOf(p.id),
-      discounts: (discounts.get(p.id) ?? []).map(qtyDiscountOf),
-      ...priceOf(p),
-      configurable_options: (confOptions.get(p.id) ?? []).map((o) => ({
-        attribute_id: o.attribute_id,
-        attribute_code: o.attribute_code,
-        label: o.label,
-        position: o.position,
-        values: (confValues.get(`${p.id}:${o.attribute_id}`) ?? []).map((v) => ({
-          value_index: v.value_index,
-          label: v.label,
+      discounts: listOf((discounts.get(p.id) ?? []).map(qtyDiscountOf)),
+      price: prices.price,
+      special_price: prices.special_price,
+      special_from_date: prices.special_from_date,
+      special_to_date: prices.special_to_date,
+      tier_prices: prices.tier_prices,
+      configurable_options: optionList(
+        (confOptions.get(p.id) ?? []).map((o) => ({
+          attribute_id: o.attribute_id,
+          attribute_code: o.attribute_code,
+          label: o.label,
+          position: o.position,
+          values: (confValues.get(`${p.id}:${o.attribute_id}`) ?? []).map((v) => {
+            const key = `${v.value_index}\u0000${v.label}`;
+            let value = optionValues.get(key);
+            if (!value) optionValues.set(key, (value = Object.freeze({ value_index: v.value_index, label: v.label })));
+            return value;
+          }),
         })),
-      })),
-      configurable_children: (children.get(p.id) ?? []).map(child),
-      product_links: ownLinks.map((l) => link(p, l)),
-      bundle_options: bundle,
-      custom_options: (customOptions.get(p.id) ?? []).map(custom),
-      custom_attributes: (attrs.get(p.id) ?? []).map((a) => ({ attribute_code: a.attribute_code, value: a.value })),
+      ),
+      configurable_children: listOf((children.get(p.id) ?? []).map(child)),
+      product_links: listOf(ownLinks.map((l) => link(p, l))),
+      bundle_options: listOf(bundle),
+      custom_options: listOf((customOptions.get(p.id) ?? []).map(custom)),
+      custom_attributes: sharedList(
+        attributeLists,
+        (attrs.get(p.id) ?? []).map((a) => `${a.attribute_code}\u0000${a.value}`).join('\u0001'),
+        () =>
+          (attrs.get(p.id) ?? []).map((a) => {
+            const key = `${a.attribute_code}\u0000${a.value}`;
+            let shared = attributeValues.get(key);
+            if (!shared) attributeValues.set(key, (shared = { attribute_code: a.attribute_code, value: a.value }));
+            return shared;
+          }),
+      ),
     };
+    if (prices.group_prices) {
+      // Where the spread of priceOf() put it: right after tier_prices (a few products have them).
+      const ordered: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(doc)) {
+        ordered[key] = value;
+        if (key === 'tier_prices') ordered.group_prices = prices.group_prices;
+      }
+      doc = ordered as unknown as CatalogProduct;
+    }
     // Parents and kits have no price rows of their own: give them the price a listing shows.
     if (doc.type_id === 'configurable' || doc.type_id === 'grouped' || doc.type_id === 'bundle') {
       Object.assign(doc, summaryPriceFields(doc, options.now));

@@ -21,6 +21,7 @@ import { loadedProduct } from '../prices/loaded-product.ts';
 import { addOnPrice, bundleOptionOf, loadedLinkOf, ownAddOn, qtyDiscountOf } from '../prices/catalog-row-mappers.ts';
 import type { CatalogRows } from './catalog-rows.ts';
 import { groupBy } from './group-by.ts';
+import { SortedLookup } from './sorted-lookup.ts';
 
 /**
  * The columns of a product row that pricing and the cart read (toUnit, products()). Not the whole
@@ -67,9 +68,10 @@ export interface SellableRecord {
 /**
  * Most records have no prices of another group, tiers, discounts, links or bundle options: one
  * frozen empty list for all (records are read-only; these lists are copied or mapped into every
- * answer, never handed out as they are). customOptions is handed out as is (LoadedProduct), so it
- * keeps a list of its own: an answer that reaches React Router's stream encoding must not contain
- * one object twice where it did not before.
+ * answer, never handed out as they are). customOptions is handed out as is (LoadedProduct), so an
+ * empty one is replaced by a list of its own in the answer: an answer that reaches React Router's
+ * stream encoding must not contain one object twice where it did not before. Price lists are
+ * shared by content (frozen), read only by toUnit.
  */
 const NONE: readonly never[] = Object.freeze([]);
 function listOf<T>(items: T[]): T[] {
@@ -90,6 +92,17 @@ export function sellableRecords(rows: CatalogRows): Map<number, SellableRecord[]
   const bundleOptions = groupBy(rows.bundleOptions, (r) => r.product_id);
   const customOptions = groupBy(rows.customOptions, (r) => r.product_id);
   const customValues = groupBy(rows.customValues, (r) => r.option_id);
+  // One frozen price list per distinct content: most products of a store repeat a few prices.
+  const priceLists = new Map<string, SellablePrice[]>();
+  const priceList = (list: SellablePrice[]): SellablePrice[] => {
+    if (list.length === 0) return NONE as never[];
+    const key = JSON.stringify(list);
+    const known = priceLists.get(key);
+    if (known) return known;
+    const frozen = Object.freeze(list.map((r) => Object.freeze(r))) as SellablePrice[];
+    priceLists.set(key, frozen);
+    return frozen;
+  };
   const out = new Map<number, SellableRecord[]>();
   for (const p of rows.products) {
     const record: SellableRecord = {
@@ -107,13 +120,15 @@ export function sellableRecords(rows: CatalogRows): Map<number, SellableRecord[]
         license_type: p.license_type,
         tax_class_id: p.tax_class_id,
       },
-      prices: listOf((prices.get(p.id) ?? []).map((r) => ({
-        customer_group_id: r.customer_group_id,
-        price_cents: r.price_cents,
-        special_price_cents: r.special_price_cents,
-        special_from_date: r.special_from_date,
-        special_to_date: r.special_to_date,
-      }))),
+      prices: priceList(
+        (prices.get(p.id) ?? []).map((r) => ({
+          customer_group_id: r.customer_group_id,
+          price_cents: r.price_cents,
+          special_price_cents: r.special_price_cents,
+          special_from_date: r.special_from_date,
+          special_to_date: r.special_to_date,
+        })),
+      ),
       tiers: listOf((tiers.get(p.id) ?? []).map((t) => ({ customer_group_id: t.customer_group_id, qty: t.qty, price_cents: t.price_cents }))),
       discounts: listOf(
         [...(discounts.get(p.id) ?? [])].sort((a, b) => a.qty_to_buy - b.qty_to_buy).map(qtyDiscountOf),
@@ -122,7 +137,7 @@ export function sellableRecords(rows: CatalogRows): Map<number, SellableRecord[]
       bundleOptions: listOf(
         [...(bundleOptions.get(p.id) ?? [])].sort(byPositionThen((o) => o.option_id)).map(bundleOptionOf),
       ),
-      customOptions: [...(customOptions.get(p.id) ?? [])].sort(byPositionThen((o) => o.option_id)).map((o) => ({
+      customOptions: listOf([...(customOptions.get(p.id) ?? [])].sort(byPositionThen((o) => o.option_id)).map((o) => ({
         option_id: o.option_id,
         title: o.title,
         type: o.type,
@@ -132,7 +147,7 @@ export function sellableRecords(rows: CatalogRows): Map<number, SellableRecord[]
           .sort(byPositionThen((v) => v.option_type_id))
           .map((v) => ({ option_type_id: v.option_type_id, title: v.title, price_type: v.price_type, price: addOnPrice(v), position: v.position })),
         own: ownAddOn(o),
-      })),
+      }))),
     };
     const list = out.get(p.store_id);
     if (list) list.push(record);
@@ -151,13 +166,13 @@ export interface SellableAnswer {
 }
 
 export class SellableIndex {
-  private readonly byId = new Map<number, SellableRecord>();
-  private bySku = new Map<string, SellableRecord>();
+  // Sorted lookups, not Maps (./sorted-lookup.ts): a third of the memory; rebuilt after every change.
+  private byId = new SortedLookup<number, SellableRecord>();
+  private bySku = new SortedLookup<string, SellableRecord>();
   private childrenOf = new Map<number, SellableRecord[]>();
 
   constructor(records: readonly SellableRecord[] = []) {
-    for (const r of records) this.byId.set(r.row.id, r);
-    this.relink();
+    this.relink(new Map(records.map((r) => [r.row.id, r])));
   }
 
   get size(): number {
@@ -166,15 +181,17 @@ export class SellableIndex {
 
   /** Replace some records and drop products that no longer exist. */
   apply(upserts: readonly SellableRecord[], removedIds: readonly number[]): void {
-    for (const id of removedIds) this.byId.delete(id);
-    for (const r of upserts) this.byId.set(r.row.id, r);
-    this.relink();
+    const byId = new Map(this.byId.valuesInKeyOrder().map((r) => [r.row.id, r]));
+    for (const id of removedIds) byId.delete(id);
+    for (const r of upserts) byId.set(r.row.id, r);
+    this.relink(byId);
   }
 
-  private relink(): void {
+  private relink(records: Map<number, SellableRecord>): void {
     const bySku = new Map<string, SellableRecord>();
     const childrenOf = new Map<number, SellableRecord[]>();
-    for (const r of [...this.byId.values()].sort((a, b) => a.row.id - b.row.id)) {
+    this.byId = new SortedLookup(records, (r) => r.row.id);
+    for (const r of this.byId.valuesInKeyOrder()) {
       bySku.set(r.row.sku, r);
       if (r.row.parent_id != null) {
         const list = childrenOf.get(r.row.parent_id);
@@ -182,7 +199,7 @@ export class SellableIndex {
         else childrenOf.set(r.row.parent_id, [r]);
       }
     }
-    this.bySku = bySku;
+    this.bySku = new SortedLookup(bySku, (r) => r.row.sku);
     this.childrenOf = childrenOf;
   }
 
@@ -246,7 +263,8 @@ export class SellableIndex {
             ? r.links.map((l) => loadedLinkOf(l, members.get(l.linked_product_sku) ?? null))
             : [],
         bundleOptions: type === 'bundle' ? r.bundleOptions.map((o) => ({ ...o })) : [],
-        customOptions: r.customOptions,
+        // Handed out as is: an empty one is a list of its own per answer, as each record had.
+        customOptions: r.customOptions.length === 0 ? [] : r.customOptions,
       });
       // The entry is a copy of the unit, as in the loader: it receives stock too.
       units.push(product);

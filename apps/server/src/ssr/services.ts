@@ -2,6 +2,7 @@ import { buildCategoryTree, ROOT_CATEGORY_ID, type CatalogCategory, type HomeCol
 import type { ProductListResult, StorefrontServices } from '@verdant/web/context';
 import { homeCollections } from '../catalog/home-collections.ts';
 import type { CatalogIndexManager } from '../catalog/index-manager.ts';
+import { plainCopy } from '../catalog/plain-copy.ts';
 import { loadProduct, productsBySku } from '../catalog/product-lookup.ts';
 import { searchProducts } from '../catalog/product-search.ts';
 import { visibleCategoryIds } from '../catalog/visibility.ts';
@@ -54,8 +55,9 @@ export function createStorefrontServices({ manager, clock = () => new Date() }: 
       listCache.get(storeKey(store.storeId, 'products', JSON.stringify(params)), async () =>
         searchProducts(catalog(store.storeId), store, params, clock()),
       ),
-    product: async (store, sku) => loadProduct(catalog(store.storeId), store, sku),
-    productsBySku: async (store, skus) => productsBySku(catalog(store.storeId), store, skus),
+    // Documents share objects in memory; loader data gets a copy of its own (./catalog/plain-copy.ts).
+    product: async (store, sku) => plainCopy(loadProduct(catalog(store.storeId), store, sku)),
+    productsBySku: async (store, skus) => productsBySku(catalog(store.storeId), store, skus).map(plainCopy),
     mapUrl: async (store, path) => mapUrl(catalog(store.storeId), store, path),
   };
   return {

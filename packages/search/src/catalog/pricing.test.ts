@@ -4,10 +4,10 @@ import { type CatalogProduct, isSpecialPriceActive, productPrice } from '@verdan
 import { GENERATOR_NOW, generateProducts } from '../testing/generator.ts';
 import { OUT_OF_STOCK, makeChild, makeLinked, makeProduct } from '../testing/fixtures.ts';
 import { createProductIndex } from './schemas.ts';
-import { prepareProduct, pricedAt, specialWindowEdges } from './pricing.ts';
+import { pricedAt, specialWindowEdges } from './pricing.ts';
 
-const productFinalPrice = (p: CatalogProduct, now: Date) => pricedAt(prepareProduct(p), now.getTime(), 0).final_price;
-const productOnSale = (p: CatalogProduct, now: Date) => pricedAt(prepareProduct(p), now.getTime(), 0).sale;
+const productFinalPrice = (p: CatalogProduct, now: Date) => pricedAt(p, now.getTime(), 0).final_price;
+const productOnSale = (p: CatalogProduct, now: Date) => pricedAt(p, now.getTime(), 0).sale;
 
 const before = new Date('2026-03-31T23:59:59.999Z');
 const inside = new Date('2026-04-10T12:00:00.000Z');

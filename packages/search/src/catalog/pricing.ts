@@ -13,12 +13,16 @@ import {
   productPrice,
 } from '@verdant/domain';
 
-export interface PreparedProduct {
-  doc: CatalogProduct;
-  /** Epoch ms at which any special of the product, a child or a kit member starts or ends. */
-  edges: number[];
-  memoAt: number;
-  memo: { final_price: number; sale: boolean };
+/**
+ * What the index keeps per product for pricing: the epoch ms at which any special of the product,
+ * a child or a kit member starts or ends (the document itself is the index's own). Most products
+ * have none and share one frozen empty list (issue 15: memory per product).
+ */
+export type PreparedProduct = readonly number[];
+
+export interface PricedAt {
+  final_price: number;
+  sale: boolean;
 }
 
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -51,7 +55,7 @@ export function prepareProduct(doc: CatalogProduct): PreparedProduct {
   for (const c of doc.configurable_children ?? []) edges.push(...specialWindowEdges(c));
   for (const l of doc.product_links ?? []) if (l.product) edges.push(...specialWindowEdges(l.product));
   for (const o of doc.bundle_options ?? []) for (const l of o.product_links ?? []) if (l.product) edges.push(...specialWindowEdges(l.product));
-  return { doc, edges: edges.length === 0 ? NO_EDGES : edges, memoAt: Number.NaN, memo: { final_price: 0, sale: false } };
+  return edges.length === 0 ? NO_EDGES : edges;
 }
 
 /**
@@ -66,12 +70,22 @@ export function productOnSale(doc: CatalogProduct, now: Date, customerGroupId = 
   );
 }
 
-/** Final price (cents) and sale flag at `nowMs`, computed once per product and instant. */
-export function pricedAt(p: PreparedProduct, nowMs: number, customerGroupId: number): PreparedProduct['memo'] {
-  if (p.memoAt !== nowMs) {
+// The last answer: the index asks for a product's final_price and then its sale flag at the same
+// instant, so one remembered answer spares the second computation. Kept here rather than on each
+// prepared product (issue 15: an object and a boxed number per document).
+let lastProduct: CatalogProduct | null = null;
+let lastNowMs = Number.NaN;
+let lastGroupId = Number.NaN;
+let lastPriced: PricedAt = { final_price: 0, sale: false };
+
+/** Final price (cents) and sale flag at `nowMs`, computed once per product and instant in a row. */
+export function pricedAt(doc: CatalogProduct, nowMs: number, customerGroupId: number): PricedAt {
+  if (doc !== lastProduct || nowMs !== lastNowMs || customerGroupId !== lastGroupId) {
     const now = new Date(nowMs);
-    p.memo = { final_price: productPrice(p.doc, now, customerGroupId).final_price, sale: productOnSale(p.doc, now, customerGroupId) };
-    p.memoAt = nowMs;
+    lastPriced = { final_price: productPrice(doc, now, customerGroupId).final_price, sale: productOnSale(doc, now, customerGroupId) };
+    lastProduct = doc;
+    lastNowMs = nowMs;
+    lastGroupId = customerGroupId;
   }
-  return p.memo;
+  return lastPriced;
 }

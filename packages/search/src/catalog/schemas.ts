@@ -48,10 +48,10 @@ export function createProductSchema({ customerGroupId = 0, textOptions }: Produc
     },
     computed: {
       prepare: prepareProduct,
-      changesAt: (p) => p.edges,
+      changesAt: (edges) => edges,
       fields: {
-        [PRODUCT_FIELDS.finalPrice]: (p, nowMs) => pricedAt(p, nowMs, customerGroupId).final_price,
-        [PRODUCT_FIELDS.sale]: (p, nowMs) => pricedAt(p, nowMs, customerGroupId).sale,
+        [PRODUCT_FIELDS.finalPrice]: (_edges, nowMs, doc) => pricedAt(doc, nowMs, customerGroupId).final_price,
+        [PRODUCT_FIELDS.sale]: (_edges, nowMs, doc) => pricedAt(doc, nowMs, customerGroupId).sale,
       },
     },
   };

@@ -217,8 +217,9 @@ export class ColumnSet<T, P> {
   private computeSlot(slot: number, nowMs: number): void {
     const computed = this.schema.computed as NonNullable<IndexSchema<T, P>['computed']>;
     const p = this.prepared[slot] as P;
+    const doc = this.store.docs[slot] as T;
     for (const [name, fn] of Object.entries(computed.fields)) {
-      (this.columns.get(name) as Column).set(slot, valuesAt(fn(p, nowMs), []));
+      (this.columns.get(name) as Column).set(slot, valuesAt(fn(p, nowMs, doc), []));
     }
     let from = Number.NEGATIVE_INFINITY;
     let until = Number.POSITIVE_INFINITY;

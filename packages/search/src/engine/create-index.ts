@@ -130,6 +130,7 @@ export function createIndex<T, P = unknown>(schema: IndexSchema<T, P>): SearchIn
       columns = new ColumnSet<T, P>(schema, store);
       text?.clear();
       for (const doc of docs) add(doc);
+      store.seal();
       text?.compact();
       // Time-dependent fields are computed now, during the rebuild, not by the first search.
       columns.ensureComputed(Date.now());

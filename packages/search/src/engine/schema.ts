@@ -12,7 +12,8 @@ export interface ComputedFields<T, P> {
   prepare(doc: T): P;
   /** Epoch ms where a value may change: constant on [t_i, t_{i+1}). */
   changesAt(prepared: P): readonly number[];
-  fields: Readonly<Record<string, (prepared: P, nowMs: number) => unknown>>;
+  /** Each field from the prepared form, `now` and the document itself (what `prepare` need not copy). */
+  fields: Readonly<Record<string, (prepared: P, nowMs: number, doc: T) => unknown>>;
 }
 
 export interface IndexSchema<T, P = unknown> {

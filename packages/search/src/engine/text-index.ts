@@ -86,6 +86,29 @@ function growable(posting: Posting): number[] {
   return posting.entries as number[];
 }
 
+/**
+ * Scratch of every search, shared by all indices (searches are synchronous, so never interleaved):
+ * scores, matched-term masks and stamps by slot, sized to the largest index searched, and the
+ * per-field IDF and average lengths. One set per process, not per store (issue 15).
+ */
+const scratch = {
+  acc: new Float64Array(0),
+  hits: new Uint32Array(0),
+  stamp: new Uint32Array(0),
+  generation: 0,
+  touched: [] as number[],
+  idf: new Float64Array(MAX_FIELDS),
+  avg: new Float64Array(MAX_FIELDS),
+};
+
+function ensureScratch(capacity: number): void {
+  if (scratch.acc.length >= capacity) return;
+  scratch.acc = new Float64Array(capacity);
+  scratch.hits = new Uint32Array(capacity);
+  scratch.stamp = new Uint32Array(capacity);
+  scratch.generation = 0;
+}
+
 export class TextIndex {
   private readonly paths: string[][];
   private readonly boosts: number[];
@@ -93,32 +116,43 @@ export class TextIndex {
   /** Radix trees by first letter, holding the rest of each term: fuzzy and prefix lookups walk
    *  one letter's tree only (Elasticsearch's prefix_length 1, see search()). */
   private trees = new Map<string, SearchableMap<Posting>>();
-  private fieldLength: number[][];
+  /** Tokens per field and slot: 2 bytes a value (4 once a field holds a longer text), not 8. */
+  private fieldLength: (Uint16Array | Uint32Array)[];
   private totalLength: number[];
   private fieldDocs: number[];
   private docCount = 0;
-  // Scratch reused by every search (searches are synchronous, so never interleaved).
-  private acc = new Float64Array(0);
-  private hits = new Uint32Array(0);
-  private stamp = new Uint32Array(0);
-  private generation = 0;
+  /** One past the highest slot added (compact() trims the field lengths to it). */
+  private slots = 0;
 
   constructor(fields: Readonly<Record<string, number>>, private readonly options: TextOptions) {
     if (Object.keys(fields).length > MAX_FIELDS) throw new RangeError(`at most ${MAX_FIELDS} text fields`);
     this.paths = Object.keys(fields).map(splitPath);
     this.boosts = Object.values(fields);
-    this.fieldLength = this.paths.map(() => []);
+    this.fieldLength = this.paths.map(() => new Uint16Array(0));
     this.totalLength = this.paths.map(() => 0);
     this.fieldDocs = this.paths.map(() => 0);
+  }
+
+  /** Records a slot's token count in a field, growing (or widening) the field's lengths as needed. */
+  private setLength(field: number, slot: number, length: number): void {
+    let lengths = this.fieldLength[field];
+    const wide = length > 0xffff && lengths instanceof Uint16Array;
+    if (slot >= lengths.length || wide) {
+      const grown = new (wide || lengths instanceof Uint32Array ? Uint32Array : Uint16Array)(Math.max(64, lengths.length * 2, slot + 1));
+      grown.set(lengths);
+      this.fieldLength[field] = lengths = grown;
+    }
+    lengths[slot] = length;
   }
 
   clear(): void {
     this.terms.clear();
     this.trees = new Map();
-    this.fieldLength = this.paths.map(() => []);
+    this.fieldLength = this.paths.map(() => new Uint16Array(0));
     this.totalLength = this.paths.map(() => 0);
     this.fieldDocs = this.paths.map(() => 0);
     this.docCount = 0;
+    this.slots = 0;
   }
 
   private tokens(doc: unknown, field: number): string[] {
@@ -136,9 +170,10 @@ export class TextIndex {
   add(slot: number, doc: unknown): void {
     if (slot >= MAX_TEXT_SLOTS) throw new RangeError(`at most ${MAX_TEXT_SLOTS} documents per index`);
     this.docCount++;
+    this.slots = Math.max(this.slots, slot + 1);
     for (let f = 0; f < this.paths.length; f++) {
       const tokens = this.tokens(doc, f);
-      this.fieldLength[f][slot] = tokens.length;
+      this.setLength(f, slot, tokens.length);
       if (tokens.length === 0) continue;
       this.totalLength[f] += tokens.length;
       this.fieldDocs[f]++;
@@ -164,7 +199,7 @@ export class TextIndex {
     this.docCount--;
     for (let f = 0; f < this.paths.length; f++) {
       const tokens = this.tokens(doc, f);
-      this.fieldLength[f][slot] = 0;
+      this.setLength(f, slot, 0);
       if (tokens.length === 0) continue;
       this.totalLength[f] -= tokens.length;
       this.fieldDocs[f]--;
@@ -187,6 +222,7 @@ export class TextIndex {
 
   /** Pack every posting (see Posting); called once a bulk load is done. Search results are unchanged. */
   compact(): void {
+    this.fieldLength = this.fieldLength.map((lengths) => lengths.slice(0, this.slots));
     for (const posting of this.terms.values()) {
       const entries = posting.entries;
       if (!Array.isArray(entries)) continue;
@@ -194,13 +230,6 @@ export class TextIndex {
     }
   }
 
-  private ensureScratch(capacity: number): void {
-    if (this.acc.length >= capacity) return;
-    this.acc = new Float64Array(capacity);
-    this.hits = new Uint32Array(capacity);
-    this.stamp = new Uint32Array(capacity);
-    this.generation = 0;
-  }
 
   /**
    * Score `terms` (from `textTerms`) against the index. Each term matches exactly, by prefix when
@@ -213,13 +242,17 @@ export class TextIndex {
    * minRelativeScore × the best match's.
    */
   search(terms: readonly string[], prefixLast: boolean, capacity: number): TextMatch {
-    this.ensureScratch(capacity);
-    if (++this.generation === 0xffffffff) {
-      this.stamp.fill(0);
-      this.generation = 1;
+    ensureScratch(capacity);
+    if (++scratch.generation === 0xffffffff) {
+      scratch.stamp.fill(0);
+      scratch.generation = 1;
     }
+    const avg = scratch.avg;
+    for (let f = 0; f < this.paths.length; f++) avg[f] = this.totalLength[f] / Math.max(1, this.fieldDocs[f]);
+    const touched = scratch.touched;
+    touched.length = 0;
+    const { acc, hits } = scratch;
     const o = this.options;
-    const touched: number[] = [];
     const corrections: string[] = [];
     let corrected = false;
     terms.forEach((q, i) => {
@@ -267,15 +300,15 @@ export class TextIndex {
     const required = Math.max(1, Math.floor(terms.length * o.minimumShouldMatch));
     let best = 0;
     for (const slot of touched) {
-      const matched = popcount32(this.hits[slot]);
+      const matched = popcount32(hits[slot]);
       // MiniSearch's "quality": documents matching more of the query rank higher. Too few terms: -1.
-      const score = matched < required ? -1 : this.acc[slot] * matched;
-      this.acc[slot] = score;
+      const score = matched < required ? -1 : acc[slot] * matched;
+      acc[slot] = score;
       if (score > best) best = score;
     }
     const min = Math.max(o.minScore, best * o.minRelativeScore);
-    for (const slot of touched) if (this.acc[slot] >= min) setBit(bits, slot);
-    return { bits, scores: this.acc, suggestions: corrected ? [corrections.join(' ')] : [] };
+    for (const slot of touched) if (acc[slot] >= min) setBit(bits, slot);
+    return { bits, scores: scratch.acc, suggestions: corrected ? [corrections.join(' ')] : [] };
   }
 
   /** Closest first (edit distance), then the most frequent, at most maxExpansions. */
@@ -288,10 +321,10 @@ export class TextIndex {
 
   private score(posting: Posting, weight: number, bit: number, touched: number[]): void {
     const n = this.docCount;
-    const idf = posting.df.map((df) => Math.log(1 + (n - df + 0.5) / (df + 0.5)));
-    const avg = this.totalLength.map((total, f) => total / Math.max(1, this.fieldDocs[f]));
+    const { idf, avg, acc, hits, stamp } = scratch;
+    for (let f = 0; f < posting.df.length; f++) idf[f] = Math.log(1 + (n - posting.df[f] + 0.5) / (posting.df[f] + 0.5));
     const entries = posting.entries;
-    const gen = this.generation;
+    const gen = scratch.generation;
     for (let j = 0; j < entries.length; j++) {
       const e = entries[j];
       const slot = e >>> (FIELD_BITS + TF_BITS);
@@ -299,14 +332,14 @@ export class TextIndex {
       const tf = e & MAX_TF;
       const norm = (tf * (K + 1)) / (tf + K * (1 - B + (B * this.fieldLength[f][slot]) / avg[f]));
       const add = weight * this.boosts[f] * idf[f] * (D + norm);
-      if (this.stamp[slot] !== gen) {
-        this.stamp[slot] = gen;
-        this.acc[slot] = add;
-        this.hits[slot] = bit;
+      if (stamp[slot] !== gen) {
+        stamp[slot] = gen;
+        acc[slot] = add;
+        hits[slot] = bit;
         touched.push(slot);
       } else {
-        this.acc[slot] += add;
-        this.hits[slot] |= bit;
+        acc[slot] += add;
+        hits[slot] |= bit;
       }
     }
   }
