@@ -20,6 +20,7 @@ import { runScaleSuite } from './suites/scale.ts';
 import { runRenderSuite } from './suites/render.ts';
 import { runOfflineSuite } from './suites/offline.ts';
 import { runFourTwentySuite } from './suites/four-twenty.ts';
+import { runCatalogChangeSuite } from './suites/catalog-change.ts';
 
 const results = {
   startedAt: new Date().toISOString(),
@@ -43,6 +44,8 @@ if (wanted('propagation')) results.suites.menuPropagation = await runMenuPropaga
 if (wanted('integration')) results.suites.integrationStock = await runIntegrationStockSuite();
 // Uncached SSR renders of home, category and product pages, with an HTML check (issue 15).
 if (wanted('render')) results.suites.render = await runRenderSuite();
+// What one stock change costs a node's catalogue, against a whole-store rebuild (issue 15, the 4/20 run).
+if (wanted('change')) results.suites.catalogChange = await runCatalogChangeSuite();
 // Many stores on one node (issue 15): BENCH_SCALE_STORES × BENCH_SCALE_PRODUCTS, default 150 × 2,000.
 // Only when asked by name (BENCH_ONLY=scale): it seeds ~1 GB and, until issue 15's lazy catalogue
 // lands, the default size runs for minutes into Node's heap limit (bench/SCALE.md).

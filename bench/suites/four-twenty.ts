@@ -36,7 +36,8 @@
  * orders), DRAIN_S (60: how long the generator waits for answers after the window), ACTIVE_STORES (all: traffic to the first N stores only, e.g. fewer than CATALOG_MAX_STORES
  * to measure without catalogue builds), LATE_MS (250: an order starting later than this is a miss), MAX_IN_FLIGHT (500),
  * RESEED=1 (seed again), PG_URL (postgres://postgres@127.0.0.1:5432), PROFILE=1 (--cpu-prof on
- * both nodes, summarised: node A's profile is written when it stops; node B is killed), SETTLE_S (180).
+ * both nodes, summarised: node A's profile is written when it stops; node B is killed), SETTLE_S (180),
+ * NODE_ARGS (extra node flags for both nodes, e.g. `--max-semi-space-size=64 --max-old-space-size=6144`).
  * REDIS_URL (default redis://127.0.0.1:6379). Findings: bench/SCALE.md, "The 4/20 run".
  *
  *   BENCH_ONLY=fourtwenty npm run bench     or     npx tsx bench/suites/four-twenty.ts
@@ -251,6 +252,8 @@ function spawnNode(name: string, port: number, env: Record<string, string>, prof
       // --expose-gc: the probe's two readings (live heap) follow a full GC; nothing else calls it.
       '--expose-gc',
       ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+      // Extra V8/Node flags for both nodes (e.g. `--max-semi-space-size=64`), space-separated.
+      ...(process.env.BENCH_420_NODE_ARGS ?? '').split(' ').filter(Boolean),
       '--import',
       PROBE,
       '--import',

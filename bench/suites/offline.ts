@@ -45,6 +45,14 @@ const HOST = 'store-001.localhost';
 const STORE = 'store-001';
 const READY_TIMEOUT_MS = 10 * 60_000;
 const SEARCH_TIMEOUT_MS = 5 * 60_000;
+/** A directory: a Chromium trace (timeline + JS samples) of each run's offline search is written there. */
+const TRACE_DIR = process.env.BENCH_OFFLINE_TRACE ?? '';
+/** BENCH_OFFLINE_CONTROL=0 leaves out the control runs (quicker, when only the figures of this branch are wanted). */
+const CONTROL = process.env.BENCH_OFFLINE_CONTROL !== '0';
+/** Another built checkout (`npm ci && npm run build` done) whose storefront runs beside this one, alternated. */
+const COMPARE_ROOT = process.env.BENCH_OFFLINE_COMPARE_ROOT ?? '';
+/** Browser runs of each subject per store size (alternated with the compared checkout). */
+const ROUNDS = Number(process.env.BENCH_OFFLINE_ROUNDS ?? 1);
 
 interface Wire {
   identity: number;
@@ -91,6 +99,19 @@ function seedDir(products: number): string {
     if (r.status !== 0) throw new Error(`seed failed (${r.status})`);
   }
   return dir;
+}
+
+/** A data directory serves one process: the compared checkout gets a copy of the database (the images are shared). */
+function compareDir(dir: string): string {
+  const copy = `${dir}-compare`;
+  if (!fs.existsSync(path.join(copy, 'stores.json'))) {
+    fs.mkdirSync(copy, { recursive: true });
+    for (const f of ['verdant.sqlite', 'auth-secret'])
+      if (fs.existsSync(path.join(dir, f))) fs.copyFileSync(path.join(dir, f), path.join(copy, f));
+    fs.symlinkSync(path.join(dir, 'media'), path.join(copy, 'media'));
+    fs.copyFileSync(path.join(dir, 'stores.json'), path.join(copy, 'stores.json'));
+  }
+  return copy;
 }
 
 async function startServer(root: string, dataDir: string): Promise<{ port: number; child: ChildProcess; stop: () => Promise<void> }> {
@@ -178,6 +199,8 @@ function watchWorkerHeap(cdp: CDPSession) {
   let nextId = 1;
   let peak: number | null = null;
   let last: number | null = null;
+  const series: [number, number][] = [];
+  const t0 = Date.now();
   cdp.on('Target.attachedToTarget', (e: { sessionId: string; targetInfo: { type: string } }) => {
     if (e.targetInfo.type === 'worker') sessions.add(e.sessionId);
   });
@@ -186,6 +209,7 @@ function watchWorkerHeap(cdp: CDPSession) {
     const m = JSON.parse(e.message) as { result?: { usedSize?: number } };
     if (typeof m.result?.usedSize === 'number') {
       peak = Math.max(peak ?? 0, m.result.usedSize);
+      series.push([Math.round((Date.now() - t0) / 100) / 10, mib(m.result.usedSize)]);
       last = (last ?? 0) + m.result.usedSize;
     }
   });
@@ -200,6 +224,8 @@ function watchWorkerHeap(cdp: CDPSession) {
       }
     },
     peak: () => peak,
+    /** [seconds since the watch began, MiB] of every sample. */
+    series: () => series,
     /** Live heap of the workers after a full GC (what the index keeps), in bytes. */
     async afterGc(): Promise<number | null> {
       const ids: number[] = [];
@@ -249,7 +275,8 @@ const storedInIdb = (page: Page) =>
 /**
  * One shopper's page. With `controlMs`, the CONTROL for the long-task figures: the same page, same
  * throttling, same machine load, with the snapshot request refused, watched for that long (its
- * "while loading" window starts 5 s after navigation, when the page would ask for the snapshot).
+ * "while loading" window starts 5 s after navigation, when the page would ask for the snapshot),
+ * then the same search done online (its "search" figures: the page's own work for the search).
  */
 async function browserRun(
   label: string,
@@ -330,7 +357,30 @@ async function browserRun(
       }
     if (controlMs === undefined) run.storedMs = Math.round(performance.now() - t0);
     const storedAt = Date.now();
-    if (controlMs === undefined) await offlineSearch();
+    // The control does the same search ONLINE (no snapshot, nothing indexing in a worker): what the
+    // page's own work for it (opening the panel, typing, rendering the answer) costs on this machine now.
+    {
+      const tracing = TRACE_DIR !== '';
+      if (tracing) {
+        fs.mkdirSync(TRACE_DIR, { recursive: true });
+        await browser.startTracing(page, {
+          path: path.join(TRACE_DIR, `offline-search-${products}-${controlMs === undefined ? 'subject' : 'control'}-${Date.now()}.json`),
+          categories: [
+            'devtools.timeline',
+            'disabled-by-default-devtools.timeline',
+            'toplevel',
+            'v8',
+            'disabled-by-default-v8.gc',
+            'blink.user_timing',
+          ],
+        });
+      }
+      try {
+        await offlineSearch();
+      } finally {
+        if (tracing) await browser.stopTracing();
+      }
+    }
     async function offlineSearch() {
       // Offline, the page's lazy chunks (the search panel; main's catalogue engine) come from the
       // service worker's precache: wait until it controls the page.
@@ -338,7 +388,7 @@ async function browserRun(
       await page.getByRole('banner').getByRole('button', { name: 'Search' }).click();
       const panel = page.getByRole('dialog', { name: 'Search the menu' });
       await panel.getByRole('searchbox', { name: 'Search the menu' }).waitFor();
-      await context.setOffline(true);
+      if (controlMs === undefined) await context.setOffline(true);
       const t1 = performance.now();
       await panel.getByRole('searchbox', { name: 'Search the menu' }).fill(target.query);
       const first = panel.getByRole('list', { name: 'Search results' }).getByRole('listitem').first();
@@ -377,6 +427,8 @@ async function browserRun(
     clearInterval(sampler);
     const kept = await workers.afterGc();
     run.workerHeapAfterGcMiB = kept === null ? null : mib(kept);
+    if (process.env.BENCH_OFFLINE_SERIES === '1')
+      console.log(`  worker heap [s, MiB] (${label}): ${JSON.stringify(workers.series().filter((_, i) => i % 2 === 0))}`);
   } catch (error) {
     run.error = (error as Error).message.split('\n')[0];
   } finally {
@@ -408,11 +460,24 @@ export async function runOfflineSuite() {
       console.log(
         `  ${products} products: compact ${JSON.stringify(compact.wire)}, v1 ${JSON.stringify(v1.wire)}; search "${target.query}"`,
       );
-      runs.push(await browserRun('compact, worker (this branch)', server.port, products, target));
-      console.log('  ', JSON.stringify(runs.at(-1)));
+      // With a second checkout to compare (same format 2 and worker, e.g. main before a change to
+      // them): both servers up, their runs alternated round by round on the same machine load.
+      const other = COMPARE_ROOT ? await startServer(COMPARE_ROOT, compareDir(dir)) : null;
+      try {
+        for (let round = 0; round < ROUNDS; round++) {
+          runs.push(await browserRun('compact, worker (this branch)', server.port, products, target));
+          console.log('  ', JSON.stringify(runs.at(-1)));
+          if (other) {
+            runs.push(await browserRun(`compare: ${path.basename(COMPARE_ROOT)}`, other.port, products, target));
+            console.log('  ', JSON.stringify(runs.at(-1)));
+          }
+        }
+      } finally {
+        await other?.stop();
+      }
       // The control: what the machine's load alone does to main-thread tasks over as long.
-      runs.push(await browserRun('control: no snapshot', server.port, products, target, runs.at(-1)!.readyMs ?? 30_000));
-      console.log('  ', JSON.stringify(runs.at(-1)));
+      if (CONTROL) runs.push(await browserRun('control: no snapshot', server.port, products, target, runs.at(-1)!.readyMs ?? 30_000));
+      if (CONTROL) console.log('  ', JSON.stringify(runs.at(-1)));
     } finally {
       await server.stop();
     }
@@ -461,6 +526,22 @@ export async function runOfflineSuite() {
       error: r.error ?? (r.crashed ? 'crashed' : ''),
     })),
   );
+  // Per subject and size, over its rounds: runs with a task over 200 ms in the offline search, the
+  // longest such task (median and max), and the worker heap peak (median and max).
+  const groups = new Map<string, BrowserRun[]>();
+  for (const r of runs) groups.set(`${r.label} @ ${r.products}`, [...(groups.get(`${r.label} @ ${r.products}`) ?? []), r]);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+  for (const [name, rs] of groups) {
+    const search = rs.map((r) => r.longestTaskSearchMs);
+    const loading = rs.map((r) => r.longestTaskWhileLoadingMs);
+    const heap = rs.map((r) => r.workerHeapPeakMiB ?? 0);
+    console.log(
+      `  ${name}: ${rs.length} run(s); runs with a task > 200 ms while loading ${rs.filter((r) => r.tasksOver200msWhileLoading > 0).length}, ` +
+        `in the search ${rs.filter((r) => r.tasksOver200msSearch > 0).length}; longest task while loading median ${median(loading)} / max ${Math.max(...loading)} ms, ` +
+        `in the search median ${median(search)} / max ${Math.max(...search)} ms; worker heap peak median ${median(heap)} / max ${Math.max(...heap)} MiB; ` +
+        `found ${rs.filter((r) => r.searchFound).length}/${rs.length}${rs.some((r) => r.error) ? `; errors: ${rs.map((r) => r.error ?? '').join(' | ')}` : ''}`,
+    );
+  }
   return {
     cpuThrottlingRate: CPU_RATE,
     loadavgAtStart: loadavg,

@@ -18,6 +18,7 @@
  *  BENCH_SCALE_QUERIES    measured searches per round (3 rounds) and sampled store (default 200)
  *  BENCH_SCALE_HEAP_MB    --max-old-space-size of the server (default: Node's own limit; today's
  *                         catalogue at 150 × 2,000 needs more than the default ~4 GiB heap)
+ *  BENCH_SCALE_NODE_ARGS  extra node flags for the server, space-separated (e.g. --max-semi-space-size=64)
  *  BENCH_SCALE_PROFILE=1  first a start with --cpu-prof, stopped at ready: the start-up profile is
  *                         summarised (self time by function and by file) and kept under
  *                         bench/results/scale-profile/
@@ -151,6 +152,8 @@ async function startServer(seeded: Seeded, opts: { profile?: boolean; snapshot?:
   const args = [
     '--expose-gc',
     ...(heapMb ? [`--max-old-space-size=${heapMb}`] : []),
+    // Extra V8/Node flags for the server under test (e.g. `--max-semi-space-size=8`), space-separated.
+    ...(process.env.BENCH_SCALE_NODE_ARGS ?? '').split(' ').filter(Boolean),
     ...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
     '--import',
     PROBE,
@@ -286,7 +289,7 @@ export interface ScaleResult {
         searchP99MaxMs: number;
         /** Measured searches per round and store. */
         queries: number;
-        touched: { stores: number; rssMiB: number; heapUsedMiB: number }[];
+        touched: { stores: number; rssMiB: number; heapUsedMiB: number; heapTotalMiB: number; externalMiB: number }[];
       };
   profile?: CpuProfileSummary & { file: string; readyMs: number };
   goals: typeof GOALS;
@@ -410,12 +413,18 @@ export async function runScaleSuite(): Promise<ScaleResult> {
 
     // Touch stores in order (home + one search each); memory after 10, 50 and all of them.
     const tiers = [...new Set([10, 50, stores].filter((n) => n <= stores))];
-    const touched: { stores: number; rssMiB: number; heapUsedMiB: number }[] = [];
+    const touched: { stores: number; rssMiB: number; heapUsedMiB: number; heapTotalMiB: number; externalMiB: number }[] = [];
     let done = 0;
     for (const tier of tiers) {
       for (; done < tier; done++) await touchStore(node.port, seeded.codes[done], done);
       const p = await probe(node.child, probeFile);
-      touched.push({ stores: tier, rssMiB: p.rssMiB, heapUsedMiB: p.heapUsedMiB });
+      touched.push({
+        stores: tier,
+        rssMiB: p.rssMiB,
+        heapUsedMiB: p.heapUsedMiB,
+        heapTotalMiB: p.heapTotalMiB,
+        externalMiB: p.externalMiB,
+      });
     }
 
     result.server = {
@@ -492,7 +501,12 @@ function report(r: ScaleResult): void {
       note: `worst store ${s.searchP99MaxMs} ms (median of ${ROUNDS} rounds of ${s.queries}), median p50 ${percentile(p50s, 50)} ms over ${s.search.length} stores (bare round trip p99 ${r.bare.roundTripP99Ms} ms)`,
     };
     for (const t of s.touched)
-      rows[`after touching ${t.stores} stores`] = { 'ready s': '', 'RSS MiB': t.rssMiB, goal: '', note: `heap ${t.heapUsedMiB} MiB live` };
+      rows[`after touching ${t.stores} stores`] = {
+        'ready s': '',
+        'RSS MiB': t.rssMiB,
+        goal: '',
+        note: `heap ${t.heapUsedMiB} MiB live of ${t.heapTotalMiB} MiB V8 heap; external ${t.externalMiB} MiB`,
+      };
   }
   console.table(rows);
   if (r.profile) {

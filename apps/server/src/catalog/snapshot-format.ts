@@ -131,7 +131,10 @@ function encodeColumn(values: readonly unknown[], strings: StringTable): Column 
   }
 }
 
-function decodeColumn(column: Column, n: number, strings: readonly string[]): unknown[] {
+/** What a column is replaced by once decoded, when the caller lets the decoder release the compact form. */
+const RELEASED: Column = { t: 'n', v: [] };
+
+function decodeColumn(column: Column, n: number, strings: readonly string[], release: boolean): unknown[] {
   switch (column.t) {
     case 's':
       return column.v.map((i) => (i < 0 ? null : strings[i]));
@@ -142,7 +145,8 @@ function decodeColumn(column: Column, n: number, strings: readonly string[]): un
       return column.v.map((b) => (b === null ? null : b === 1));
     case 'a': {
       const total = column.len.reduce((sum, l) => sum + Math.max(l, 0), 0);
-      const items = decodeColumn(column.items, total, strings);
+      const items = decodeColumn(column.items, total, strings, release);
+      if (release) column.items = RELEASED;
       const out: unknown[] = new Array(column.len.length);
       let at = 0;
       column.len.forEach((l, i) => {
@@ -155,18 +159,51 @@ function decodeColumn(column: Column, n: number, strings: readonly string[]): un
       return out;
     }
     case 'o': {
+      // Each row starts as a copy of a template holding the row's keys in order (made once per set of
+      // keys by JSON.parse, so it has fast properties), then gets its values. Adding dozens of keys
+      // one by one to `{}` (computed names) would turn every product into a dictionary-mode object:
+      // several times the memory (issue 15: the offline worker held ~400 MB of documents at 40,000).
       const rows: (Record<string, unknown> | null)[] = new Array(column.n);
       const nulls = new Set(column.nul ?? []);
-      for (let i = 0; i < column.n; i++) rows[i] = nulls.has(i) ? null : {};
+      const absent = column.keys.map((_, k) => (column.abs?.[k] ? new Set(column.abs[k] as number[]) : null));
+      const templates = new Map<string, Record<string, unknown>>();
+      const templateOf = (present: string[], signature: string) => {
+        let template = templates.get(signature);
+        if (!template) {
+          template = JSON.parse(`{${present.map((key) => `${JSON.stringify(key)}:null`).join(',')}}`) as Record<string, unknown>;
+          templates.set(signature, template);
+        }
+        return template;
+      };
+      const all = templateOf(column.keys, '');
+      for (let i = 0; i < column.n; i++) {
+        if (nulls.has(i)) rows[i] = null;
+        else if (!column.abs) rows[i] = { ...all };
+        else {
+          const present: string[] = [];
+          let signature = '';
+          column.keys.forEach((key, k) => {
+            if (absent[k]?.has(i)) signature += `${k},`;
+            else present.push(key);
+          });
+          rows[i] = { ...templateOf(present, signature) };
+        }
+      }
       column.keys.forEach((key, k) => {
-        const absent = column.abs?.[k] ? new Set(column.abs[k] as number[]) : null;
-        const values = decodeColumn(column.cols[k], column.n - nulls.size - (absent?.size ?? 0), strings);
+        const child = column.cols[k];
+        const count = column.n - nulls.size - (absent[k]?.size ?? 0);
+        // Strings, numbers and booleans go straight from the column into the rows (no array in between).
+        const scalars = child.t === 's' || child.t === 'n' || child.t === 'b' || child.t === 'j';
+        const values = scalars ? child.v : decodeColumn(child, count, strings, release);
         let at = 0;
         for (let i = 0; i < column.n; i++) {
           const row = rows[i];
-          if (row === null || absent?.has(i)) continue;
-          row[key] = values[at++];
+          if (row === null || absent[k]?.has(i)) continue;
+          const v = values[at++];
+          row[key] =
+            child.t === 's' ? ((v as number) < 0 ? null : strings[v as number]) : child.t === 'b' ? (v === null ? null : v === 1) : v;
         }
+        if (release) column.cols[k] = RELEASED;
       });
       return rows;
     }
@@ -181,9 +218,14 @@ export function encodeSnapshot(snapshot: Omit<CatalogSnapshot, 'version'>): Comp
   return { version: COMPACT_SNAPSHOT_VERSION, generatedAt: snapshot.generatedAt, strings: strings.list, body };
 }
 
-/** The version-1 snapshot back, every document as the server had it. */
-export function decodeSnapshot(compact: CompactSnapshot): CatalogSnapshot {
+/**
+ * The version-1 snapshot back, every document as the server had it. `release`: the compact form is
+ * only a step (the offline worker): each column is dropped from it as soon as its values are in the
+ * documents, so the columns and the documents are never both whole in memory. The compact object
+ * is then left emptied.
+ */
+export function decodeSnapshot(compact: CompactSnapshot, { release = false }: { release?: boolean } = {}): CatalogSnapshot {
   if (compact?.version !== COMPACT_SNAPSHOT_VERSION) throw new Error(`Unknown offline snapshot format ${String(compact?.version)}`);
-  const [body] = decodeColumn(compact.body, 1, compact.strings) as Pick<CatalogSnapshot, 'store' | 'attributes' | 'content'>[];
+  const [body] = decodeColumn(compact.body, 1, compact.strings, release) as Pick<CatalogSnapshot, 'store' | 'attributes' | 'content'>[];
   return { version: 1, generatedAt: compact.generatedAt, ...body };
 }

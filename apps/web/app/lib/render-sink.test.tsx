@@ -40,14 +40,22 @@ function viaSink(node: React.ReactNode, status = 200, onError?: (error: unknown)
   });
 }
 
-/** ~200 KB of markup with a multi-byte character, so React writes it in many pieces. */
+/**
+ * ~200 KB of markup with a multi-byte character, so React writes it in many pieces; and inner HTML
+ * strings longer than React's 4 KB buffer / 3 (what cached product cards are), which React hands
+ * to the sink as strings, unencoded.
+ */
 function BigPage() {
+  const innerHtml = (i: number) => `<p class="card-brand">Sierra Sun · ${i}</p>${'<span>3.5 g — Indica</span>'.repeat(60)}`;
   return (
     <main>
       {Array.from({ length: 2000 }, (_, i) => (
         <p key={i} className="card-body text-stone-700">
           Product {i} · 3.5 g — Indica
         </p>
+      ))}
+      {Array.from({ length: 20 }, (_, i) => (
+        <article key={i} className="card" dangerouslySetInnerHTML={{ __html: innerHtml(i) }} />
       ))}
     </main>
   );

@@ -55,9 +55,24 @@ export class RenderSink extends EventEmitter {
     this.onEnd();
     if (!this.cancelled) this.controller?.error(this.failed);
   }
-  /** The whole page, once React has ended it. */
+  /**
+   * The whole page, once React has ended it: one buffer, strings (the larger pieces React hands
+   * over unencoded, such as cached product cards) encoded straight into it rather than each into a
+   * buffer of its own first.
+   */
   bytes(): Buffer {
-    return Buffer.concat(this.chunks.map(toBytes));
+    let length = 0;
+    for (const chunk of this.chunks) length += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+    const out = Buffer.allocUnsafe(length);
+    let at = 0;
+    for (const chunk of this.chunks) {
+      if (typeof chunk === 'string') at += out.write(chunk, at);
+      else {
+        out.set(chunk, at);
+        at += chunk.byteLength;
+      }
+    }
+    return at === length ? out : out.subarray(0, at);
   }
   /** From now on chunks go to a web stream: the ones written so far first. */
   stream(): ReadableStream<Uint8Array> {

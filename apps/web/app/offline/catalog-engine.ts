@@ -170,7 +170,7 @@ export function createCatalogEngine(options: EngineOptions): CatalogEngine {
       if (!m) throw new Error('No offline catalogue on this device');
       const entry = (await backend.get(snapshotDataKey(storeCode))) as Entry<ArrayBuffer | string> | undefined;
       if (!entry) throw new Error('No offline catalogue on this device');
-      const snapshot = decodeSnapshot(JSON.parse(await unpack(entry.v, m.encoding)) as CompactSnapshot);
+      const snapshot = decodeSnapshot(JSON.parse(await unpack(entry.v, m.encoding)) as CompactSnapshot, { release: true });
       return (services = index(snapshot));
     })().finally(() => (indexing = null));
     return indexing;
@@ -203,7 +203,8 @@ export function createCatalogEngine(options: EngineOptions): CatalogEngine {
         const packed = await pack(text);
         let compact: CompactSnapshot | null = JSON.parse(text) as CompactSnapshot;
         text = null;
-        const snapshot = decodeSnapshot(compact);
+        // Each column is dropped as soon as its values are in the documents (never both whole).
+        const snapshot = decodeSnapshot(compact, { release: true });
         compact = null;
         if (snapshot.store.storeCode !== storeCode) return { asked: false, changed: false, meta: current };
         let usage: StorageEstimateLike | null = null;

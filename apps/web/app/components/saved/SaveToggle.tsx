@@ -25,15 +25,36 @@ export function SaveToggle({ kind, product, variant = 'icon', nameInLabel = fals
   const pressed = useSavedList(kind, (s) => s.items.some((i) => i.sku === product.sku));
   const toggle = useSavedList(kind, (s) => s.toggle);
   const labels = SAVE_LABELS[kind];
-  const Icon = kind === 'wishlist' ? HeartIcon : CompareIcon;
   const onClick = () => {
     const added = toggle(product);
     announce(added ? `${product.name} added to your ${labels.list}.` : `${product.name} removed from your ${labels.list}.`);
   };
+  return (
+    <SaveToggleButton kind={kind} name={product.name} pressed={pressed} onClick={onClick} variant={variant} nameInLabel={nameInLabel} />
+  );
+}
+
+interface ButtonProps {
+  kind: SavedListKind;
+  name: string;
+  pressed: boolean;
+  onClick?: () => void;
+  variant?: 'icon' | 'full';
+  nameInLabel?: boolean;
+}
+
+/**
+ * SaveToggle's markup, without its hooks: what the server writes for a product card from the
+ * fragment cache (lib/fragment-cache.ts; on the server the saved lists are always empty, so
+ * `pressed` is false there).
+ */
+export function SaveToggleButton({ kind, name, pressed, onClick, variant = 'icon', nameInLabel = false }: ButtonProps) {
+  const labels = SAVE_LABELS[kind];
+  const Icon = kind === 'wishlist' ? HeartIcon : CompareIcon;
   const text = (
     <>
       {labels.add}
-      {nameInLabel ? <span className="sr-only">: {product.name}</span> : null}
+      {nameInLabel ? <span className="sr-only">: {name}</span> : null}
     </>
   );
   if (variant === 'full') {

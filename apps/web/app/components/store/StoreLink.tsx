@@ -2,10 +2,29 @@ import type { ReactNode } from 'react';
 import { createPath, Link, NavLink, resolvePath, type LinkProps, type NavLinkProps } from 'react-router';
 import { useStorePath } from '../../lib/root-data.ts';
 
-/** A link inside the current store: `to` is a store path (`/menu`), the basePath is added here. */
+/**
+ * A link inside the current store: `to` is a store path (`/menu`), the basePath is added here. A
+ * link with nothing but a class, text and `prefetch="intent"` (footer, breadcrumbs, most of the
+ * header) is a PathLink: on the server the same anchor without <Link>'s hooks.
+ */
 export function StoreLink({ to, ...props }: Omit<LinkProps, 'to'> & { to: string }) {
   const storePath = useStorePath();
-  return <Link to={storePath(to)} {...props} />;
+  const path = storePath(to);
+  // `//host…` is an absolute URL to <Link> (no data-discover): left to it.
+  if (isPlainLink(props) && !path.startsWith('//')) return <PathLink to={path} {...(props as Omit<PathLinkProps, 'to'>)} />;
+  return <Link to={path} {...props} />;
+}
+
+/** Props PathLink writes exactly as <Link> does (StoreLink.test.tsx). */
+function isPlainLink(props: Omit<LinkProps, 'to'>): boolean {
+  for (const key in props) {
+    if (key === 'className') {
+      if (typeof props.className !== 'string' && props.className !== undefined) return false;
+    } else if (key === 'prefetch') {
+      if (props.prefetch !== 'intent' && props.prefetch !== 'none' && props.prefetch !== undefined) return false;
+    } else if (key !== 'children') return false;
+  }
+  return true;
 }
 
 export function StoreNavLink({ to, ...props }: Omit<NavLinkProps, 'to'> & { to: string }) {

@@ -1,0 +1,144 @@
+/**
+ * Integration: product cards from the server's fragment cache (lib/fragment-cache.ts) are the same
+ * bytes as cards React renders in full, for every card of the seeded demo catalogues (every store,
+ * both databases, with and without a store path prefix, eager and lazy), and a changed card never
+ * comes back stale.
+ */
+import { toProductCard, type ProductCard as ProductCardData } from '@verdant/domain';
+import type { FastifyInstance } from 'fastify';
+import { renderToString } from 'react-dom/server';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { NOW, registry, seed, testApp, loadCatalogues } from '../../../../server/src/catalog/test-app.ts';
+import { describeEachDatabase } from '../../../../server/src/test/databases.ts';
+import { cardFragments, FragmentCache } from '../../lib/fragment-cache.ts';
+import type { RootData } from '../../lib/root-data.ts';
+import { ProductCard } from './ProductCard.tsx';
+
+type Money = { currencyCode: string; locale: string };
+
+/** A page of cards as the server renders it: inside React Router, with the root loader's data. */
+function renderCards(cards: ProductCardData[], opts: { basePath: string; storeCode: string; money?: Money; eagerCount?: number }): string {
+  const root = { basePath: opts.basePath, store: { storeCode: opts.storeCode } } as unknown as RootData;
+  const router = createMemoryRouter(
+    [
+      {
+        id: 'root',
+        path: '*',
+        Component: () => (
+          <ul>
+            {cards.map((p, i) => (
+              <li key={p.sku}>
+                <ProductCard product={p} eager={i < (opts.eagerCount ?? 0)} money={opts.money} />
+              </li>
+            ))}
+          </ul>
+        ),
+      },
+    ],
+    { initialEntries: [`${opts.basePath}/menu`], hydrationData: { loaderData: { root } } },
+  );
+  return renderToString(<RouterProvider router={router} />);
+}
+
+afterEach(() => {
+  cardFragments.setRenderer(undefined);
+  cardFragments.clear();
+});
+
+describeEachDatabase('product cards from the fragment cache', (getDb) => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    await seed(getDb());
+    app = await testApp(getDb());
+    await loadCatalogues(app);
+  });
+  afterAll(async () => app?.close());
+
+  const cardsOf = (storeId: number) => [...app.catalog.catalog(storeId).allProducts()].map((p) => toProductCard(p, NOW));
+
+  it('writes every seeded card byte for byte as React renders it in full', () => {
+    // Each store twice: at its own host with the default money, and under its path prefix with
+    // another currency and locale (the store's cards are the same either way; the markup is not).
+    const variants: { prefixed: boolean; money?: Money }[] = [
+      { prefixed: false },
+      { prefixed: true, money: { currencyCode: 'CAD', locale: 'fr-CA' } },
+    ];
+    let cached = 0;
+    for (const store of registry.stores) {
+      const cards = cardsOf(store.storeId);
+      expect(cards.length, store.storeCode).toBeGreaterThan(20);
+      for (const { prefixed, money } of variants) {
+        const basePath = prefixed ? `/${store.storeCode}` : '';
+        const opts = { basePath, storeCode: store.storeCode, money, eagerCount: 4 };
+        const full = renderCards(cards, opts);
+        // Real cards: one article each, with its name link (under the prefix), save buttons and price.
+        expect(full.split('<article class="card">').length - 1).toBe(cards.length);
+        expect(full).toContain(`href="${basePath}/p/${cards[0].sku}/`);
+        expect(full.split('aria-pressed="false"').length - 1).toBe(cards.length * 2);
+        cardFragments.setRenderer(renderToString);
+        const firstRender = renderCards(cards, opts);
+        cardFragments.flush();
+        const fromCache = renderCards(cards, opts);
+        cardFragments.setRenderer(undefined);
+        expect(firstRender, `${store.storeCode} ${basePath} ${money?.locale}: first render`).toBe(full);
+        expect(fromCache, `${store.storeCode} ${basePath} ${money?.locale}: from the cache`).toBe(full);
+        cached += cards.length - 4;
+      }
+    }
+    // Every lazy card came from the cache on the repeat render (eager ones are never cached).
+    expect(cardFragments.hits).toBe(cached);
+  });
+
+  it('renders a changed card (price, special, name) anew instead of serving the old markup', () => {
+    const [card] = cardsOf(1).filter((c) => c.final_price === c.price && !c.sale);
+    const opts = { basePath: '', storeCode: 'downtown' };
+    cardFragments.setRenderer(renderToString);
+    renderCards([card], opts);
+    cardFragments.flush();
+    const before = renderCards([card], opts);
+    expect(cardFragments.hits).toBe(1);
+    for (const changed of [
+      { ...card, final_price: card.price - 100, sale: true },
+      { ...card, name: `${card.name} (new batch)` },
+      { ...card, updated_at: '2026-06-16T00:00:00.000Z', new: true },
+    ]) {
+      cardFragments.setRenderer(undefined);
+      const full = renderCards([changed], opts);
+      cardFragments.setRenderer(renderToString);
+      expect(renderCards([changed], opts)).toBe(full);
+      cardFragments.flush();
+      expect(renderCards([changed], opts)).toBe(full);
+      expect(full).not.toBe(before);
+    }
+  });
+});
+
+it('keeps the fragment cache within its memory bound, least recently used out first', () => {
+  const cache = new FragmentCache(() => 'x'.repeat(100), 1_000);
+  const el = () => null;
+  for (let i = 0; i < 20; i++) {
+    expect(cache.get(`k${i}`, el)).toBeUndefined();
+    cache.flush();
+  }
+  expect(cache.usedChars).toBeLessThanOrEqual(1_000);
+  expect(cache.size).toBe(9);
+  // k11 is the oldest left; using it keeps it past the next eviction, k12 goes instead.
+  expect(cache.get('k11', el)).toBe('x'.repeat(100));
+  cache.get('k20', el);
+  cache.flush();
+  expect(cache.get('k11', el)).toBeDefined();
+  expect(cache.get('k12', el)).toBeUndefined();
+});
+
+it('caches nothing for a fragment that fails to render alone, and goes on with the others', () => {
+  const cache = new FragmentCache((node) => {
+    if (node === 'bad') throw new Error('cannot render alone');
+    return String(node);
+  });
+  cache.get('bad', () => 'bad');
+  cache.get('good', () => 'good');
+  expect(() => cache.flush()).not.toThrow();
+  expect(cache.get('bad', () => 'bad')).toBeUndefined();
+  expect(cache.get('good', () => 'good')).toBe('good');
+});

@@ -1,0 +1,51 @@
+/**
+ * Issue 15: product cards come from the server's fragment cache (apps/web/app/lib/fragment-cache.ts)
+ * once a page has rendered them. The browser hydrates its normal components over that markup: no
+ * hydration error or warning, and the cards' buttons and links work as on a fully rendered page.
+ * Each URL carries a fresh query so the output cache (which keeps no URL with a query) stays out
+ * of it: the first visit renders the cards and fills the cache, the second is written from it.
+ */
+import { expect, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
+
+const PAGES = ['/', '/menu/flower', '/p/FL-BLUE-DREAM/blue-dream'];
+
+test('pages written from cached cards hydrate without errors or warnings, and the cards work', async ({ page, context }) => {
+  await passGateByCookie(context, 'downtown', 'recreational');
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    // Playwright's own notice (playwright.config.ts blocks service workers), not the page's.
+    if (m.text() === 'Service Worker registration blocked by Playwright') return;
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  let n = 0;
+  for (const path of PAGES) {
+    for (const visit of ['renders the cards', 'from the cache']) {
+      n++;
+      await page.goto(storeUrl('downtown', `${path}?render=${n}`));
+      // Hydrated: React has attached its handlers (the search button opens the dialog client-side).
+      await page.getByRole('banner').getByRole('button', { name: 'Search' }).click();
+      const panel = page.getByRole('dialog', { name: 'Search the menu' });
+      await expect(panel).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(panel).toBeHidden();
+      expect(problems, `${path}: ${visit}`).toEqual([]);
+    }
+  }
+
+  // A card past the eager ones (those are never cached) on the category page: its save button
+  // toggles, and its name link navigates client-side.
+  await page.goto(storeUrl('downtown', `/menu/flower?render=${++n}`));
+  const card = page.locator('article.card').nth(6);
+  const save = card.getByRole('button', { name: /Add to wishlist/ });
+  await expect(save).toHaveAttribute('aria-pressed', 'false');
+  await save.click();
+  await expect(save).toHaveAttribute('aria-pressed', 'true');
+  await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 1));
+  const link = card.locator('h3 a');
+  const href = await link.getAttribute('href');
+  await link.click();
+  await expect(page).toHaveURL(storeUrl('downtown', href!));
+  expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(1);
+  expect(problems).toEqual([]);
+});
