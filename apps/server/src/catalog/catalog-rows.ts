@@ -211,28 +211,33 @@ export async function affectedProductIds(
 ): Promise<number[]> {
   if (changed.length === 0) return [];
   const ids = [...changed];
-  const parentsOfChanged = (eb: Kysely<Database>) =>
-    eb.selectFrom('products as c').select('c.parent_id').where('c.id', 'in', ids).where('c.parent_id', 'is not', null);
-  const family = await db
-    .selectFrom('products')
-    .select(['id', 'sku'])
-    .where('store_id', '=', storeId)
-    .where((eb) =>
-      eb.or([
-        eb('id', 'in', ids),
-        eb('parent_id', 'in', ids),
-        eb('id', 'in', parentsOfChanged(db)),
-        eb('parent_id', 'in', parentsOfChanged(db)),
-      ]),
-    )
+  // Plain lookups by primary key, parent_id and product_id, the store checked here: with the store
+  // filter and the subqueries in SQL, SQLite's planner walked the store's whole product index (2 ms a
+  // change, and every order is a change on every node: issue 15's 4/20 run).
+  const parents = await db.selectFrom('products').select('parent_id').where('id', 'in', ids).where('parent_id', 'is not', null).execute();
+  const heads = [...new Set([...ids, ...parents.map((p) => p.parent_id as number)])];
+  const family = (
+    await db
+      .selectFrom('products')
+      .select(['id', 'sku', 'store_id'])
+      .where((eb) => eb.or([eb('id', 'in', heads), eb('parent_id', 'in', heads)]))
+      .execute()
+  ).filter((p) => p.store_id === storeId);
+  const linking = await db
+    .selectFrom('product_links')
+    .select('product_id')
+    .where('linked_product_sku', 'in', ['', ...family.map((p) => p.sku)])
     .execute();
-  const kits = await db
-    .selectFrom('product_links as l')
-    .innerJoin('products as k', 'k.id', 'l.product_id')
-    .select('k.id')
-    .where('k.store_id', '=', storeId)
-    .where('l.linked_product_sku', 'in', ['', ...family.map((p) => p.sku)])
-    .execute();
+  const kits =
+    linking.length === 0
+      ? []
+      : (
+          await db
+            .selectFrom('products')
+            .select(['id', 'store_id'])
+            .where('id', 'in', [...new Set(linking.map((l) => l.product_id))])
+            .execute()
+        ).filter((k) => k.store_id === storeId);
   const owners = [...new Set([...family.map((p) => p.id), ...kits.map((k) => k.id)])];
   const members = await db
     .selectFrom('products as m')

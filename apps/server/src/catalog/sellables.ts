@@ -166,7 +166,7 @@ export interface SellableAnswer {
 }
 
 export class SellableIndex {
-  // Sorted lookups, not Maps (./sorted-lookup.ts): a third of the memory; rebuilt after every change.
+  // Sorted lookups, not Maps (./sorted-lookup.ts): a third of the memory; rebuilt after a change that re-keys (apply).
   private byId = new SortedLookup<number, SellableRecord>();
   private bySku = new SortedLookup<string, SellableRecord>();
   private childrenOf = new Map<number, SellableRecord[]>();
@@ -179,12 +179,39 @@ export class SellableIndex {
     return this.byId.size;
   }
 
-  /** Replace some records and drop products that no longer exist. */
+  /**
+   * Replace some records and drop products that no longer exist. Records that keep their id, sku and
+   * parent (a stock or price change: every order's) replace the old ones where they are held;
+   * anything else relinks the lookups.
+   */
   apply(upserts: readonly SellableRecord[], removedIds: readonly number[]): void {
+    if (removedIds.length === 0 && this.replaceInPlace(upserts)) return;
     const byId = new Map(this.byId.valuesInKeyOrder().map((r) => [r.row.id, r]));
     for (const id of removedIds) byId.delete(id);
     for (const r of upserts) byId.set(r.row.id, r);
     this.relink(byId);
+  }
+
+  private replaceInPlace(upserts: readonly SellableRecord[]): boolean {
+    const olds: SellableRecord[] = [];
+    const seen = new Set<number>();
+    for (const r of upserts) {
+      const old = this.byId.get(r.row.id);
+      if (!old || seen.has(r.row.id) || old.row.sku !== r.row.sku || old.row.parent_id !== r.row.parent_id) return false;
+      seen.add(r.row.id);
+      olds.push(old);
+    }
+    for (const [i, r] of upserts.entries()) {
+      const old = olds[i];
+      this.byId.replace(r.row.id, r);
+      if (this.bySku.get(r.row.sku) === old) this.bySku.replace(r.row.sku, r);
+      if (r.row.parent_id != null) {
+        const siblings = this.childrenOf.get(r.row.parent_id);
+        const at = siblings ? siblings.indexOf(old) : -1;
+        if (siblings && at >= 0) siblings[at] = r;
+      }
+    }
+    return true;
   }
 
   private relink(records: Map<number, SellableRecord>): void {

@@ -50,7 +50,7 @@ export class StoreCatalog {
   readonly sellables: SellableIndex;
   /** Every product document in the order first added (a Map's order: an upsert keeps its place). */
   private productList: CatalogProduct[] = [];
-  // Sorted lookups, not Maps (./sorted-lookup.ts): a third of the memory; rebuilt after every change.
+  // Sorted lookups, not Maps (./sorted-lookup.ts): a third of the memory; rebuilt after a change that re-keys (applyProducts).
   private byId = new SortedLookup<number, CatalogProduct>();
   private bySku = new SortedLookup<string, CatalogProduct>();
   private byChildSku = new SortedLookup<string, CatalogProduct>();
@@ -132,8 +132,20 @@ export class StoreCatalog {
     };
   }
 
-  /** Replace some products (upserted) and drop ids that no longer exist. */
+  /**
+   * Replace some products (upserted) and drop ids that no longer exist. Every order changes the stock
+   * of what it sold, and each node reindexes those products (the 4/20 run: 50 a second): a change that
+   * keeps every product's keys (id, sku, url_path, visibility, its children's skus) replaces the
+   * documents where they are held, and recounts categories only when a product came into or left the
+   * listings or moved category; anything else (a new, removed or re-keyed product) relinks the store.
+   * Both leave the catalogue answering exactly as a fresh one over the same documents would
+   * (store-changes.test.ts).
+   */
   applyProducts(upserts: readonly CatalogProduct[], removedIds: readonly number[], sellables: readonly SellableRecord[] = []): void {
+    if (removedIds.length === 0 && this.replaceInPlace(upserts)) {
+      this.sellables.apply(sellables, removedIds);
+      return;
+    }
     const docs = new Map(this.productList.map((p) => [p.id, p]));
     for (const id of removedIds) {
       this.products.remove(id);
@@ -146,6 +158,41 @@ export class StoreCatalog {
     this.productList = [...docs.values()];
     this.relinkProducts();
     this.sellables.apply(sellables, removedIds);
+  }
+
+  /** The keyed-alike path of applyProducts; false (nothing changed) when some upsert is new or re-keyed. */
+  private replaceInPlace(upserts: readonly CatalogProduct[]): boolean {
+    const olds: CatalogProduct[] = [];
+    const seen = new Set<number>();
+    for (const doc of upserts) {
+      const old = this.byId.get(doc.id);
+      if (!old || seen.has(doc.id) || !sameKeys(old, doc)) return false;
+      seen.add(doc.id);
+      olds.push(old);
+    }
+    let recount = false;
+    for (const [i, doc] of upserts.entries()) {
+      const old = olds[i];
+      this.products.upsert(doc);
+      this.productList[this.productList.indexOf(old)] = doc;
+      this.byId.replace(doc.id, doc);
+      // Held only where the old version was held (a lookup built whole keeps the last product with a key).
+      if (this.bySku.get(doc.sku) === old) this.bySku.replace(doc.sku, doc);
+      for (const c of doc.configurable_children) if (this.byChildSku.get(c.sku) === old) this.byChildSku.replace(c.sku, doc);
+      if (this.byUrlPath.get(doc.url_path) === old) this.byUrlPath.replace(doc.url_path, doc);
+      if (!this.sameCount(old, doc)) recount = true;
+    }
+    if (recount) this.recountCategories();
+    return true;
+  }
+
+  /** Whether a product counts in its categories' product_count (recountCategories) the same in both versions. */
+  private sameCount(a: CatalogProduct, b: CatalogProduct): boolean {
+    const counted = (p: CatalogProduct) =>
+      isEnabled(p) && isCatalogVisible(p) && (this.options.listOutOfStock === true || p.stock?.is_in_stock !== false);
+    const ca = counted(a);
+    if (ca !== counted(b)) return false;
+    return !ca || sameList(a.category_ids, b.category_ids);
   }
 
   private relinkProducts(): void {
@@ -215,4 +262,19 @@ export class StoreCatalog {
   rewrite(requestPath: string): UrlRewrite | undefined {
     return this.rewrites.get(requestPath);
   }
+}
+
+const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** The keys the lookups and listings hold a product by are the same in both versions. */
+function sameKeys(a: CatalogProduct, b: CatalogProduct): boolean {
+  return (
+    a.sku === b.sku &&
+    a.url_path === b.url_path &&
+    a.visibility === b.visibility &&
+    sameList(
+      a.configurable_children.map((c) => c.sku),
+      b.configurable_children.map((c) => c.sku),
+    )
+  );
 }

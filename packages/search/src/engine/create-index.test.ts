@@ -338,3 +338,58 @@ describe('packed postings (issue 15: compacted after replaceAll)', () => {
     expect(answers(packed)[3].ids).toEqual(expect.arrayContaining([12, 41]));
   });
 });
+
+describe('upserts that keep the text (issue 15: a stock change per order, on every node)', () => {
+  const textSchema: IndexSchema<Item> = {
+    name: 'item',
+    text: { name: 2, tags: 1, 'children.sku': 1 },
+    defaultSort: [{ field: 'price', order: 'asc' }],
+  };
+  const doc = (id: number) => item(id, { name: `common word${id}`, tags: [`tag${id % 4}`] });
+  const queries: SearchQuery[] = [
+    { text: 'common', size: 100 },
+    { text: 'word7', size: 100 },
+    { text: 'common', size: 100, filters: [{ field: 'stock.is_in_stock', op: 'eq', value: true }] },
+    { size: 100, filters: [{ field: 'stock.is_in_stock', op: 'eq', value: false }] },
+    { size: 100, sort: [{ field: 'price', order: 'desc' }] },
+    { text: 'tag2 c12a', size: 100 },
+  ];
+  const answers = (idx: ReturnType<typeof createIndex<Item>>) =>
+    queries.map((q) => {
+      const r = idx.search(q);
+      return { ids: r.items.map((d) => d.id), total: r.total };
+    });
+
+  it('change stock and price in place and answer as a fresh index over the same documents, in the same order', () => {
+    const live = createIndex(textSchema);
+    live.replaceAll(Array.from({ length: 40 }, (_, i) => doc(i + 1)));
+    const final = new Map(Array.from({ length: 40 }, (_, i) => [i + 1, doc(i + 1)]));
+    for (const [id, over] of [
+      [5, { stock: { is_in_stock: false } }],
+      [12, { price: 1 }],
+      [7, { price: 99_999, stock: { is_in_stock: false } }],
+      [5, { stock: { is_in_stock: true }, price: 7 }],
+    ] as const) {
+      const next = { ...final.get(id)!, ...over };
+      live.upsert(next);
+      final.set(id, next);
+    }
+    const fresh = createIndex(textSchema);
+    fresh.replaceAll([...final.values()]);
+    expect(answers(live)).toEqual(answers(fresh));
+    expect(answers(live)[3].ids).toEqual([3, 7]);
+    expect(answers(live)[4].ids[0]).toBe(7);
+    expect(live.get(12)!.price).toBe(1);
+  });
+
+  it('still reindexes the text when it changes, a child sku included', () => {
+    const live = createIndex(textSchema);
+    live.replaceAll(Array.from({ length: 20 }, (_, i) => doc(i + 1)));
+    live.upsert({ ...doc(4), name: 'renamed thing' });
+    live.upsert({ ...doc(9), children: [{ size: 92, sku: 'ZZTOP' }] });
+    expect(ids(live.search({ text: 'renamed' }))).toEqual([4]);
+    expect(ids(live.search({ text: 'word4', size: 100 }))).not.toContain(4);
+    expect(ids(live.search({ text: 'zztop' }))).toEqual([9]);
+    expect(ids(live.search({ text: 'c9a', size: 100 }))).not.toContain(9);
+  });
+});

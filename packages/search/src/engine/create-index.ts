@@ -73,11 +73,13 @@ export function createIndex<T, P = unknown>(schema: IndexSchema<T, P>): SearchIn
     const id = checkedId(doc);
     const existing = store.slotOf(id);
     if (existing !== undefined) {
-      // Same slot, new content: postings and column entries of the old version go first.
-      text?.remove(existing, store.docs[existing]);
+      // Same slot, new content: postings and column entries of the old version go first. Postings
+      // stay when the text is the same (a stock or price change: every order's, on every node).
+      const reindexText = text !== null && !text.sameText(store.docs[existing], doc);
+      if (reindexText) text.remove(existing, store.docs[existing]);
       columns.onRemove(existing);
       store.docs[existing] = doc;
-      text?.add(existing, doc);
+      if (reindexText) text.add(existing, doc);
       columns.onAdd(existing, doc);
       return;
     }

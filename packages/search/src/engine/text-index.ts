@@ -167,6 +167,20 @@ export class TextIndex {
     return out;
   }
 
+  /**
+   * Whether two versions of a document index the same text (every text field holds the same values):
+   * an update that only changes other fields (stock, prices) then leaves the postings as they are.
+   */
+  sameText(a: unknown, b: unknown): boolean {
+    for (const path of this.paths) {
+      const va = valuesAt(a, path);
+      const vb = valuesAt(b, path);
+      if (va.length !== vb.length) return false;
+      for (let i = 0; i < va.length; i++) if (va[i] !== vb[i]) return false;
+    }
+    return true;
+  }
+
   add(slot: number, doc: unknown): void {
     if (slot >= MAX_TEXT_SLOTS) throw new RangeError(`at most ${MAX_TEXT_SLOTS} documents per index`);
     this.docCount++;

@@ -1,0 +1,135 @@
+/**
+ * Integration, both databases: a store's catalogue after product changes announced one by one with
+ * catalogChanged (issue 15: every order changes stock, so most changes keep every key and are applied
+ * in place — StoreCatalog.applyProducts, SellableIndex.apply, the text index keeping its postings when
+ * the text is the same) answers exactly as a catalogue built fresh from the database after the same
+ * changes: the same content (products in the same order, categories' product_count), the same search
+ * answers in the same order, the same lookups. Stock sold out and back, a configurable's last child
+ * selling out (the parent leaves the listings), a price change, a rename (text), a new url_key (a
+ * re-key: the relinking path) and a disabled product.
+ */
+import { productSearchQuery } from '@verdant/search';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase } from '../test/databases.ts';
+import { CatalogIndexManager } from './index-manager.ts';
+import type { StoreCatalog } from './store-catalog.ts';
+import { NOW, seed, storesFile } from './test-app.ts';
+
+const STORE = 1;
+
+describeEachDatabase('catalogue changes applied in place', (getDb) => {
+  let live: CatalogIndexManager;
+
+  beforeAll(async () => {
+    await seed(getDb());
+    live = new CatalogIndexManager({ db: getDb().db, stores: storesFile.stores, clock: () => NOW });
+    await live.start();
+    await live.ensure(STORE);
+  });
+  afterAll(async () => live?.close());
+
+  /** Build the store again from the database and compare every answer with the live catalogue's. */
+  async function expectSameAsFresh(step: string): Promise<StoreCatalog> {
+    const fresh = new CatalogIndexManager({ db: getDb().db, stores: storesFile.stores, clock: () => NOW });
+    await fresh.start();
+    try {
+      const a = live.catalog(STORE);
+      const b = await fresh.ensure(STORE);
+      expect(JSON.stringify(a.content()), step).toBe(JSON.stringify(b.content()));
+      for (const text of [undefined, 'blue', 'dream', 'gummies', 'og kush', 'renamed', 'flowr']) {
+        for (const licenseType of ['recreational', 'medical'] as const) {
+          for (const includeOutOfStock of [false, true]) {
+            const query = productSearchQuery({ storeId: STORE, licenseType, text, size: 60, includeOutOfStock });
+            expect(JSON.stringify(a.products.search(query, { now: NOW })), `${step}: ${text} ${licenseType} ${includeOutOfStock}`).toBe(
+              JSON.stringify(b.products.search(query, { now: NOW })),
+            );
+          }
+        }
+      }
+      for (const p of b.content().products) {
+        expect(a.productBySku(p.sku)?.id, `${step}: sku ${p.sku}`).toBe(b.productBySku(p.sku)?.id);
+        expect(a.productById(p.id), `${step}: id ${p.id}`).toBe(a.productBySku(p.sku));
+        expect(a.productByUrlPath(p.url_path)?.id, `${step}: url ${p.url_path}`).toBe(b.productByUrlPath(p.url_path)?.id);
+        for (const c of p.configurable_children) expect(a.parentOfChild(c.sku)?.id).toBe(b.parentOfChild(c.sku)?.id);
+      }
+      expect(JSON.stringify([...a.allCategories()])).toBe(JSON.stringify([...b.allCategories()]));
+      return a;
+    } finally {
+      await fresh.close();
+    }
+  }
+
+  it('answers as a catalogue built fresh after each change, whether applied in place or relinked', async () => {
+    const { db } = getDb();
+    const simple = await db
+      .selectFrom('products')
+      .selectAll()
+      .where('store_id', '=', STORE)
+      .where('type_id', '=', 'simple')
+      .where('visibility', '=', 4)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const parent = await db
+      .selectFrom('products')
+      .selectAll()
+      .where('store_id', '=', STORE)
+      .where('type_id', '=', 'configurable')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const children = await db.selectFrom('products').select('id').where('parent_id', '=', parent.id).orderBy('id').execute();
+    const childIds = children.map((c) => c.id);
+    const setStock = (ids: number[], qty: number) =>
+      db
+        .updateTable('stock')
+        .set({ qty, is_in_stock: qty > 0 ? 1 : 0 })
+        .where('product_id', 'in', ids)
+        .execute();
+    const before = live.catalog(STORE);
+
+    await setStock([simple.id], 0);
+    await live.catalogChanged(STORE, [simple.id]);
+    const afterSoldOut = await expectSameAsFresh('simple sold out');
+    expect(afterSoldOut).toBe(before); // applied to the loaded catalogue, not rebuilt
+    expect(afterSoldOut.productBySku(simple.sku)!.stock.is_in_stock).toBe(false);
+
+    await setStock([simple.id], 12);
+    await live.catalogChanged(STORE, [simple.id]);
+    await expectSameAsFresh('simple back in stock');
+
+    // The parent leaves the in-stock listings when its last child sells out, one change at a time.
+    for (const id of childIds) {
+      await setStock([id], 0);
+      await live.catalogChanged(STORE, [id]);
+    }
+    await expectSameAsFresh('every child of a configurable sold out');
+    await setStock(childIds, 5);
+    await live.catalogChanged(STORE, childIds);
+    await expectSameAsFresh('children back');
+
+    await db.updateTable('product_prices').set({ price_cents: 1 }).where('product_id', '=', simple.id).execute();
+    await live.catalogChanged(STORE, [simple.id]);
+    await expectSameAsFresh('price change');
+
+    await db.updateTable('products').set({ name: 'Renamed Gummies' }).where('id', '=', simple.id).execute();
+    await live.catalogChanged(STORE, [simple.id]);
+    const renamed = await expectSameAsFresh('rename');
+    expect(
+      renamed.products.search(productSearchQuery({ storeId: STORE, licenseType: 'recreational', text: 'renamed' }), { now: NOW }).items[0]
+        ?.id,
+    ).toBe(simple.id);
+
+    await db
+      .updateTable('products')
+      .set({ url_key: `${simple.url_key}-new`, url_path: `${simple.url_path}-new` })
+      .where('id', '=', simple.id)
+      .execute();
+    await live.catalogChanged(STORE, [simple.id]);
+    const rekeyed = await expectSameAsFresh('new url_key');
+    expect(rekeyed.productByUrlPath(simple.url_path)).toBeUndefined();
+    expect(rekeyed.productByUrlPath(`${simple.url_path}-new`)?.id).toBe(simple.id);
+
+    await db.updateTable('products').set({ status: 2 }).where('id', '=', parent.id).execute();
+    await live.catalogChanged(STORE, [parent.id]);
+    await expectSameAsFresh('parent disabled');
+  });
+});
