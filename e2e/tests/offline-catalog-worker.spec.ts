@@ -17,12 +17,15 @@ test('offline search is served by the catalogue worker from IndexedDB after a re
   const worker = page.waitForEvent('worker', (w) => /catalog-worker/.test(w.url()));
   const snapshot = page.waitForResponse((r) => r.url().includes('/api/catalog/snapshot?format=2') && r.status() === 200);
   await page.reload();
-  await snapshot;
+  // A fetch's resource-timing entry is recorded when its body has arrived, not with the headers that
+  // resolve waitForResponse: on a busy machine the check below ran before the body was in (the
+  // worker had fetched it, but had no entry yet). Wait for the body, then for the entry.
+  await (await snapshot).finished();
   const catalogWorker = await worker;
   // The worker fetched it, the page did not.
   const fetchedBy = (scope: { evaluate: (f: () => boolean) => Promise<boolean> }) =>
     scope.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.includes('/api/catalog/snapshot')));
-  expect(await fetchedBy(catalogWorker)).toBe(true);
+  await expect.poll(() => fetchedBy(catalogWorker)).toBe(true);
   expect(await fetchedBy(page)).toBe(false);
   // Stored: the record the page may read says so.
   await expect
