@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 
 interface Props {
   open: boolean;
@@ -16,12 +16,24 @@ interface Props {
  * the overlay on — the ::backdrop is the overlay). showModal() makes the page inert and keeps
  * focus inside; Escape and a click on the overlay close it; focus returns to whatever opened it.
  * The content renders only while open, so a closed panel costs nothing and duplicates no ids.
+ *
+ * The owner hears of a close synchronously (Escape's 'cancel' event, a click on the overlay), not
+ * only from the 'close' event: that one is queued as a task and the browser handles input first, so
+ * Escape then Enter on the opener could click it while `open` was still true and nothing reopened.
+ * A close we start also counts in `closes`, so the open effect runs again even when the owner's
+ * `open` went false and back to true in one batch. A 'close' event that arrives after the dialog
+ * was opened again is stale and ignored.
  */
 export function Dialog({ open, onClose, labelledBy, className, initialFocus, children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
+  const [closes, setCloses] = useState(0);
+  const closing = useRef(() => {
+    setCloses((n) => n + 1);
+    onCloseRef.current();
+  }).current;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -37,20 +49,26 @@ export function Dialog({ open, onClose, labelledBy, className, initialFocus, chi
     } else if (!open && dialog.open) {
       dialog.close();
     }
-  }, [open, initialFocus]);
+  }, [open, initialFocus, closes]);
 
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
+    const handleCancel = () => closing();
     const handleClose = () => {
+      if (dialog.open) return;
       onCloseRef.current();
       const back = opener.current;
       opener.current = null;
       if (back?.isConnected) back.focus();
     };
+    dialog.addEventListener('cancel', handleCancel);
     dialog.addEventListener('close', handleClose);
-    return () => dialog.removeEventListener('close', handleClose);
-  }, []);
+    return () => {
+      dialog.removeEventListener('cancel', handleCancel);
+      dialog.removeEventListener('close', handleClose);
+    };
+  }, [closing]);
 
   return (
     <dialog
@@ -59,7 +77,9 @@ export function Dialog({ open, onClose, labelledBy, className, initialFocus, chi
       className={className}
       onClick={(event) => {
         // A click on the dialog element itself (not its content) is a click on the overlay.
-        if (event.target === event.currentTarget) event.currentTarget.close();
+        if (event.target !== event.currentTarget) return;
+        closing();
+        event.currentTarget.close();
       }}
     >
       {open ? children : null}
