@@ -27,11 +27,12 @@ import { REPO_ROOT, startServer } from '../lib/processes.ts';
 const STORE_HOST = 'downtown.localhost';
 const COOKIE = 'verdant_age=1; verdant_license=recreational';
 const RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
+// BENCH_LH_PAGES=category,product runs only those pages (default: all three).
 const PAGES = [
   { name: 'home', path: '/' },
   { name: 'category', path: '/menu/flower' },
   { name: 'product', path: '/p/FL-BLUE-DREAM/blue-dream' },
-];
+].filter((p) => !process.env.BENCH_LH_PAGES || process.env.BENCH_LH_PAGES.split(',').includes(p.name));
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const CLIENT_DIR = path.join(REPO_ROOT, 'apps/web/build/client');
 const RESULTS_DIR = path.join(REPO_ROOT, 'bench/results');

@@ -5,6 +5,7 @@ import { renderToPipeableStream, renderToString, type RenderToPipeableStreamOpti
 import { CspNonce } from './lib/csp-nonce.ts';
 import { cardFragments } from './lib/fragment-cache.ts';
 import { renderedResponse } from './lib/render-sink.ts';
+import stylesheet from './app.css?url';
 
 // Product cards' inner markup is rendered once per card version and reused (lib/fragment-cache.ts);
 // SSR_FRAGMENT_CACHE=0 renders every card every time (same HTML).
@@ -53,6 +54,9 @@ export default function handleRequest(
       [readyOption]() {
         shellRendered = true;
         responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+        // The page's one stylesheet (render-blocking) is asked for with the answer's headers, before
+        // the parser meets the image and module preloads above its <link> in the head.
+        responseHeaders.append('Link', `<${stylesheet}>; rel=preload; as=style`);
         const init = { headers: responseHeaders, status: responseStatusCode };
         const onEnd = () => {
           clearTimeout(timeoutId);
