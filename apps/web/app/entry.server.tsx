@@ -4,6 +4,7 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream, renderToString, type RenderToPipeableStreamOptions } from 'react-dom/server';
 import { CspNonce } from './lib/csp-nonce.ts';
 import { cardFragments } from './lib/fragment-cache.ts';
+import { imagePreloadLinks, stylesheetLink } from './lib/early-preloads.ts';
 import { renderedResponse } from './lib/render-sink.ts';
 import stylesheet from './app.css?url';
 
@@ -54,15 +55,17 @@ export default function handleRequest(
       [readyOption]() {
         shellRendered = true;
         responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-        // The page's one stylesheet (render-blocking) is asked for with the answer's headers, before
-        // the parser meets the image and module preloads above its <link> in the head.
-        responseHeaders.append('Link', `<${stylesheet}>; rel=preload; as=style`);
+        // What the first paint needs is asked for with the answer's headers (lib/early-preloads.ts).
+        responseHeaders.append('Link', stylesheetLink(stylesheet));
         const init = { headers: responseHeaders, status: responseStatusCode };
         const onEnd = () => {
           clearTimeout(timeoutId);
           timeoutId = undefined;
         };
-        resolve(renderedResponse((sink) => pipe(sink as unknown as NodeJS.WritableStream), init, onEnd));
+        const preloadImages = (page: Buffer, headers: Headers) => {
+          for (const link of imagePreloadLinks(page)) headers.append('Link', link);
+        };
+        resolve(renderedResponse((sink) => pipe(sink as unknown as NodeJS.WritableStream), init, onEnd, preloadImages));
       },
       onShellError(error: unknown) {
         clearTimeout(timeoutId);

@@ -108,6 +108,8 @@ export function renderedResponse(
   pipe: (destination: RenderSink) => unknown,
   init: { headers: Headers; status: number },
   onEnd: () => void,
+  /** A page rendered to the end: add headers that depend on its bytes (early-preloads.ts). */
+  beforeSend?: (page: Buffer, headers: Headers) => void,
 ): Promise<Response> {
   const { headers, status } = init;
   const sink = new RenderSink(onEnd);
@@ -116,6 +118,7 @@ export function renderedResponse(
     setImmediate(() => {
       if (sink.ended) {
         const bytes = sink.bytes();
+        beforeSend?.(bytes, headers);
         const response = new Response(bytes as Uint8Array<ArrayBuffer>, { headers, status });
         Object.defineProperty(response, RENDERED_BODY, { value: bytes });
         resolve(response);
