@@ -125,3 +125,9 @@ export class FragmentCache {
 
 /** The process's card cache (server only: entry.server.tsx registers the renderer). */
 export const cardFragments = new FragmentCache(undefined);
+
+/**
+ * The process's header and footer parts (server only, registered with the cards): a few entries a
+ * store — one per base path, navigation state and open-now line — so a small bound.
+ */
+export const layoutFragments = new FragmentCache(undefined, 2_000_000);
