@@ -3,7 +3,7 @@ import { ServerRouter } from 'react-router';
 import { isbot } from 'isbot';
 import { renderToPipeableStream, renderToString, type RenderToPipeableStreamOptions } from 'react-dom/server';
 import { CspNonce } from './lib/csp-nonce.ts';
-import { cardFragments, layoutFragments } from './lib/fragment-cache.ts';
+import { cardFragments, layoutFragments, pageFragments } from './lib/fragment-cache.ts';
 import { renderedResponse } from './lib/render-sink.ts';
 
 // Product cards' inner markup, and the header's and footer's, is rendered once per version and
@@ -11,6 +11,7 @@ import { renderedResponse } from './lib/render-sink.ts';
 if (process.env.SSR_FRAGMENT_CACHE !== '0') {
   cardFragments.setRenderer(renderToString);
   layoutFragments.setRenderer(renderToString);
+  pageFragments.setRenderer(renderToString);
 }
 
 /** Loaders' deferred data is rejected after this; the render is aborted a second later. */
