@@ -53,7 +53,7 @@ test('pages written from cached cards hydrate without errors or warnings, and th
   expect(problems).toEqual([]);
 });
 
-test('a header and footer written from the cache hydrate, their buttons open, their links navigate client-side', async ({
+test('a header, footer, filter panel and product body written from the cache hydrate; buttons, filters, sizes and links work', async ({
   page,
   context,
 }) => {
@@ -84,10 +84,21 @@ test('a header and footer written from the cache hydrate, their buttons open, th
   await page.keyboard.press('Escape');
   await expect(accountDialog(page, 'Log in')).toBeHidden();
 
+  // The filter panel (from the cache too) and the breadcrumbs work hydrated: a filter applies at
+  // once, client-side.
+  await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 1));
+  const filters = page.getByRole('complementary', { name: 'Product filters' });
+  await filters
+    .getByRole('group', { name: 'Price' })
+    .getByRole('checkbox', { name: /^< \$50/ })
+    .check();
+  await expect(page).toHaveURL(/[?&]price=0-50\b/);
+  await expect(filters.getByRole('checkbox', { name: /^< \$50/ })).toBeChecked();
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Menu' })).toHaveAttribute('href', '/menu');
+
   // The open-now line is the server's (the cached footer's), and the footer's and header's links
   // navigate client-side: the page's window survives, the current link follows.
   await expect(page.getByTestId('hours-status-pickup')).toHaveText(/^(Open now|Closed)/);
-  await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 1));
   await page.getByRole('contentinfo').getByRole('link', { name: 'Contact us' }).click();
   await expect(page).toHaveURL(storeUrl('downtown', '/contact'));
   await expect(nav.getByRole('link', { name: 'Store info' })).toHaveAttribute('aria-current', 'page');
@@ -96,5 +107,14 @@ test('a header and footer written from the cache hydrate, their buttons open, th
   await expect(page).toHaveURL(storeUrl('downtown', '/sale'));
   await expect(nav.getByRole('link', { name: 'Sale' })).toHaveAttribute('aria-current', 'page');
   expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(1);
+
+  // A product page written from the cache (sizes, facts, description, tags): choosing a size works
+  // hydrated (the child sku goes into the URL, the price follows).
+  for (const n of [1, 2]) await page.goto(storeUrl('downtown', `/p/FL-BLUE-DREAM/blue-dream?chrome=${n}`));
+  const sevenGrams = page.getByRole('group', { name: 'Size' }).getByRole('radio', { name: /^7 g \(1\/4 oz\)/ });
+  await expect(page.getByRole('heading', { name: 'Good to know' })).toBeVisible();
+  await sevenGrams.check();
+  await expect(page).toHaveURL(storeUrl('downtown', '/p/FL-BLUE-DREAM/blue-dream/FL-BLUE-DREAM-QTR?chrome=2'));
+  await expect(sevenGrams).toBeChecked();
   expect(problems).toEqual([]);
 });
