@@ -3,14 +3,18 @@ import { ServerRouter } from 'react-router';
 import { isbot } from 'isbot';
 import { renderToPipeableStream, renderToString, type RenderToPipeableStreamOptions } from 'react-dom/server';
 import { CspNonce } from './lib/csp-nonce.ts';
-import { cardFragments } from './lib/fragment-cache.ts';
 import { imagePreloadLinks, stylesheetLink } from './lib/early-preloads.ts';
+import { cardFragments, layoutFragments, pageFragments } from './lib/fragment-cache.ts';
 import { renderedResponse } from './lib/render-sink.ts';
 import stylesheet from './app.css?url';
 
-// Product cards' inner markup is rendered once per card version and reused (lib/fragment-cache.ts);
-// SSR_FRAGMENT_CACHE=0 renders every card every time (same HTML).
-if (process.env.SSR_FRAGMENT_CACHE !== '0') cardFragments.setRenderer(renderToString);
+// Product cards' inner markup, and the header's and footer's, is rendered once per version and
+// reused (lib/fragment-cache.ts); SSR_FRAGMENT_CACHE=0 renders all of it every time (same HTML).
+if (process.env.SSR_FRAGMENT_CACHE !== '0') {
+  cardFragments.setRenderer(renderToString);
+  layoutFragments.setRenderer(renderToString);
+  pageFragments.setRenderer(renderToString);
+}
 
 /** Loaders' deferred data is rejected after this; the render is aborted a second later. */
 export const streamTimeout = 5_000;

@@ -125,3 +125,15 @@ export class FragmentCache {
 
 /** The process's card cache (server only: entry.server.tsx registers the renderer). */
 export const cardFragments = new FragmentCache(undefined);
+
+/**
+ * The process's header and footer parts (server only, registered with the cards): a few entries a
+ * store — one per base path, navigation state and open-now line — so a small bound.
+ */
+export const layoutFragments = new FragmentCache(undefined, 2_000_000);
+
+/**
+ * The process's parts of product and category pages (breadcrumbs, a product's facts, sizes,
+ * description and tags; server only): one set a product page, least recently used out.
+ */
+export const pageFragments = new FragmentCache(undefined, 4_000_000);

@@ -25,14 +25,7 @@ export function AccountButton() {
   const loaded = useAuth((s) => s.loaded);
   const user = useAuth((s) => s.user);
   const auth = useAuthApi();
-  if (!hydrated || !loaded) {
-    return (
-      <a href={storePath('/my-account')} className={buttonClass}>
-        <PersonIcon />
-        <span className="sr-only sm:not-sr-only">Log in</span>
-      </a>
-    );
-  }
+  if (!hydrated || !loaded) return <AccountLink href={storePath('/my-account')} />;
   if (!user) {
     return (
       <button type="button" aria-haspopup="dialog" className={buttonClass} onClick={() => auth.getState().openDialog('login')}>
@@ -48,5 +41,15 @@ export function AccountButton() {
       <span className="sr-only">Your account: </span>
       <span className="max-w-[8rem] truncate sm:not-sr-only max-sm:sr-only">{name}</span>
     </button>
+  );
+}
+
+/** The account entry before the session is read (the server's): a link to /my-account. No hooks: the header's cached part writes it too. */
+export function AccountLink({ href }: { href: string }) {
+  return (
+    <a href={href} className={buttonClass}>
+      <PersonIcon />
+      <span className="sr-only sm:not-sr-only">Log in</span>
+    </a>
   );
 }

@@ -26,22 +26,29 @@ export function CartButton() {
   const load = usePanelLoad(open);
   return (
     <>
-      <button
-        type="button"
-        aria-haspopup="dialog"
-        aria-label={cartButtonName(count)}
-        onClick={() => setOpen(true)}
-        onPointerEnter={Microcart.preload}
-        onFocus={Microcart.preload}
-        className="relative inline-flex min-h-11 min-w-11 items-center justify-center gap-2 rounded-full border border-stone-300 px-3 text-sm font-medium text-stone-800 hover:bg-stone-100"
-      >
-        <CartIcon />
-        <span className="sr-only sm:not-sr-only">Cart</span>
-        {count > 0 ? (
-          <span className="inline-flex min-w-5 items-center justify-center rounded-full bg-brand px-1.5 text-xs font-semibold text-on-brand">{count}</span>
-        ) : null}
-      </button>
+      <CartButtonView count={count} onOpen={() => setOpen(true)} onPreload={Microcart.preload} />
       <Microcart.Panel load={load} onLoadError={() => setOpen(false)} open={open} onClose={() => setOpen(false)} />
     </>
+  );
+}
+
+/** The cart's header button (no hooks: the header's cached part writes it, with no handlers, as the server renders it). */
+export function CartButtonView({ count, onOpen, onPreload }: { count: number; onOpen?: () => void; onPreload?: () => void }) {
+  return (
+    <button
+      type="button"
+      aria-haspopup="dialog"
+      aria-label={cartButtonName(count)}
+      onClick={onOpen}
+      onPointerEnter={onPreload}
+      onFocus={onPreload}
+      className="relative inline-flex min-h-11 min-w-11 items-center justify-center gap-2 rounded-full border border-stone-300 px-3 text-sm font-medium text-stone-800 hover:bg-stone-100"
+    >
+      <CartIcon />
+      <span className="sr-only sm:not-sr-only">Cart</span>
+      {count > 0 ? (
+        <span className="inline-flex min-w-5 items-center justify-center rounded-full bg-brand px-1.5 text-xs font-semibold text-on-brand">{count}</span>
+      ) : null}
+    </button>
   );
 }

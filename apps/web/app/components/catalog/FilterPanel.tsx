@@ -5,6 +5,8 @@ import { catalogSearch, clearFiltersSearch, filterToggleSearch, hasActiveFilters
 import type { FilterGroup } from '../../lib/filter-view.ts';
 import { useCatalogNavigation } from '../../lib/use-catalog-navigation.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
+import { cachedElement } from '../../lib/cached-element.tsx';
+import { pageFragments } from '../../lib/fragment-cache.ts';
 
 interface Props {
   idPrefix: string;
@@ -58,41 +60,20 @@ export function FilterPanel({ idPrefix, groups, query, heading }: Props) {
       {[...keep].map(([name, value]) => (
         <input key={`${name}=${value}`} type="hidden" name={name} value={value} />
       ))}
-      {/* Re-mount on every URL change so each checkbox starts from the URL's state. */}
-      <div key={searchKey} className="space-y-5">
-        {groups.map((group) => (
-          <fieldset key={group.key} className="min-w-0">
-            <legend className="text-sm font-semibold tracking-wide text-stone-900 uppercase">{group.title}</legend>
-            <ul className="mt-2 space-y-1">
-              {group.options.map((option) => {
-                const id = `${idPrefix}-${group.key}-${option.value}`;
-                return (
-                  <li key={option.value}>
-                    <label htmlFor={id} className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md px-1 text-stone-800 hover:bg-stone-100">
-                      <input
-                        id={id}
-                        type="checkbox"
-                        name={group.key}
-                        value={option.value}
-                        defaultChecked={option.checked}
-                        onChange={hydrated ? () => onToggle(group.key, option.value, id) : undefined}
-                        className="h-5 w-5 shrink-0 accent-brand"
-                      />
-                      <span className="flex-1">{option.label}</span>
-                      <span aria-hidden="true" className="text-sm text-stone-600 tabular-nums">
-                        {option.count}
-                      </span>
-                      <span className="sr-only">
-                        , {option.count} {option.count === 1 ? 'product' : 'products'}
-                      </span>
-                    </label>
-                  </li>
-                );
-              })}
-            </ul>
-          </fieldset>
-        ))}
-      </div>
+      {/*
+        Re-mount on every URL change so each checkbox starts from the URL's state. On the server the
+        groups' markup comes from the fragment cache once rendered (no handlers there: not hydrated),
+        keyed by the id prefix and the groups (every option's value, label, count and state).
+      */}
+      {cachedElement(
+        pageFragments,
+        `filters\u0000${idPrefix}\u0000${JSON.stringify(groups)}`,
+        'div',
+        { key: searchKey, className: 'space-y-5' },
+        () => (
+          <FilterGroups idPrefix={idPrefix} groups={groups} onToggle={hydrated ? onToggle : undefined} />
+        ),
+      )}
       <div className="flex flex-wrap items-center gap-3">
         {hydrated ? null : (
           <button type="submit" className="inline-flex min-h-11 items-center rounded-full bg-brand px-5 font-semibold text-on-brand hover:opacity-90">
@@ -111,4 +92,50 @@ export function FilterPanel({ idPrefix, groups, query, heading }: Props) {
       </div>
     </form>
   );
+}
+
+function FilterGroups({
+  idPrefix,
+  groups,
+  onToggle,
+}: {
+  idPrefix: string;
+  groups: FilterGroup[];
+  onToggle?: (key: FilterKey, value: string, id: string) => void;
+}) {
+  return groups.map((group) => (
+    <fieldset key={group.key} className="min-w-0">
+      <legend className="text-sm font-semibold tracking-wide text-stone-900 uppercase">{group.title}</legend>
+      <ul className="mt-2 space-y-1">
+        {group.options.map((option) => {
+          const id = `${idPrefix}-${group.key}-${option.value}`;
+          return (
+            <li key={option.value}>
+              <label
+                htmlFor={id}
+                className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md px-1 text-stone-800 hover:bg-stone-100"
+              >
+                <input
+                  id={id}
+                  type="checkbox"
+                  name={group.key}
+                  value={option.value}
+                  defaultChecked={option.checked}
+                  onChange={onToggle ? () => onToggle(group.key, option.value, id) : undefined}
+                  className="h-5 w-5 shrink-0 accent-brand"
+                />
+                <span className="flex-1">{option.label}</span>
+                <span aria-hidden="true" className="text-sm text-stone-600 tabular-nums">
+                  {option.count}
+                </span>
+                <span className="sr-only">
+                  , {option.count} {option.count === 1 ? 'product' : 'products'}
+                </span>
+              </label>
+            </li>
+          );
+        })}
+      </ul>
+    </fieldset>
+  ));
 }

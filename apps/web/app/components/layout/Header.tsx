@@ -1,11 +1,14 @@
-import { useMatches } from 'react-router';
-import { AccountButton } from '../account/AccountButton.tsx';
+import type { ReactNode } from 'react';
+import { useLocation, useMatches } from 'react-router';
+import { AccountButton, AccountLink } from '../account/AccountButton.tsx';
 import { AccountDialogs } from '../account/AccountDialogs.tsx';
 import { LicenseSwitcher } from '../age-gate/LicenseSwitcher.tsx';
-import { CartButton } from '../cart/Microcart.tsx';
-import { SearchPanel } from '../search/SearchPanel.tsx';
-import { CompareLink, WishlistPanel } from '../saved/WishlistPanel.tsx';
-import { StoreLink, StoreNavLink } from '../store/StoreLink.tsx';
+import { CartButton, CartButtonView } from '../cart/Microcart.tsx';
+import { SEARCH_RESULTS_PATH, SearchLink, SearchPanel } from '../search/SearchPanel.tsx';
+import { CompareLink, WishlistButton, WishlistPanel } from '../saved/WishlistPanel.tsx';
+import { NavLinkAnchor, navLinkActive, PathLink, StoreLink, StoreNavLink } from '../store/StoreLink.tsx';
+import { layoutFragments } from '../../lib/fragment-cache.ts';
+import { withBasePath } from '../../lib/paths.ts';
 import { useRootData } from '../../lib/root-data.ts';
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
@@ -25,18 +28,34 @@ export function SkipLink() {
   );
 }
 
-/** A slim brand bar: the age rule and the state licence (CA B&P §26151(a)) on every page. */
+const COMPLIANCE_CLASS = 'on-brand bg-brand text-on-brand';
+
+/**
+ * A slim brand bar: the age rule and the state licence (CA B&P §26151(a)) on every page. On the
+ * server its inner markup comes from the fragment cache (lib/fragment-cache.ts), keyed by the licence.
+ */
 export function ComplianceBar() {
   const { store } = useRootData();
+  const license = store.placeInfo.license_number;
+  if (layoutFragments.enabled) {
+    const html = layoutFragments.get(`compliance\u0000${license}`, () => <ComplianceText license={license} />);
+    if (html !== undefined) return <div className={COMPLIANCE_CLASS} dangerouslySetInnerHTML={{ __html: html }} />;
+  }
   return (
-    <div className="on-brand bg-brand text-on-brand">
-      <p className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-4 gap-y-0.5 px-4 py-1.5 text-xs sm:px-6">
-        <span>
-          <strong className="font-semibold">21+ only.</strong> Licensed cannabis retailer
-        </span>
-        <span>License {store.placeInfo.license_number}</span>
-      </p>
+    <div className={COMPLIANCE_CLASS}>
+      <ComplianceText license={license} />
     </div>
+  );
+}
+
+function ComplianceText({ license }: { license: string }) {
+  return (
+    <p className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-4 gap-y-0.5 px-4 py-1.5 text-xs sm:px-6">
+      <span>
+        <strong className="font-semibold">21+ only.</strong> Licensed cannabis retailer
+      </span>
+      <span>License {license}</span>
+    </p>
   );
 }
 
@@ -56,7 +75,7 @@ function useCheckoutMode(): boolean {
 }
 
 export function Header() {
-  const { store } = useRootData();
+  const { store, basePath } = useRootData();
   const checkoutMode = useCheckoutMode();
   if (checkoutMode) {
     return (
@@ -86,43 +105,117 @@ export function Header() {
         <div className="ml-auto shrink-0">
           <LicenseSwitcher />
         </div>
-        <div className="flex w-full flex-wrap items-center gap-x-4 gap-y-1" data-header-row="">
-          <nav aria-label="Main" className="min-w-0 flex-[1_1_auto]">
-            <ul className="-ml-3 flex flex-wrap gap-x-1">
-              <li>
-                <StoreNavLink to="/menu" className={navLinkClass} prefetch="intent">
-                  Menu
-                </StoreNavLink>
-              </li>
-              {store.specials.length > 0 ? (
-                <li>
-                  <StoreLink to="/#deals" className={navLinkClass({ isActive: false })}>
-                    Deals
-                  </StoreLink>
-                </li>
-              ) : null}
-              <li>
-                <StoreNavLink to="/sale" className={navLinkClass} prefetch="intent">
-                  Sale
-                </StoreNavLink>
-              </li>
-              <li>
-                <StoreNavLink to="/contact" className={navLinkClass} prefetch="intent">
-                  Store info
-                </StoreNavLink>
-              </li>
-            </ul>
-          </nav>
-          <div className="ml-auto flex min-w-0 flex-wrap items-center justify-end gap-2">
+        <HeaderRow basePath={basePath} hasDeals={store.specials.length > 0} />
+      </div>
+      <AccountDialogs />
+    </header>
+  );
+}
+
+const HEADER_ROW_CLASS = 'flex w-full flex-wrap items-center gap-x-4 gap-y-1';
+const NAV_PATHS = ['/menu', '/sale', '/contact'] as const;
+
+/**
+ * The header's second row: the navigation and the tools (search, wishlist, compare, account, cart).
+ *
+ * On the server its inner markup comes from the fragment cache (lib/fragment-cache.ts), keyed by
+ * everything the server's markup depends on: the base path, whether the store has deals, and which
+ * navigation link is the current page (NavLink's own rule, navLinkActive). The cached part is
+ * written without hooks (ServerHeaderRow): the tools as the server always renders them — search and
+ * account as links (not hydrated), wishlist and cart buttons with no count (the server's saved
+ * lists and cart are empty throwaway stores; nothing is persisted there), no compare link (shown
+ * once the compare list has products). The browser renders HeaderRowContent with the real
+ * components and hydrates the same markup (Header.test.tsx holds the two to the same bytes).
+ */
+function HeaderRow({ basePath, hasDeals }: { basePath: string; hasDeals: boolean }) {
+  const { pathname } = useLocation();
+  if (layoutFragments.enabled) {
+    const active = NAV_PATHS.map((to) => navLinkActive(pathname, withBasePath(basePath, to)));
+    const key = `header-row\u0000${basePath}\u0000${hasDeals}\u0000${active.join()}`;
+    const html = layoutFragments.get(key, () => <ServerHeaderRow basePath={basePath} hasDeals={hasDeals} active={active} />);
+    if (html !== undefined) return <div className={HEADER_ROW_CLASS} data-header-row="" dangerouslySetInnerHTML={{ __html: html }} />;
+  }
+  return (
+    <div className={HEADER_ROW_CLASS} data-header-row="">
+      <HeaderRowContent
+        hasDeals={hasDeals}
+        navLink={(to, label) => (
+          <StoreNavLink to={to} className={navLinkClass} prefetch="intent">
+            {label}
+          </StoreNavLink>
+        )}
+        dealsLink={
+          <StoreLink to="/#deals" className={navLinkClass({ isActive: false })}>
+            Deals
+          </StoreLink>
+        }
+        tools={
+          <>
             <SearchPanel />
             <WishlistPanel />
             <CompareLink />
             <AccountButton />
             <CartButton />
-          </div>
-        </div>
-      </div>
-      <AccountDialogs />
-    </header>
+          </>
+        }
+      />
+    </div>
+  );
+}
+
+/** HeaderRow's markup as the server renders it, from its key's inputs only (no hooks: rendered alone for the cache). */
+function ServerHeaderRow({ basePath, hasDeals, active }: { basePath: string; hasDeals: boolean; active: boolean[] }) {
+  const at = (to: string) => withBasePath(basePath, to);
+  return (
+    <HeaderRowContent
+      hasDeals={hasDeals}
+      navLink={(to, label) => {
+        const isActive = active[NAV_PATHS.indexOf(to as (typeof NAV_PATHS)[number])];
+        return (
+          <NavLinkAnchor to={at(to)} active={isActive} className={navLinkClass({ isActive })}>
+            {label}
+          </NavLinkAnchor>
+        );
+      }}
+      dealsLink={
+        <PathLink to={at('/#deals')} className={navLinkClass({ isActive: false })}>
+          Deals
+        </PathLink>
+      }
+      tools={
+        <>
+          <SearchLink href={at(SEARCH_RESULTS_PATH)} />
+          <WishlistButton count={0} />
+          <AccountLink href={at('/my-account')} />
+          <CartButtonView count={0} />
+        </>
+      }
+    />
+  );
+}
+
+function HeaderRowContent({
+  hasDeals,
+  navLink,
+  dealsLink,
+  tools,
+}: {
+  hasDeals: boolean;
+  navLink: (to: (typeof NAV_PATHS)[number], label: string) => ReactNode;
+  dealsLink: ReactNode;
+  tools: ReactNode;
+}) {
+  return (
+    <>
+      <nav aria-label="Main" className="min-w-0 flex-[1_1_auto]">
+        <ul className="-ml-3 flex flex-wrap gap-x-1">
+          <li>{navLink('/menu', 'Menu')}</li>
+          {hasDeals ? <li>{dealsLink}</li> : null}
+          <li>{navLink('/sale', 'Sale')}</li>
+          <li>{navLink('/contact', 'Store info')}</li>
+        </ul>
+      </nav>
+      <div className="ml-auto flex min-w-0 flex-wrap items-center justify-end gap-2">{tools}</div>
+    </>
   );
 }

@@ -1,4 +1,6 @@
 import { cultivationFacts, infusedPotency, LICENSE_LABELS, potencyLine, type CatalogProduct, type LicenseType } from '@verdant/domain';
+import { cachedElement } from '../../lib/cached-element.tsx';
+import { pageFragments } from '../../lib/fragment-cache.ts';
 import { percentLabel, strainLabel } from '../../lib/product-view.ts';
 
 /** Strain type, THC and CBD (per package and per piece for infused products), how it was grown. */
@@ -20,14 +22,13 @@ export function ProductFacts({ product }: { product: CatalogProduct }) {
   facts.push(...cultivationFacts(product));
   if (product.license_type !== 'both') facts.push(['For', `${LICENSE_LABELS[product.license_type as LicenseType]} customers`]);
   if (facts.length === 0) return null;
-  return (
-    <dl className="mt-3 flex flex-wrap gap-2 text-sm">
-      {facts.map(([term, value]) => (
-        <div key={term} className="flex gap-1 rounded-full bg-stone-100 px-3 py-1">
-          <dt className="text-stone-600">{term}</dt>
-          <dd className="font-semibold text-stone-900">{value}</dd>
-        </div>
-      ))}
-    </dl>
+  // On the server the list's markup comes from the fragment cache once rendered, keyed by the facts.
+  return cachedElement(pageFragments, `facts\u0000${JSON.stringify(facts)}`, 'dl', { className: 'mt-3 flex flex-wrap gap-2 text-sm' }, () =>
+    facts.map(([term, value]) => (
+      <div key={term} className="flex gap-1 rounded-full bg-stone-100 px-3 py-1">
+        <dt className="text-stone-600">{term}</dt>
+        <dd className="font-semibold text-stone-900">{value}</dd>
+      </div>
+    )),
   );
 }

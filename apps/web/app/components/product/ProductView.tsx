@@ -13,6 +13,8 @@ import type { BreadcrumbItem } from '../../lib/category-tree.ts';
 import { chosenPriceView, galleryImages, pageCustomerGroup, sizeChoices, stockLabel } from '../../lib/product-page.ts';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
+import { cachedElement } from '../../lib/cached-element.tsx';
+import { pageFragments } from '../../lib/fragment-cache.ts';
 import { announce } from '../../lib/announce.ts';
 import { useRecordView } from '../../state/recently-viewed.ts';
 import { useAuth } from '../../state/use-auth.ts';
@@ -166,44 +168,61 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
             <SaveToggle kind="compare" product={saved} variant="full" />
           </div>
 
-          {product.description ? (
-            <section aria-labelledby="about-title" className="mt-8">
-              <h2 id="about-title" className="text-lg font-semibold text-stone-900">
-                About this product
-              </h2>
-              <div className="mt-2 space-y-3 leading-relaxed text-stone-800">
-                {product.description
-                  .split(/\r?\n\s*\r?\n/)
-                  .filter((p) => p.trim())
-                  .map((p, i) => (
-                    <p key={i}>{p.trim()}</p>
-                  ))}
-              </div>
-            </section>
-          ) : null}
-          {product.discovery_tags.length > 0 ? (
-            <section aria-labelledby="tags-title" className="mt-6">
-              <h2 id="tags-title" className="text-lg font-semibold text-stone-900">
-                Good to know
-              </h2>
-              {groupDiscoveryTags(product.discovery_tags).map((group) => (
-                <div key={group.key} className="mt-3">
-                  <h3 id={`tags-${group.key}`} className="text-sm font-semibold text-stone-700">
-                    {group.title}
-                  </h3>
-                  <ul aria-labelledby={`tags-${group.key}`} className="mt-1 flex flex-wrap gap-2">
-                    {group.tags.map((tag) => (
-                      <li key={tag} className="rounded-full bg-stone-100 px-3 py-1 text-sm text-stone-800">
-                        {tag}
-                      </li>
-                    ))}
-                  </ul>
-                </div>
-              ))}
-            </section>
-          ) : null}
+          {/* On the server the description's and tags' markup come from the fragment cache once rendered, keyed by their text. */}
+          {product.description
+            ? cachedElement(pageFragments, `about\u0000${product.description}`, 'section', { 'aria-labelledby': 'about-title', className: 'mt-8' }, () => (
+                <AboutProduct description={product.description} />
+              ))
+            : null}
+          {product.discovery_tags.length > 0
+            ? cachedElement(pageFragments, `tags\u0000${JSON.stringify(product.discovery_tags)}`, 'section', { 'aria-labelledby': 'tags-title', className: 'mt-6' }, () => (
+                <GoodToKnow tags={product.discovery_tags} />
+              ))
+            : null}
         </div>
       </div>
     </div>
+  );
+}
+
+function AboutProduct({ description }: { description: string }) {
+  return (
+    <>
+      <h2 id="about-title" className="text-lg font-semibold text-stone-900">
+        About this product
+      </h2>
+      <div className="mt-2 space-y-3 leading-relaxed text-stone-800">
+        {description
+          .split(/\r?\n\s*\r?\n/)
+          .filter((p) => p.trim())
+          .map((p, i) => (
+            <p key={i}>{p.trim()}</p>
+          ))}
+      </div>
+    </>
+  );
+}
+
+function GoodToKnow({ tags }: { tags: CatalogProduct['discovery_tags'] }) {
+  return (
+    <>
+      <h2 id="tags-title" className="text-lg font-semibold text-stone-900">
+        Good to know
+      </h2>
+      {groupDiscoveryTags(tags).map((group) => (
+        <div key={group.key} className="mt-3">
+          <h3 id={`tags-${group.key}`} className="text-sm font-semibold text-stone-700">
+            {group.title}
+          </h3>
+          <ul aria-labelledby={`tags-${group.key}`} className="mt-1 flex flex-wrap gap-2">
+            {group.tags.map((tag) => (
+              <li key={tag} className="rounded-full bg-stone-100 px-3 py-1 text-sm text-stone-800">
+                {tag}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </>
   );
 }

@@ -1,4 +1,6 @@
 import { formatMoney } from '@verdant/domain';
+import { cachedElement } from '../../lib/cached-element.tsx';
+import { pageFragments } from '../../lib/fragment-cache.ts';
 import type { SizeChoice } from '../../lib/product-page.ts';
 
 interface Props {
@@ -14,8 +16,22 @@ interface Props {
  * named `size`: inside the page's GET form they work without JavaScript too.
  */
 export function SizeSelector({ choices, selectedSize, onChoose, money }: Props) {
+  // On the server the group's markup comes from the fragment cache once rendered (the handlers are
+  // not in the markup): the key is every field of a choice the markup reads, the selection, the money.
+  const key = `sizes\u0000${JSON.stringify([
+    selectedSize,
+    money.currencyCode,
+    money.locale,
+    choices.map((c) => [c.size, c.label, c.available, c.charge, c.price, c.discountPrice != null, c.perGram]),
+  ])}`;
+  return cachedElement(pageFragments, key, 'fieldset', { className: 'min-w-0' }, () => (
+    <SizeOptions choices={choices} selectedSize={selectedSize} onChoose={onChoose} money={money} />
+  ));
+}
+
+function SizeOptions({ choices, selectedSize, onChoose, money }: Props) {
   return (
-    <fieldset className="min-w-0">
+    <>
       <legend className="text-sm font-semibold tracking-wide text-stone-900 uppercase">Size</legend>
       <div className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-3">
         {choices.map((c) => {
@@ -63,6 +79,6 @@ export function SizeSelector({ choices, selectedSize, onChoose, money }: Props) 
           );
         })}
       </div>
-    </fieldset>
+    </>
   );
 }

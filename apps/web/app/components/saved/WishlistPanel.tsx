@@ -51,19 +51,26 @@ export function WishlistPanel() {
   useEffect(() => setOpen(false), [location.key]);
   return (
     <>
-      <button
-        type="button"
-        aria-haspopup="dialog"
-        className={headerButtonClass}
-        onClick={() => setOpen(true)}
-        onPointerEnter={Wishlist.preload}
-        onFocus={Wishlist.preload}
-      >
-        <HeartIcon />
-        <span className="sr-only sm:not-sr-only">{WISHLIST_TITLE}</span>
-        <CountBadge count={count} noun="item" />
-      </button>
+      <WishlistButton count={count} onOpen={() => setOpen(true)} onPreload={Wishlist.preload} />
       <Wishlist.Panel load={load} onLoadError={() => setOpen(false)} open={open} onClose={() => setOpen(false)} />
     </>
+  );
+}
+
+/** The wishlist's header button (no hooks: the header's cached part writes it, with no handlers, as the server renders it). */
+export function WishlistButton({ count, onOpen, onPreload }: { count: number; onOpen?: () => void; onPreload?: () => void }) {
+  return (
+    <button
+      type="button"
+      aria-haspopup="dialog"
+      className={headerButtonClass}
+      onClick={onOpen}
+      onPointerEnter={onPreload}
+      onFocus={onPreload}
+    >
+      <HeartIcon />
+      <span className="sr-only sm:not-sr-only">{WISHLIST_TITLE}</span>
+      <CountBadge count={count} noun="item" />
+    </button>
   );
 }

@@ -30,19 +30,7 @@ export function SearchPanel() {
   // Following a result or submitting the form navigates: the panel closes.
   useEffect(() => setOpen(false), [location.key]);
 
-  const label = (
-    <>
-      <SearchIcon />
-      <span className="sr-only sm:not-sr-only">Search</span>
-    </>
-  );
-  if (!hydrated) {
-    return (
-      <a href={`${storePath(SEARCH_RESULTS_PATH)}#${SEARCH_ANCHOR}`} className={headerButtonClass}>
-        {label}
-      </a>
-    );
-  }
+  if (!hydrated) return <SearchLink href={storePath(SEARCH_RESULTS_PATH)} />;
   return (
     <>
       <button
@@ -53,9 +41,30 @@ export function SearchPanel() {
         onPointerEnter={Search.preload}
         onFocus={Search.preload}
       >
-        {label}
+        <SearchLabel />
       </button>
       <Search.Panel load={load} onLoadError={() => setOpen(false)} open={open} onClose={() => setOpen(false)} />
     </>
+  );
+}
+
+function SearchLabel() {
+  return (
+    <>
+      <SearchIcon />
+      <span className="sr-only sm:not-sr-only">Search</span>
+    </>
+  );
+}
+
+/**
+ * The search entry before hydration and without JavaScript: a link to the menu's search form
+ * (`href`: the menu's path in this store). No hooks: the header's cached part writes it too.
+ */
+export function SearchLink({ href }: { href: string }) {
+  return (
+    <a href={`${href}#${SEARCH_ANCHOR}`} className={headerButtonClass}>
+      <SearchLabel />
+    </a>
   );
 }

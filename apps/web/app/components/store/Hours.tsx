@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { formatHoursRange, groupHours, type HoursEntry, type HoursOrderType, type HoursSettings } from '@verdant/domain';
+import { formatHoursRange, groupHours, type HoursEntry, type HoursOrderType, type HoursSettings, type HoursStatus } from '@verdant/domain';
 import { useOptionalRootData } from '../../lib/root-data.ts';
-import { storeStatus, upcomingExceptions } from '../../lib/store-hours.ts';
+import { storeStatus, upcomingExceptions, type ExceptionLine } from '../../lib/store-hours.ts';
 
 /** Compact opening hours (`Mon – Sat 9:00 AM – 9:00 PM`), for the footer and cards. */
 export function HoursSummary({ hours, className }: { hours: readonly HoursEntry[]; className?: string }) {
@@ -52,7 +52,7 @@ export function HoursTable({ hours, caption }: { hours: readonly HoursEntry[]; c
  * hydration renders what the server did; then the browser's clock, every minute, since a cached
  * page may be up to a minute old and a tab stays open for hours.
  */
-function useStoreNow(): Date {
+export function useStoreNow(): Date {
   const renderedAt = useOptionalRootData()?.renderedAt;
   const [now, setNow] = useState(() => (renderedAt ? new Date(renderedAt) : new Date()));
   useEffect(() => {
@@ -79,7 +79,19 @@ export function OpenStatusLine({
   className?: string;
 }) {
   const now = useStoreNow();
-  const status = storeStatus(hours, type, timeZone, now);
+  return <OpenStatusText status={storeStatus(hours, type, timeZone, now)} type={type} className={className} />;
+}
+
+/** OpenStatusLine's markup for a status judged elsewhere (no hooks: the footer's cached part). */
+export function OpenStatusText({
+  status,
+  type = 'pickup',
+  className = '',
+}: {
+  status: HoursStatus;
+  type?: HoursOrderType;
+  className?: string;
+}) {
   return (
     <p
       className={`${className} font-semibold`}
@@ -105,7 +117,19 @@ export function HoursExceptions({
   className?: string;
 }) {
   const now = useStoreNow();
-  const lines = upcomingExceptions(hours, type, timeZone, now);
+  return <HoursExceptionLines lines={upcomingExceptions(hours, type, timeZone, now)} type={type} className={className} />;
+}
+
+/** HoursExceptions' markup for lines found elsewhere (no hooks: the footer's cached part). */
+export function HoursExceptionLines({
+  lines,
+  type = 'pickup',
+  className = '',
+}: {
+  lines: readonly ExceptionLine[];
+  type?: HoursOrderType;
+  className?: string;
+}) {
   if (!lines.length) return null;
   return (
     <div className={className}>

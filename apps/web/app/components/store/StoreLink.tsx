@@ -58,3 +58,40 @@ export function PathLink({ to, prefetch, ...props }: PathLinkProps) {
   if (typeof document !== 'undefined') return <Link to={to} prefetch={prefetch} {...props} />;
   return <a {...props} href={createPath(resolvePath(to))} data-discover="true" />;
 }
+
+/**
+ * <NavLink>'s rule for "this link is the current page" (not `end`, not case-sensitive; the app has
+ * no basename): the location is the link's path or below it. For StoreNavLink's server markup
+ * without its hooks (NavLinkAnchor); StoreLink.test.tsx holds the two to the same answers.
+ */
+export function navLinkActive(locationPathname: string, to: string): boolean {
+  const location = locationPathname.toLowerCase();
+  // NavLink compares the path as the router encodes it (the static router: as a URL would).
+  const target = new URL(createPath(resolvePath(to)), 'http://localhost').pathname.toLowerCase();
+  const endSlash = target !== '/' && target.endsWith('/') ? target.length - 1 : target.length;
+  return location === target || (location.startsWith(target) && location.charAt(endSlash) === '/');
+}
+
+/**
+ * The anchor StoreNavLink writes on the server (`to`: the resolved store path, `className`: its
+ * class for that state), without <NavLink>'s hooks: `aria-current="page"` when active, then the
+ * class, then <Link>'s href and data-discover, in <NavLink>'s order. Server only: the browser
+ * renders StoreNavLink (client navigation, active state as the shopper moves).
+ */
+export function NavLinkAnchor({
+  to,
+  active,
+  className,
+  children,
+}: {
+  to: string;
+  active: boolean;
+  className: string;
+  children?: ReactNode;
+}) {
+  return (
+    <a aria-current={active ? 'page' : undefined} className={className} href={createPath(resolvePath(to))} data-discover="true">
+      {children}
+    </a>
+  );
+}
