@@ -13,12 +13,26 @@ describe('early preloads', () => {
       { length: 7 },
       (_, i) => `<link rel="preload" as="image" href="/img/${i}.svg"${i === 1 ? ' fetchPriority="high"' : ''}/>`,
     );
+    // The first two catalogue images are asked for at high priority; the page's own high one keeps it.
     expect(imagePreloadLinks(page(`<meta charSet="utf-8"/>${links.join('')}<title>t</title>`))).toEqual([
-      '</img/0.svg>; rel=preload; as=image',
+      '</img/0.svg>; rel=preload; as=image; fetchpriority=high',
       '</img/1.svg>; rel=preload; as=image; fetchpriority=high',
-      '</img/2.svg>; rel=preload; as=image',
+      '</img/2.svg>; rel=preload; as=image; fetchpriority=high',
       '</img/3.svg>; rel=preload; as=image',
       '</img/4.svg>; rel=preload; as=image',
+    ]);
+  });
+
+  it('leaves the logo and placeholders at the browser’s priority', () => {
+    const head = ['/brand/downtown.svg', '/img/a.svg', '/placeholder-product.svg', '/img/b.svg', '/img/c.svg']
+      .map((href) => `<link rel="preload" as="image" href="${href}"/>`)
+      .join('');
+    expect(imagePreloadLinks(page(head))).toEqual([
+      '</brand/downtown.svg>; rel=preload; as=image',
+      '</img/a.svg>; rel=preload; as=image; fetchpriority=high',
+      '</placeholder-product.svg>; rel=preload; as=image',
+      '</img/b.svg>; rel=preload; as=image; fetchpriority=high',
+      '</img/c.svg>; rel=preload; as=image',
     ]);
   });
 
@@ -31,7 +45,7 @@ describe('early preloads', () => {
       '<link rel="preload" as="image" href="/img/ok.svg?w=1&amp;h=2"/>',
     ].join('');
     const body = '<link rel="preload" as="image" href="/img/in-body.svg"/>';
-    expect(imagePreloadLinks(page(head, body))).toEqual(['</img/ok.svg?w=1&h=2>; rel=preload; as=image']);
+    expect(imagePreloadLinks(page(head, body))).toEqual(['</img/ok.svg?w=1&h=2>; rel=preload; as=image; fetchpriority=high']);
     expect(imagePreloadLinks(Buffer.from('<p>no head</p>'))).toEqual([]);
   });
 });
