@@ -83,10 +83,11 @@ describeEachDatabase('product cards from the fragment cache', (getDb) => {
         cardFragments.setRenderer(undefined);
         expect(firstRender, `${store.storeCode} ${basePath} ${money?.locale}: first render`).toBe(full);
         expect(fromCache, `${store.storeCode} ${basePath} ${money?.locale}: from the cache`).toBe(full);
-        cached += cards.length - 4;
+        // Lazy cards whole; eager ones (the first four) their save buttons and body, two entries each.
+        cached += cards.length - 4 + 4 * 2;
       }
     }
-    // Every lazy card came from the cache on the repeat render (eager ones are never cached).
+    // Every card came from the cache on the repeat render.
     expect(cardFragments.hits).toBe(cached);
   });
 
@@ -109,6 +110,32 @@ describeEachDatabase('product cards from the fragment cache', (getDb) => {
       expect(renderCards([changed], opts)).toBe(full);
       cardFragments.flush();
       expect(renderCards([changed], opts)).toBe(full);
+      expect(full).not.toBe(before);
+    }
+  });
+
+  it('an eager card keeps its image and badges rendered by React and a changed one renders anew', () => {
+    const [card] = cardsOf(1).filter((c) => c.final_price === c.price && !c.sale);
+    const opts = { basePath: '', storeCode: 'downtown', eagerCount: 1 };
+    cardFragments.setRenderer(renderToString);
+    renderCards([card], opts);
+    cardFragments.flush();
+    const before = renderCards([card], opts);
+    expect(cardFragments.hits).toBe(2);
+    expect(before).toContain('loading="eager"');
+    for (const changed of [
+      { ...card, final_price: card.price - 100, sale: true },
+      { ...card, name: `${card.name} (new batch)` },
+      { ...card, image: '/x/changed.png' },
+    ]) {
+      cardFragments.setRenderer(undefined);
+      const full = renderCards([changed], opts);
+      cardFragments.setRenderer(renderToString);
+      expect(renderCards([changed], opts)).toBe(full);
+      cardFragments.flush();
+      const hits = cardFragments.hits;
+      expect(renderCards([changed], opts)).toBe(full);
+      expect(cardFragments.hits).toBe(hits + 2);
       expect(full).not.toBe(before);
     }
   });

@@ -38,19 +38,36 @@ interface Props {
  * On the server a lazy-image card's inner markup comes from the fragment cache
  * (lib/fragment-cache.ts) once it has been rendered: the same bytes, written by React as one string.
  * Its key is everything the markup depends on — the card's fields, the resolved href and the money
- * locale (the saved lists are empty on the server). Eager cards are rendered every time: React
- * preloads their image from the page's head, which a separately rendered fragment would not do.
+ * locale (the saved lists are empty on the server). An eager card (above the fold) keeps its image
+ * and badges rendered by React — React preloads that image from the page's head, which a separately
+ * rendered fragment would not do — and takes its save buttons and its body from the cache.
  */
 export function ProductCard({ product, eager = false, money }: Props) {
   const storePath = useStorePath();
   const path = productPath(product.sku, product.slug);
-  if (!eager && cardFragments.enabled) {
+  if (cardFragments.enabled) {
     const href = storePath(path);
     const key = `${href}\u0000${money ? `${money.locale}|${money.currencyCode}` : ''}\u0000${JSON.stringify(product)}`;
-    const html = cardFragments.get(key, () => (
-      <CardContent product={product} path={path} money={money} link={<PathLink to={href}>{product.name}</PathLink>} fragment />
-    ));
-    if (html !== undefined) return <article className="card" dangerouslySetInnerHTML={{ __html: html }} />;
+    const fragmentLink = <PathLink to={href}>{product.name}</PathLink>;
+    if (!eager) {
+      const html = cardFragments.get(key, () => <CardContent product={product} path={path} money={money} link={fragmentLink} fragment />);
+      if (html !== undefined) return <article className="card" dangerouslySetInnerHTML={{ __html: html }} />;
+    } else {
+      const actions = cardFragments.get(`${key}\u0000actions`, () => <CardActions product={product} path={path} fragment />);
+      const body = cardFragments.get(`${key}\u0000body`, () => <CardBody product={product} money={money} link={fragmentLink} />);
+      if (actions !== undefined && body !== undefined) {
+        return (
+          <article className="card">
+            <div className="card-media">
+              <CardImage product={product} eager />
+              <CardBadges product={product} />
+              <div className="card-actions" dangerouslySetInnerHTML={{ __html: actions }} />
+            </div>
+            <div className="card-body" dangerouslySetInnerHTML={{ __html: body }} />
+          </article>
+        );
+      }
+    }
   }
   return (
     <article className="card">
@@ -77,63 +94,86 @@ interface ContentProps extends Props {
 }
 
 function CardContent({ product, eager = false, money, path, link, fragment = false }: ContentProps) {
+  return (
+    <>
+      <div className="card-media">
+        <CardImage product={product} eager={eager} />
+        <CardBadges product={product} />
+        <div className="card-actions">
+          <CardActions product={product} path={path} fragment={fragment} />
+        </div>
+      </div>
+      <div className="card-body">
+        <CardBody product={product} money={money} link={link} />
+      </div>
+    </>
+  );
+}
+
+function CardImage({ product, eager }: { product: ProductCardData; eager: boolean }) {
+  return (
+    <img
+      src={productImageSrc(product.image, THUMBNAIL_WIDTH, THUMBNAIL_HEIGHT)}
+      alt={product.name}
+      width={THUMBNAIL_WIDTH}
+      height={THUMBNAIL_HEIGHT}
+      loading={eager ? 'eager' : 'lazy'}
+      decoding="async"
+    />
+  );
+}
+
+function CardBadges({ product }: { product: ProductCardData }) {
   const badges = productBadges(product);
-  const strain = strainLabel(product.strain_type);
-  const thc = percentLabel(product.thc_percent);
-  const cbd = percentLabel(product.cbd_percent);
-  const potency = product.potency ? potencySummary(product.potency) : null;
-  let actions: ReactNode;
+  if (badges.length === 0) return null;
+  return (
+    <ul className="card-badges" aria-label="Highlights">
+      {badges.map((b) => (
+        <li key={b} className={`badge ${BADGE_CLASSES[b]}`}>
+          {BADGE_LABELS[b]}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The save buttons; for the fragment cache without hooks, as the server renders them (saved lists are empty there). */
+function CardActions({ product, path, fragment }: { product: ProductCardData; path: string; fragment: boolean }) {
   if (fragment) {
-    actions = (
+    return (
       <>
         <SaveToggleButton kind="wishlist" name={product.name} pressed={false} nameInLabel />
         <SaveToggleButton kind="compare" name={product.name} pressed={false} nameInLabel />
       </>
     );
-  } else {
-    const saved = { sku: product.sku, name: product.name, path, image: product.image, brand: product.brand };
-    actions = (
-      <>
-        <SaveToggle kind="wishlist" product={saved} nameInLabel />
-        <SaveToggle kind="compare" product={saved} nameInLabel />
-      </>
-    );
   }
+  const saved = { sku: product.sku, name: product.name, path, image: product.image, brand: product.brand };
   return (
     <>
-      <div className="card-media">
-        <img
-          src={productImageSrc(product.image, THUMBNAIL_WIDTH, THUMBNAIL_HEIGHT)}
-          alt={product.name}
-          width={THUMBNAIL_WIDTH}
-          height={THUMBNAIL_HEIGHT}
-          loading={eager ? 'eager' : 'lazy'}
-          decoding="async"
-        />
-        {badges.length > 0 ? (
-          <ul className="card-badges" aria-label="Highlights">
-            {badges.map((b) => (
-              <li key={b} className={`badge ${BADGE_CLASSES[b]}`}>
-                {BADGE_LABELS[b]}
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        <div className="card-actions">{actions}</div>
-      </div>
-      <div className="card-body">
-        {product.brand ? <p className="card-brand">{product.brand}</p> : null}
-        <h3 className="card-title">{link}</h3>
-        {strain || thc || cbd ? (
-          <p className="card-facts">
-            {strain ? <span>{strain}</span> : null}
-            {thc ? <span>THC {thc}</span> : null}
-            {cbd ? <span>CBD {cbd}</span> : null}
-          </p>
-        ) : null}
-        {potency ? <p className="card-facts">{potency}</p> : null}
-        <Price price={product.price} finalPrice={product.final_price} from={product.price_from} money={money} className="mt-auto pt-2" />
-      </div>
+      <SaveToggle kind="wishlist" product={saved} nameInLabel />
+      <SaveToggle kind="compare" product={saved} nameInLabel />
+    </>
+  );
+}
+
+function CardBody({ product, money, link }: { product: ProductCardData; money?: Props['money']; link: ReactNode }) {
+  const strain = strainLabel(product.strain_type);
+  const thc = percentLabel(product.thc_percent);
+  const cbd = percentLabel(product.cbd_percent);
+  const potency = product.potency ? potencySummary(product.potency) : null;
+  return (
+    <>
+      {product.brand ? <p className="card-brand">{product.brand}</p> : null}
+      <h3 className="card-title">{link}</h3>
+      {strain || thc || cbd ? (
+        <p className="card-facts">
+          {strain ? <span>{strain}</span> : null}
+          {thc ? <span>THC {thc}</span> : null}
+          {cbd ? <span>CBD {cbd}</span> : null}
+        </p>
+      ) : null}
+      {potency ? <p className="card-facts">{potency}</p> : null}
+      <Price price={product.price} finalPrice={product.final_price} from={product.price_from} money={money} className="mt-auto pt-2" />
     </>
   );
 }
