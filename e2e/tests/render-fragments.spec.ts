@@ -7,13 +7,14 @@
  * of it: the first visit renders the cards and fills the cache, the second is written from it.
  */
 import { accountDialog, headerLogin } from '../fixtures/account.ts';
+import type { Page } from '@playwright/test';
 import { openCart } from '../fixtures/cart.ts';
 import { expect, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
 
 const PAGES = ['/', '/menu/flower', '/p/FL-BLUE-DREAM/blue-dream'];
 
-test('pages written from cached cards hydrate without errors or warnings, and the cards work', async ({ page, context }) => {
-  await passGateByCookie(context, 'downtown', 'recreational');
+/** The page's console errors and warnings and its uncaught errors, as they come. */
+function consoleProblems(page: Page): string[] {
   const problems: string[] = [];
   page.on('console', (m) => {
     // Playwright's own notice (playwright.config.ts blocks service workers), not the page's.
@@ -21,6 +22,12 @@ test('pages written from cached cards hydrate without errors or warnings, and th
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  return problems;
+}
+
+test('pages written from cached cards hydrate without errors or warnings, and the cards work', async ({ page, context }) => {
+  await passGateByCookie(context, 'downtown', 'recreational');
+  const problems = consoleProblems(page);
   let n = 0;
   for (const path of PAGES) {
     for (const visit of ['renders the cards', 'from the cache']) {
@@ -58,12 +65,7 @@ test('a header, footer, filter panel and product body written from the cache hyd
   context,
 }) => {
   await passGateByCookie(context, 'downtown', 'recreational');
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.text() === 'Service Worker registration blocked by Playwright') return;
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  const problems = consoleProblems(page);
   // The first visit renders the header and footer (and fills the cache), the second is written from it.
   for (const n of [1, 2]) await page.goto(storeUrl('downtown', `/menu/flower?chrome=${n}`));
   const banner = page.getByRole('banner');
