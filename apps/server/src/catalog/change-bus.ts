@@ -12,6 +12,12 @@ export interface CatalogChange {
   storeId: number;
   /** The products that changed; absent means "the whole store". */
   productIds?: number[];
+  /**
+   * Only the `stock` rows of `productIds` changed (orders, releases, no-shows): a node reads those
+   * rows alone (./stock-patch.ts). A node that does not know the field treats the notice as a full
+   * change of the products, which is always correct, so nodes of two versions can share a bus.
+   */
+  stockOnly?: true;
 }
 
 export interface ChangeBus {
@@ -35,6 +41,7 @@ const message = z.object({
   origin: z.string(),
   storeId: z.number().int().positive(),
   productIds: z.array(z.number().int()).max(100_000).optional(),
+  stockOnly: z.literal(true).optional(),
 });
 
 /** One node: nothing to publish to. */
@@ -147,7 +154,8 @@ export function redisBus({ url, channel = DEFAULT_CHANNEL, name = 'verdant-catal
         }
         if (!parsed.success) return malformed(raw);
         if (parsed.data.origin === origin) return;
-        handler({ storeId: parsed.data.storeId, productIds: parsed.data.productIds });
+        const { storeId, productIds, stockOnly } = parsed.data;
+        handler(stockOnly && productIds ? { storeId, productIds, stockOnly } : { storeId, productIds });
       });
       // The publishing connection is opened now too, not at the first change: that change would
       // wait for a connection set-up (several round trips to Redis) before the others hear it.

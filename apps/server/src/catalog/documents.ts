@@ -25,6 +25,7 @@ import { toAttribute, toCategories } from './taxonomy-documents.ts';
 import { readCatalogRows, type CatalogRows, type RowScope } from './catalog-rows.ts';
 import { summaryPriceFields } from './pricing.ts';
 import { groupBy } from './group-by.ts';
+import { stockInfo } from './stock-patch.ts';
 import { addOnPrice, bundleOptionOf, qtyDiscountOf } from '../prices/catalog-row-mappers.ts';
 
 export interface StoreDocuments {
@@ -39,8 +40,6 @@ export interface BuildOptions {
   /** When configurable and kit summary prices are judged. */
   now: Date;
 }
-
-const NO_STOCK: StockInfo = { qty: 0, is_in_stock: false, manage_stock: true, low_stock_threshold: 0 };
 
 /**
  * One frozen empty array shared by every document's empty lists (issue 15): a product has a dozen
@@ -127,10 +126,7 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
   // repeat it; most quantities repeat across products): an object and two boxed numbers each before.
   const stockObjects = new Map<string, StockInfo>();
   const stockOf = (id: number): StockInfo => {
-    const s = stock.get(id);
-    const info: StockInfo = s
-      ? { qty: s.qty, is_in_stock: s.is_in_stock === 1, manage_stock: s.manage_stock === 1, low_stock_threshold: s.low_stock_threshold }
-      : { ...NO_STOCK };
+    const info = stockInfo(stock.get(id));
     const key = `${info.qty}|${info.is_in_stock}|${info.manage_stock}|${info.low_stock_threshold}`;
     const known = stockObjects.get(key);
     if (known) return known;

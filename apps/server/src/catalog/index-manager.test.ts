@@ -388,6 +388,13 @@ describeEachDatabase('catalogue index manager', (getDb) => {
         // A node does not apply its own notice twice.
         expect(changedOn.a).toEqual([4]);
 
+        // A stock-only notice (an order) crosses the bus as one: node b reads the stock row alone.
+        const patches = b.stats.stockPatches;
+        await db.updateTable('stock').set({ qty: 3 }).where('product_id', '=', target.id).execute();
+        await a.catalogChanged(4, [target.id], { stockOnly: true });
+        await within('stock on node b', 1000, () => b.catalog(4).productBySku(target.sku)!.stock.qty === 3);
+        expect(b.stats.stockPatches).toBe(patches + 1);
+
         // Garbage on the channel is ignored.
         const raw = new Redis(REDIS_URL);
         await raw.publish(channel, '{"storeId":"x"}');

@@ -23,6 +23,7 @@ import { affectedProductIds } from './catalog-rows.ts';
 import { inProcessBus, type CatalogChange, type ChangeBus } from './change-bus.ts';
 import { loadDocuments, type BuildOptions } from './documents.ts';
 import { sellableRecords } from './sellables.ts';
+import { stockHolders, stockInfo, withStock } from './stock-patch.ts';
 import { StoreCatalog, type StoreContent } from './store-catalog.ts';
 import { loadTaxRules } from './tax-rules.ts';
 
@@ -61,10 +62,16 @@ export class CatalogIndexManager {
   private readonly attributes: SearchIndex<CatalogAttribute> = createAttributeIndex();
   private attributeDocs: CatalogAttribute[] = [];
   private readonly queues = new Map<number, Promise<unknown>>();
-  /** Per store: product ids waiting for the next incremental reindex, and that reindex. */
-  private readonly pendingProducts = new Map<number, { ids: Set<number>; run: Promise<void> }>();
-  /** How many incremental reindexes ran (coalescing shows as fewer runs than changes). */
-  readonly stats = { productReindexes: 0, storeBuilds: 0, evictions: 0, peakConcurrentBuilds: 0 };
+  /**
+   * Per store: product ids waiting for the next incremental reindex, whether every change in the
+   * batch was stock-only (then the stock rows alone are read, ./stock-patch.ts), and that reindex.
+   */
+  private readonly pendingProducts = new Map<number, { ids: Set<number>; stockOnly: boolean; run: Promise<void> }>();
+  /**
+   * How many incremental reindexes ran (coalescing shows as fewer runs than changes), and how many of
+   * them were stock-only patches read from the stock rows alone.
+   */
+  readonly stats = { productReindexes: 0, stockPatches: 0, storeBuilds: 0, evictions: 0, peakConcurrentBuilds: 0 };
   private readonly bus: ChangeBus;
   private readonly storeIds: Set<number>;
   private readonly maxStores: number;
@@ -231,10 +238,16 @@ export class CatalogIndexManager {
     return this.catalogs.get(storeId);
   }
 
-  /** A change made through the API: reindex here, drop cached pages, tell the other nodes. */
-  async catalogChanged(storeId: number, productIds?: readonly number[]): Promise<void> {
+  /**
+   * A change made through the API: reindex here, drop cached pages, tell the other nodes. `stockOnly`
+   * says that only the `stock` rows of `productIds` changed (an order, a release, a no-show): every
+   * node then reads those rows alone instead of the products' every table (./stock-patch.ts).
+   */
+  async catalogChanged(storeId: number, productIds?: readonly number[], options: { stockOnly?: boolean } = {}): Promise<void> {
     if (!this.storeIds.has(storeId)) throw new Error(`Unknown store ${storeId}`);
-    const change: CatalogChange = productIds ? { storeId, productIds: [...productIds] } : { storeId };
+    const change: CatalogChange = productIds
+      ? { storeId, productIds: [...productIds], ...(options.stockOnly ? { stockOnly: true as const } : {}) }
+      : { storeId };
     // Told at once, while this node reindexes (the rows are committed): the others' 2 s do not
     // wait for this node's own work, and they hear it even when this node's reindex fails.
     const published = this.bus.publish(change).catch((error: unknown) => {
@@ -262,26 +275,32 @@ export class CatalogIndexManager {
    * of all their products together (under a burst of orders, one reload per batch instead of one
    * per order). Each caller's promise settles after a reindex that includes its products.
    */
-  async reindexProducts(storeId: number, ids: readonly number[]): Promise<void> {
+  async reindexProducts(storeId: number, ids: readonly number[], stockOnly = false): Promise<void> {
     let batch = this.pendingProducts.get(storeId);
     if (!batch) {
-      const ids = new Set<number>();
-      const run = this.serial(storeId, () => {
+      const created = { ids: new Set<number>(), stockOnly: true, run: Promise.resolve() };
+      created.run = this.serial(storeId, () => {
         // From here on, new changes start the next batch.
         this.pendingProducts.delete(storeId);
-        return this.reindexProductsNow(storeId, [...ids]);
+        return this.reindexProductsNow(storeId, [...created.ids], created.stockOnly);
       });
-      batch = { ids, run };
+      batch = created;
       this.pendingProducts.set(storeId, batch);
     }
     for (const id of ids) batch.ids.add(id);
+    // One change that is more than stock makes the whole batch read every table.
+    batch.stockOnly &&= stockOnly;
     await batch.run;
   }
 
-  private async reindexProductsNow(storeId: number, ids: readonly number[]): Promise<void> {
+  private async reindexProductsNow(storeId: number, ids: readonly number[], stockOnly: boolean): Promise<void> {
     // Evicted while this waited: the next load reads fresh rows.
     if (!this.catalogs.has(storeId)) return;
     this.stats.productReindexes += 1;
+    if (stockOnly && (await this.patchStock(storeId, ids))) {
+      this.stats.stockPatches += 1;
+      return;
+    }
     const affected = await affectedProductIds(this.opts.db, storeId, ids);
     if (affected.length > MAX_INCREMENTAL) return this.rebuild([storeId]);
     const { stores, rows } = await loadDocuments(this.opts.db, { storeId, productIds: affected }, this.buildOptions());
@@ -293,6 +312,32 @@ export class CatalogIndexManager {
       affected.filter((id) => !found.has(id)),
       sellableRecords(rows).get(storeId) ?? [],
     );
+  }
+
+  /**
+   * A stock-only change from the stock rows alone (one query): the documents that carry those
+   * products' stock are copied with it (./stock-patch.ts). False, with nothing changed, when this
+   * node does not hold one of the products (written but not yet announced): the caller reads every table.
+   */
+  private async patchStock(storeId: number, ids: readonly number[]): Promise<boolean> {
+    const held = this.catalogs.get(storeId);
+    if (!held || ids.some((id) => !held.productById(id))) return false;
+    const rows = await this.opts.db
+      .selectFrom('stock')
+      .select(['product_id', 'qty', 'is_in_stock', 'manage_stock', 'low_stock_threshold'])
+      .where('product_id', 'in', [...ids])
+      .execute();
+    const byId = new Map(rows.map((r) => [r.product_id, r]));
+    const stock = new Map(ids.map((id) => [id, stockInfo(byId.get(id))]));
+    // The store may have been evicted during the read (no request held it): nothing to update.
+    const catalog = this.catalogs.get(storeId);
+    if (!catalog) return true;
+    const { now } = this.buildOptions();
+    catalog.applyProducts(
+      stockHolders(catalog.allProducts(), new Set(ids)).map((doc) => withStock(doc, stock, now)),
+      [],
+    );
+    return true;
   }
 
   private async apply(change: CatalogChange): Promise<void> {
@@ -307,7 +352,8 @@ export class CatalogIndexManager {
       this.opts.onChanged?.(change.storeId);
       return;
     }
-    if (change.productIds && change.productIds.length > 0) await this.reindexProducts(change.storeId, change.productIds);
+    if (change.productIds && change.productIds.length > 0)
+      await this.reindexProducts(change.storeId, change.productIds, change.stockOnly === true);
     else await this.reindexStore(change.storeId);
     this.opts.onChanged?.(change.storeId);
   }

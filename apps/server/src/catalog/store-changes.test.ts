@@ -132,4 +132,83 @@ describeEachDatabase('catalogue changes applied in place', (getDb) => {
     await live.catalogChanged(STORE, [parent.id]);
     await expectSameAsFresh('parent disabled');
   });
+
+  it('stock-only changes (orders, releases) read the stock rows alone and answer as a fresh build: products, sizes, kit members', async () => {
+    const { db } = getDb();
+    const listed = (type: 'simple' | 'configurable' | 'grouped' | 'bundle') =>
+      db
+        .selectFrom('products')
+        .selectAll()
+        .where('store_id', '=', STORE)
+        .where('type_id', '=', type)
+        .where('visibility', '=', 4)
+        .where('status', '=', 1)
+        .orderBy('id');
+    const simple = await listed('simple').executeTakeFirstOrThrow();
+    const parents = await listed('configurable').execute();
+    // The first test disabled its first configurable: take one still listed.
+    const parent = parents[parents.length - 1];
+    const sizes = (await db.selectFrom('products').select('id').where('parent_id', '=', parent.id).orderBy('id').execute()).map(
+      (c) => c.id,
+    );
+    /** A kit of `type` and the product ids of its members in this store. */
+    const kit = async (type: 'grouped' | 'bundle') => {
+      const k = await listed(type).executeTakeFirstOrThrow();
+      const skus = (await db.selectFrom('product_links').select('linked_product_sku').where('product_id', '=', k.id).execute()).map(
+        (l) => l.linked_product_sku,
+      );
+      const members = await db.selectFrom('products').select('id').where('store_id', '=', STORE).where('sku', 'in', skus).execute();
+      expect(members.length, `${type} ${k.sku} has members`).toBeGreaterThan(0);
+      return members.map((m) => m.id);
+    };
+    const grouped = await kit('grouped');
+    const bundle = await kit('bundle');
+    const setStock = (ids: number[], qty: number) =>
+      db
+        .updateTable('stock')
+        .set({ qty, is_in_stock: qty > 0 ? 1 : 0 })
+        .where('product_id', 'in', ids)
+        .execute();
+    const catalogue = live.catalog(STORE);
+    /** Announce a stock-only change and check it was patched from the stock rows, not re-read whole. */
+    const stockChanged = async (ids: number[], step: string) => {
+      const patches = live.stats.stockPatches;
+      await live.catalogChanged(STORE, ids, { stockOnly: true });
+      expect(live.stats.stockPatches, `${step}: patched`).toBe(patches + 1);
+      expect(await expectSameAsFresh(step)).toBe(catalogue);
+    };
+
+    await setStock([simple.id], 0);
+    await stockChanged([simple.id], 'simple sold out (stock only)');
+    await setStock([simple.id], 7);
+    await stockChanged([simple.id], 'simple back (stock only)');
+    for (const id of sizes) {
+      await setStock([id], 0);
+      await stockChanged([id], `size ${id} sold out (stock only)`);
+    }
+    await setStock([sizes[0]], 2);
+    await stockChanged([sizes[0]], 'one size back (stock only)');
+    for (const [name, members] of [
+      ['grouped', grouped],
+      ['bundle', bundle],
+    ] as const) {
+      await setStock([members[0]], 0);
+      await stockChanged([members[0]], `${name} member sold out (stock only)`);
+      await setStock(members, 0);
+      await stockChanged(members, `every ${name} member sold out (stock only)`);
+      await setStock(members, 9);
+      await stockChanged(members, `${name} members back (stock only)`);
+    }
+    // A product without a stock row reads as a build reads it.
+    await db.deleteFrom('stock').where('product_id', '=', simple.id).execute();
+    await stockChanged([simple.id], 'stock row gone (stock only)');
+
+    // A batch with one change that is more than stock reads every table (here: a price, coalesced with an order's stock).
+    const patches = live.stats.stockPatches;
+    await setStock([sizes[1]], 4);
+    await db.updateTable('product_prices').set({ price_cents: 777 }).where('product_id', '=', sizes[2]).execute();
+    await Promise.all([live.catalogChanged(STORE, [sizes[1]], { stockOnly: true }), live.catalogChanged(STORE, [sizes[2]])]);
+    expect(live.stats.stockPatches).toBe(patches);
+    await expectSameAsFresh('stock and price in one batch');
+  });
 });

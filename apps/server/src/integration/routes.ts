@@ -347,7 +347,7 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: Integratio
         app.outbox.kick();
         if (moved.restocked.length)
           app.catalog
-            .catalogChanged(key.storeId, moved.restocked)
+            .catalogChanged(key.storeId, moved.restocked, { stockOnly: true })
             .catch((err) => request.log.warn({ err }, 'catalogue update after release failed'));
         const view = (await orderViews(db, key.storeId, [orderId])).get(orderId)!;
         return { status: 200, body: ok(view) };

@@ -104,7 +104,9 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, deps: ConsoleOr
   function afterCommit(request: FastifyRequest, storeId: number, restocked: number[]): void {
     app.outbox.kick();
     if (restocked.length) {
-      app.catalog.catalogChanged(storeId, restocked).catch((err) => request.log.warn({ err }, 'catalogue update after release failed'));
+      app.catalog
+        .catalogChanged(storeId, restocked, { stockOnly: true })
+        .catch((err) => request.log.warn({ err }, 'catalogue update after release failed'));
     }
   }
 

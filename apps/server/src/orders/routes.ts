@@ -64,7 +64,7 @@ export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): v
     // (milliseconds) runs after the answer; a failure only delays it until the next change.
     if (answer.stockChanged.length && app.hasDecorator('catalog')) {
       app.catalog
-        .catalogChanged(request.store.storeId, answer.stockChanged)
+        .catalogChanged(request.store.storeId, answer.stockChanged, { stockOnly: true })
         .catch((err) => request.log.warn({ err }, 'catalogue update after order failed'));
     }
     return reply.code(answer.status).send(answer.body);

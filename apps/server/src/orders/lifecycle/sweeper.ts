@@ -116,7 +116,9 @@ export function startOrderSweeper(app: FastifyInstance, db: Db, options: Sweeper
       .then((r) => {
         if (r.noShow.length || r.confirmed.length) app.outbox.kick();
         for (const [storeId, products] of r.restocked) {
-          app.catalog.catalogChanged(storeId, products).catch((err) => app.log.warn({ err }, 'catalogue update after no-show failed'));
+          app.catalog
+            .catalogChanged(storeId, products, { stockOnly: true })
+            .catch((err) => app.log.warn({ err }, 'catalogue update after no-show failed'));
         }
       })
       .catch((err) => app.log.warn({ err }, 'order sweep failed'))
