@@ -8,9 +8,13 @@
  * store is loaded through ensure(), then BENCH_CHANGE_ROUNDS (default 300) single-product stock
  * changes are written to the database and announced, one after another, each timed in CPU time of
  * this process (user + system: the machine's other work does not count) and in wall time.
+ * Each round changes one product twice: announced as any product change (the product's rows read
+ * from every table, ~20 queries) and then, back up, as a stock-only change (`{ stockOnly: true }`, what
+ * orders, releases and no-shows announce: the stock rows alone, apps/server/src/catalog/stock-patch.ts).
+ * On SQLite the reads run in this process, so their CPU counts here; on PostgreSQL it is the server's.
  * Baseline in the same run: a whole-store rebuild of the same store (catalogChanged without product
- * ids), what a change would cost without the incremental path. Reported: CPU ms per change, per
- * rebuild, and their ratio.
+ * ids), what a change would cost without the incremental path. Reported: CPU ms per change of each
+ * kind, per rebuild, and the ratios.
  *
  *   BENCH_ONLY=change npm run bench     or     npx tsx bench/suites/catalog-change.ts
  */
@@ -33,8 +37,12 @@ export interface CatalogChangeResult {
   rounds: number;
   changeCpuMs: { p50: number; p99: number; mean: number };
   changeWallMs: { p50: number; p99: number };
+  stockOnlyCpuMs: { p50: number; p99: number; mean: number };
+  stockOnlyWallMs: { p50: number; p99: number };
   rebuildCpuMs: number;
   ratio: number;
+  /** Stock-only change / product change, mean CPU. */
+  stockOnlyRatio: number;
 }
 
 const cpuMs = () => {
@@ -72,31 +80,44 @@ export async function runCatalogChangeSuite(): Promise<CatalogChangeResult> {
         .orderBy('stock.product_id')
         .execute()
     ).map((r) => r.id);
-    const change = async (i: number) => {
+    // Down one as a product change, back up as a stock-only change: stock stays what the seed wrote.
+    const change = async (i: number, stockOnly: boolean) => {
       const id = ids[(i * 7919) % ids.length];
-      // Down one and back up on the next round for the same product: stock stays what the seed wrote.
-      await sql`update stock set qty = qty + ${i % 2 === 0 ? -1 : 1} where product_id = ${id}`.execute(db);
-      await manager.catalogChanged(storeId, [id]);
+      await sql`update stock set qty = qty + ${stockOnly ? 1 : -1} where product_id = ${id}`.execute(db);
+      await manager.catalogChanged(storeId, [id], { stockOnly });
     };
-    for (let i = 0; i < 20; i++) await change(i); // warm the code paths
+    for (let i = 0; i < 20; i++) {
+      // warm the code paths
+      await change(i, false);
+      await change(i, true);
+    }
     const cpu: number[] = [];
     const wall: number[] = [];
-    for (let i = 0; i < rounds; i++) {
+    const stockCpu: number[] = [];
+    const stockWall: number[] = [];
+    const timed = async (i: number, stockOnly: boolean) => {
       const c0 = cpuMs();
       const t0 = performance.now();
-      await change(i);
-      wall.push(performance.now() - t0);
-      cpu.push(cpuMs() - c0);
+      await change(i, stockOnly);
+      (stockOnly ? stockWall : wall).push(performance.now() - t0);
+      (stockOnly ? stockCpu : cpu).push(cpuMs() - c0);
+    };
+    const patchesBefore = manager.stats.stockPatches;
+    for (let i = 0; i < rounds; i++) {
+      await timed(i, false);
+      await timed(i, true);
     }
+    if (manager.stats.stockPatches - patchesBefore !== rounds) throw new Error('a stock-only change was not patched from the stock rows');
     const rebuilds: number[] = [];
     for (let i = 0; i < 5; i++) {
       const c0 = cpuMs();
       await manager.catalogChanged(storeId);
       rebuilds.push(cpuMs() - c0);
     }
-    const meanCpu = cpu.reduce((a, b) => a + b, 0) / cpu.length;
-    cpu.sort((a, b) => a - b);
-    wall.sort((a, b) => a - b);
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const meanCpu = mean(cpu);
+    const meanStockCpu = mean(stockCpu);
+    for (const xs of [cpu, wall, stockCpu, stockWall]) xs.sort((a, b) => a - b);
     rebuilds.sort((a, b) => a - b);
     const rebuildCpuMs = rebuilds[2];
     const result: CatalogChangeResult = {
@@ -104,11 +125,14 @@ export async function runCatalogChangeSuite(): Promise<CatalogChangeResult> {
       rounds,
       changeCpuMs: { p50: r3(pct(cpu, 50)), p99: r3(pct(cpu, 99)), mean: r3(meanCpu) },
       changeWallMs: { p50: r3(pct(wall, 50)), p99: r3(pct(wall, 99)) },
+      stockOnlyCpuMs: { p50: r3(pct(stockCpu, 50)), p99: r3(pct(stockCpu, 99)), mean: r3(meanStockCpu) },
+      stockOnlyWallMs: { p50: r3(pct(stockWall, 50)), p99: r3(pct(stockWall, 99)) },
       rebuildCpuMs: r3(rebuildCpuMs),
       ratio: r3(meanCpu / rebuildCpuMs),
+      stockOnlyRatio: r3(meanStockCpu / meanCpu),
     };
     console.log(
-      `\ncatalog-change: one stock change on a store of ${products} products (${rounds} changes; load average ${os.loadavg()[0].toFixed(2)})`,
+      `\ncatalog-change: one stock change on a store of ${products} products (${rounds} changes of each kind; load average ${os.loadavg()[0].toFixed(2)})`,
     );
     console.table({
       'one stock change (catalogChanged with its id)': {
@@ -117,6 +141,12 @@ export async function runCatalogChangeSuite(): Promise<CatalogChangeResult> {
         'CPU ms mean': result.changeCpuMs.mean,
         'wall ms p50 / p99': `${result.changeWallMs.p50} / ${result.changeWallMs.p99}`,
       },
+      'one stock change announced stock-only': {
+        'CPU ms p50': result.stockOnlyCpuMs.p50,
+        'CPU ms p99': result.stockOnlyCpuMs.p99,
+        'CPU ms mean': result.stockOnlyCpuMs.mean,
+        'wall ms p50 / p99': `${result.stockOnlyWallMs.p50} / ${result.stockOnlyWallMs.p99}`,
+      },
       'baseline: the store rebuilt (median of 5)': {
         'CPU ms p50': result.rebuildCpuMs,
         'CPU ms p99': '',
@@ -124,6 +154,7 @@ export async function runCatalogChangeSuite(): Promise<CatalogChangeResult> {
         'wall ms p50 / p99': '',
       },
       'change / rebuild': { 'CPU ms p50': '', 'CPU ms p99': '', 'CPU ms mean': result.ratio, 'wall ms p50 / p99': '' },
+      'stock-only / change': { 'CPU ms p50': '', 'CPU ms p99': '', 'CPU ms mean': result.stockOnlyRatio, 'wall ms p50 / p99': '' },
     });
     return result;
   } finally {
