@@ -4,7 +4,10 @@
  * functions (time with the function anywhere on the stack), so a start-up profile reads as "what
  * the time went on" without opening DevTools.
  *
- *   npx tsx bench/lib/cpuprofile-summary.ts bench/results/scale-profile/CPU.….cpuprofile
+ *   npx tsx bench/lib/cpuprofile-summary.ts bench/results/scale-profile/CPU.….cpuprofile [top] [from seconds]
+ *
+ * `from seconds` leaves out the samples of the profile's first seconds (a 4/20 node's start and
+ * catalogue priming before the load).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,13 +47,18 @@ function fileOf(url: string, name: string): string {
   return p.startsWith(REPO) ? path.relative(REPO, p) : p;
 }
 
-export function summariseCpuProfile(file: string, top = 25): CpuProfileSummary {
+export function summariseCpuProfile(file: string, top = 25, fromMs = 0): CpuProfileSummary {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  let atUs = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    atUs += delta;
+    if (atUs >= fromMs * 1000) self.set(id, (self.get(id) ?? 0) + delta);
+  });
   const totalUs = [...self.values()].reduce((a, b) => a + b, 0);
 
   const fileTimes = new Map<string, number>();
@@ -95,7 +103,7 @@ export function summariseCpuProfile(file: string, top = 25): CpuProfileSummary {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const s = summariseCpuProfile(process.argv[2], Number(process.argv[3] ?? 25));
+  const s = summariseCpuProfile(process.argv[2], Number(process.argv[3] ?? 25), Number(process.argv[4] ?? 0) * 1000);
   console.log(`total sampled: ${s.totalMs} ms`);
   console.table(s.byFile);
   console.table(s.byFunction);

@@ -45,12 +45,7 @@ function sellable(p: CatalogProduct): boolean {
   return true;
 }
 
-export function homeCollections(
-  catalog: CatalogView,
-  store: Store,
-  licenseType: LicenseType,
-  now: Date = new Date(),
-): HomeCollections {
+export function homeCollections(catalog: CatalogView, store: Store, licenseType: LicenseType, now: Date = new Date()): HomeCollections {
   const hidden = hiddenCategoryIds(store, catalog.allCategories());
   const eligible = [...catalog.allProducts()]
     .filter(
@@ -62,15 +57,31 @@ export function homeCollections(
         sellable(p),
     )
     .sort((a, b) => (a.created_at === b.created_at ? b.id - a.id : a.created_at < b.created_at ? 1 : -1));
-  const cards = eligible.map((p) => toProductCard(p, now, store.tax.userGroupId));
-
-  const first = (list: ProductCard[]) => list.slice(0, HOME_COLLECTION_SIZE);
+  // A card (the domain's pricing) only for what a list takes: the first 15 of each, in order. Pricing
+  // every eligible product (a thousand and more) was most of a home render's cost, paid again after
+  // every order, which changes the store's catalogue and so drops this list's cache (issue 15, 4/20).
+  // `new`, `staff_pick` and `best_seller` are the product's own flags (the card copies them); only
+  // `sale` needs the card.
+  const cards = new Map<number, ProductCard>();
+  const card = (p: CatalogProduct) => {
+    let c = cards.get(p.id);
+    if (!c) cards.set(p.id, (c = toProductCard(p, now, store.tax.userGroupId)));
+    return c;
+  };
+  const first = (take: (p: CatalogProduct) => boolean, lead: ProductCard[] = []): ProductCard[] => {
+    const list = lead.slice(0, HOME_COLLECTION_SIZE);
+    for (const p of eligible) {
+      if (list.length >= HOME_COLLECTION_SIZE) break;
+      if (take(p)) list.push(card(p));
+    }
+    return list;
+  };
   const pinned = store.dispensarySettings.best_sellers;
-  const pinnedCards = pinned.flatMap((sku) => cards.filter((c) => c.sku === sku));
+  const pinnedCards = pinned.flatMap((sku) => eligible.filter((p) => p.sku === sku).map(card));
   return {
-    new_collection: first(cards.filter((c) => c.new)),
-    bestsellers: first([...pinnedCards, ...cards.filter((c) => c.best_seller && !pinned.includes(c.sku))]),
-    specials: first(cards.filter((c) => c.sale)),
-    staff_picks: first(cards.filter((c) => c.staff_pick)),
+    new_collection: first((p) => p.new),
+    bestsellers: first((p) => p.best_seller && !pinned.includes(p.sku), pinnedCards),
+    specials: first((p) => card(p).sale),
+    staff_picks: first((p) => p.staff_pick),
   };
 }
