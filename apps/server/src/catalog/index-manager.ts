@@ -23,7 +23,7 @@ import { affectedProductIds } from './catalog-rows.ts';
 import { inProcessBus, type CatalogChange, type ChangeBus } from './change-bus.ts';
 import { loadDocuments, type BuildOptions } from './documents.ts';
 import { sellableRecords } from './sellables.ts';
-import { stockHolders, stockInfo, withStock } from './stock-patch.ts';
+import { stockInfo, withStock } from './stock-patch.ts';
 import { StoreCatalog, type StoreContent } from './store-catalog.ts';
 import { loadTaxRules } from './tax-rules.ts';
 
@@ -320,8 +320,7 @@ export class CatalogIndexManager {
    * node does not hold one of the products (written but not yet announced): the caller reads every table.
    */
   private async patchStock(storeId: number, ids: readonly number[]): Promise<boolean> {
-    const held = this.catalogs.get(storeId);
-    if (!held || ids.some((id) => !held.productById(id))) return false;
+    if (!this.catalogs.get(storeId)?.stockHolders(ids)) return false;
     const rows = await this.opts.db
       .selectFrom('stock')
       .select(['product_id', 'qty', 'is_in_stock', 'manage_stock', 'low_stock_threshold'])
@@ -333,10 +332,10 @@ export class CatalogIndexManager {
     const catalog = this.catalogs.get(storeId);
     if (!catalog) return true;
     const { now } = this.buildOptions();
-    catalog.applyProducts(
-      stockHolders(catalog.allProducts(), new Set(ids)).map((doc) => withStock(doc, stock, now)),
-      [],
-    );
+    // Asked again: the same catalogue, but what it holds now (the first ask only checked it holds them all).
+    const holders = catalog.stockHolders(ids);
+    if (!holders) return false;
+    catalog.applyStock(holders.map((doc) => withStock(doc, stock, now)));
     return true;
   }
 

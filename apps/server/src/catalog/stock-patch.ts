@@ -35,23 +35,6 @@ export function stockInfo(row: Pick<Row<'stock'>, 'qty' | 'is_in_stock' | 'manag
     : { qty: 0, is_in_stock: false, manage_stock: true, low_stock_threshold: 0 };
 }
 
-/** The documents that carry the stock of any of `ids`: the products themselves, their parents, the kits that embed them. */
-export function stockHolders(products: Iterable<CatalogProduct>, ids: ReadonlySet<number>): CatalogProduct[] {
-  const holders: CatalogProduct[] = [];
-  const holds = (l: ProductLink) => l.product != null && ids.has(l.product.id);
-  for (const p of products) {
-    if (
-      ids.has(p.id) ||
-      p.configurable_children.some((c) => ids.has(c.id)) ||
-      p.product_links.some(holds) ||
-      p.bundle_options.some((o) => o.product_links.some(holds))
-    ) {
-      holders.push(p);
-    }
-  }
-  return holders;
-}
-
 /** Replace each item that `patch` changes; the same list (identity) when none changed. */
 function mapChanged<T>(list: T[], patch: (item: T) => T): T[] {
   let out: T[] | null = null;

@@ -50,6 +50,12 @@ export class StoreCatalog {
   readonly sellables: SellableIndex;
   /** Every product document in the order first added (a Map's order: an upsert keeps its place). */
   private productList: CatalogProduct[] = [];
+  /**
+   * Per product id, the ids of the documents that embed it (a configurable's sizes, a kit's members):
+   * where a stock change must be copied (./stock-patch.ts). Built on first need; dropped by every
+   * change except a stock patch, which never changes what embeds what.
+   */
+  private embedders: Map<number, number[]> | null = null;
   // Sorted lookups, not Maps (./sorted-lookup.ts): a third of the memory; rebuilt after a change that re-keys (applyProducts).
   private byId = new SortedLookup<number, CatalogProduct>();
   private bySku = new SortedLookup<string, CatalogProduct>();
@@ -142,6 +148,7 @@ export class StoreCatalog {
    * (store-changes.test.ts).
    */
   applyProducts(upserts: readonly CatalogProduct[], removedIds: readonly number[], sellables: readonly SellableRecord[] = []): void {
+    this.embedders = null;
     if (removedIds.length === 0 && this.replaceInPlace(upserts)) {
       this.sellables.apply(sellables, removedIds);
       return;
@@ -158,6 +165,41 @@ export class StoreCatalog {
     this.productList = [...docs.values()];
     this.relinkProducts();
     this.sellables.apply(sellables, removedIds);
+  }
+
+  /**
+   * The documents that carry the stock of any of `ids` — their own, their configurable parents', the
+   * kits that embed them — by id; undefined when one of `ids` is not held here.
+   */
+  stockHolders(ids: readonly number[]): CatalogProduct[] | undefined {
+    if (ids.some((id) => !this.byId.get(id))) return undefined;
+    if (!this.embedders) {
+      const embedders = new Map<number, number[]>();
+      const add = (embedded: number, by: number) => {
+        const list = embedders.get(embedded);
+        if (!list) embedders.set(embedded, [by]);
+        else if (!list.includes(by)) list.push(by);
+      };
+      for (const p of this.productList) {
+        for (const c of p.configurable_children) add(c.id, p.id);
+        for (const l of p.product_links) if (l.product) add(l.product.id, p.id);
+        for (const o of p.bundle_options) for (const l of o.product_links) if (l.product) add(l.product.id, p.id);
+      }
+      this.embedders = embedders;
+    }
+    const holders = new Set<number>(ids);
+    for (const id of ids) for (const by of this.embedders.get(id) ?? []) holders.add(by);
+    return [...holders].sort((a, b) => a - b).map((id) => this.byId.get(id)!);
+  }
+
+  /**
+   * Documents that differ from the held ones in stock only (and what follows from it: summary prices,
+   * ./stock-patch.ts), replaced where they are held. What embeds what is unchanged, so `embedders` stays.
+   */
+  applyStock(upserts: readonly CatalogProduct[]): void {
+    const embedders = this.embedders;
+    this.applyProducts(upserts, []);
+    this.embedders = embedders;
   }
 
   /** The keyed-alike path of applyProducts; false (nothing changed) when some upsert is new or re-keyed. */

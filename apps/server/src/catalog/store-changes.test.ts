@@ -161,6 +161,7 @@ describeEachDatabase('catalogue changes applied in place', (getDb) => {
       expect(members.length, `${type} ${k.sku} has members`).toBeGreaterThan(0);
       return members.map((m) => m.id);
     };
+    const groupedKit = await listed('grouped').executeTakeFirstOrThrow();
     const grouped = await kit('grouped');
     const bundle = await kit('bundle');
     const setStock = (ids: number[], qty: number) =>
@@ -199,6 +200,36 @@ describeEachDatabase('catalogue changes applied in place', (getDb) => {
       await setStock(members, 9);
       await stockChanged(members, `${name} members back (stock only)`);
     }
+    // A kit that takes a new member (a full change): the member's next stock change reaches the kit too.
+    const lastLink = await db
+      .selectFrom('product_links')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('product_links')
+      .values({
+        id: Number(lastLink.id) + 1,
+        product_id: groupedKit.id,
+        link_type: 'associated',
+        linked_product_sku: simple.sku,
+        linked_product_type: 'simple',
+        qty: 1,
+        position: 99,
+        is_default: 0,
+        bundle_option_id: null,
+      })
+      .execute();
+    await live.catalogChanged(STORE, [groupedKit.id]);
+    await expectSameAsFresh('a kit takes a new member');
+    await setStock([simple.id], 3);
+    await stockChanged([simple.id], 'the new member’s stock (stock only)');
+    expect(
+      live
+        .catalog(STORE)
+        .productById(groupedKit.id)!
+        .product_links.find((l) => l.linked_product_sku === simple.sku)?.product?.stock.qty,
+    ).toBe(3);
+
     // A product without a stock row reads as a build reads it.
     await db.deleteFrom('stock').where('product_id', '=', simple.id).execute();
     await stockChanged([simple.id], 'stock row gone (stock only)');
