@@ -47,6 +47,55 @@ describe('dates', () => {
   it('refuses invalid dates', () => {
     expect(() => formatDateTime('not a date')).toThrow(RangeError);
   });
+  it('reads as Intl does for any instant and zone, asked once or again (texts are kept by zone and minute)', () => {
+    const zones = [
+      'UTC',
+      'America/Los_Angeles',
+      'America/Denver',
+      'America/New_York',
+      'Asia/Kolkata',
+      'Australia/Eucla',
+      'Pacific/Chatham',
+    ];
+    const intl = (ms: number, timeZone: string) => {
+      const p = Object.fromEntries(
+        new Intl.DateTimeFormat('en-US', {
+          timeZone,
+          year: 'numeric',
+          month: 'numeric',
+          day: 'numeric',
+          hour: '2-digit',
+          minute: '2-digit',
+          hourCycle: 'h23',
+        })
+          .formatToParts(new Date(ms))
+          .map((x) => [x.type, x.value]),
+      );
+      return `${Number(p.month)}/${Number(p.day)}/${p.year} ${p.hour}:${p.minute}`;
+    };
+    fc.assert(
+      fc.property(
+        // From 1850 (local mean times with seconds: not kept) to 2100, and the seconds of one minute.
+        fc.integer({ min: Date.UTC(1850, 0, 1), max: Date.UTC(2100, 0, 1) }),
+        fc.constantFrom(...zones),
+        (ms, zone) => {
+          const expected = intl(ms, zone);
+          expect(formatDateTime(ms, zone)).toBe(expected);
+          expect(formatDateTime(ms, zone)).toBe(expected);
+          const minute = Math.floor(ms / 60_000) * 60_000;
+          for (const at of [minute, minute + 59_999]) expect(formatDateTime(at, zone)).toBe(intl(at, zone));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // Around a daylight-saving change, minute by minute.
+    for (let ms = Date.UTC(2026, 10, 1, 8, 30); ms < Date.UTC(2026, 10, 1, 10, 30); ms += 60_000) {
+      expect(formatDateTime(ms, 'America/Los_Angeles')).toBe(intl(ms, 'America/Los_Angeles'));
+    }
+    // Local mean time had seconds (Los Angeles: −7:52:58 before 1883): one UTC minute, two local minutes.
+    expect(formatDateTime('1850-01-01T12:00:01Z', 'America/Los_Angeles')).toBe('1/1/1850 04:07');
+    expect(formatDateTime('1850-01-01T12:00:59Z', 'America/Los_Angeles')).toBe('1/1/1850 04:08');
+  });
 });
 
 describe('size weights', () => {
