@@ -47,14 +47,16 @@ export function ProductCard({ product, eager = false, money }: Props) {
   const path = productPath(product.sku, product.slug);
   if (cardFragments.enabled) {
     const href = storePath(path);
-    const key = `${href}\u0000${money ? `${money.locale}|${money.currencyCode}` : ''}\u0000${JSON.stringify(product)}`;
+    const keys = fragmentKeys(product, href, money);
     const fragmentLink = <PathLink to={href}>{product.name}</PathLink>;
     if (!eager) {
-      const html = cardFragments.get(key, () => <CardContent product={product} path={path} money={money} link={fragmentLink} fragment />);
+      const html = cardFragments.get(keys.whole, () => (
+        <CardContent product={product} path={path} money={money} link={fragmentLink} fragment />
+      ));
       if (html !== undefined) return <article className="card" dangerouslySetInnerHTML={{ __html: html }} />;
     } else {
-      const actions = cardFragments.get(`${key}\u0000actions`, () => <CardActions product={product} path={path} fragment />);
-      const body = cardFragments.get(`${key}\u0000body`, () => <CardBody product={product} money={money} link={fragmentLink} />);
+      const actions = cardFragments.get(keys.actions, () => <CardActions product={product} path={path} fragment />);
+      const body = cardFragments.get(keys.body, () => <CardBody product={product} money={money} link={fragmentLink} />);
       if (actions !== undefined && body !== undefined) {
         return (
           <article className="card">
@@ -84,6 +86,33 @@ export function ProductCard({ product, eager = false, money }: Props) {
       />
     </article>
   );
+}
+
+interface FragmentKeys {
+  whole: string;
+  actions: string;
+  body: string;
+}
+
+/**
+ * Fragment-cache keys by card object, then by href and money. A listing the server's list cache keeps
+ * (apps/server/src/ssr/services.ts) hands the same card objects to every render of its pages, so a
+ * card's keys — and their hashes, which V8 keeps on the string — are made once instead of
+ * serialising the card on every render (the category profile's "card keys", issue 15). A key still
+ * holds the card's whole JSON; cards are never changed in place (a changed product is a new card).
+ */
+const keysByCard = new WeakMap<ProductCardData, Map<string, FragmentKeys>>();
+
+function fragmentKeys(product: ProductCardData, href: string, money: Props['money']): FragmentKeys {
+  let byPlace = keysByCard.get(product);
+  if (!byPlace) keysByCard.set(product, (byPlace = new Map()));
+  const place = `${href}\u0000${money ? `${money.locale}|${money.currencyCode}` : ''}`;
+  let keys = byPlace.get(place);
+  if (!keys) {
+    const whole = `${place}\u0000${JSON.stringify(product)}`;
+    byPlace.set(place, (keys = { whole, actions: `${whole}\u0000actions`, body: `${whole}\u0000body` }));
+  }
+  return keys;
 }
 
 interface ContentProps extends Props {
