@@ -28,6 +28,14 @@ describeEachDatabase('catalogue changes applied in place', (getDb) => {
   });
   afterAll(async () => live?.close());
 
+  /** Write a product's stock as an order or a release would (the change is announced by the caller). */
+  const setStock = (ids: number[], qty: number) =>
+    getDb()
+      .db.updateTable('stock')
+      .set({ qty, is_in_stock: qty > 0 ? 1 : 0 })
+      .where('product_id', 'in', ids)
+      .execute();
+
   /** Build the store again from the database and compare every answer with the live catalogue's. */
   async function expectSameAsFresh(step: string): Promise<StoreCatalog> {
     const fresh = new CatalogIndexManager({ db: getDb().db, stores: storesFile.stores, clock: () => NOW });
@@ -78,12 +86,6 @@ describeEachDatabase('catalogue changes applied in place', (getDb) => {
       .executeTakeFirstOrThrow();
     const children = await db.selectFrom('products').select('id').where('parent_id', '=', parent.id).orderBy('id').execute();
     const childIds = children.map((c) => c.id);
-    const setStock = (ids: number[], qty: number) =>
-      db
-        .updateTable('stock')
-        .set({ qty, is_in_stock: qty > 0 ? 1 : 0 })
-        .where('product_id', 'in', ids)
-        .execute();
     const before = live.catalog(STORE);
 
     await setStock([simple.id], 0);
@@ -164,12 +166,6 @@ describeEachDatabase('catalogue changes applied in place', (getDb) => {
     const groupedKit = await listed('grouped').executeTakeFirstOrThrow();
     const grouped = await kit('grouped');
     const bundle = await kit('bundle');
-    const setStock = (ids: number[], qty: number) =>
-      db
-        .updateTable('stock')
-        .set({ qty, is_in_stock: qty > 0 ? 1 : 0 })
-        .where('product_id', 'in', ids)
-        .execute();
     const catalogue = live.catalog(STORE);
     /** Announce a stock-only change and check it was patched from the stock rows, not re-read whole. */
     const stockChanged = async (ids: number[], step: string) => {
