@@ -182,6 +182,57 @@ describeEachDatabase('webhook delivery', (getDb) => {
     expect(r.accepted(id)).toHaveLength(1);
   });
 
+  it('on an outbox kick, sends what its fan-out wrote at once and leaves deliveries it did not write to the timer', async () => {
+    const { db } = getDb();
+    const r = await receiver();
+    const ep = await createEndpoint(db, 1, { url: r.url, events: ['order.created'] }, new Date());
+    r.secrets = [ep.secret];
+    // What the engine asks the database, by table (a plugin sees every query it builds).
+    const tables: string[][] = [];
+    const watched = db.withPlugin({
+      transformQuery: ({ node }) => {
+        tables.push([...new Set([...JSON.stringify(node).matchAll(/"name":"(\w+)"/g)].map((m) => m[1]))]);
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const e = engine('node-a', { db: watched, pollMs: 60_000 });
+    e.start();
+    await e.runOnce();
+    // A delivery due now that another node's fan-out wrote (and would send itself).
+    const earlier = await appendEvent(db, 1);
+    await fanOutWebhookEvents(db, new Date());
+    expect(await deliveriesOf(db, ep.id)).toMatchObject([{ status: 'pending', attempts: 0 }]);
+
+    // An order of a store with no endpoint: the kick's pass marks it and reads no delivery.
+    tables.length = 0;
+    await appendEvent(db, 2);
+    e.kickEvents();
+    await eventually(
+      'store 2 event handed on',
+      10_000,
+      async () => (await db.selectFrom('outbox_events').select('id').where('webhooks_at', 'is', null).execute()).length === 0,
+    );
+    // Marking the event is the pass's last query.
+    const kickPass = [...tables];
+    expect(kickPass.some((t) => t.includes('outbox_events'))).toBe(true);
+    expect(kickPass.filter((t) => t.includes('webhook_deliveries'))).toEqual([]);
+    expect(r.accepted(earlier)).toHaveLength(0);
+    await e.runOnce(); // a full pass, as the timer's: sends it
+    expect(r.accepted(earlier)).toHaveLength(1);
+
+    // An order of store 1: the kick's own fan-out wrote a delivery, sent at once (the poll is a minute away).
+    const id = await appendEvent(db, 1);
+    const kicked = Date.now();
+    e.kickEvents();
+    await eventually('delivered after the kick', 10_000, async () => {
+      const ds = await deliveriesOf(db, ep.id);
+      return ds.length === 2 && ds.every((d) => d.status === 'succeeded');
+    });
+    expect(Date.now() - kicked).toBeLessThan(10_000);
+    expect(r.accepted(id)).toHaveLength(1);
+  });
+
   it('sends nothing to an endpoint disabled after its deliveries were written, and leaves deliveries others hold to them', async () => {
     const { db } = getDb();
     const r = await receiver();

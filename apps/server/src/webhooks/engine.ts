@@ -2,7 +2,10 @@
  * The webhooks consumer of the outbox, one per node: a loop that fans new events out into
  * deliveries and sends the deliveries that are due. It wakes on an outbox kick (this node's
  * commits, other nodes' through the relay), when the next retry is due, and every `pollMs`
- * regardless, so nothing depends on a kick arriving. Every node may run it: fan-out is idempotent
+ * regardless, so nothing depends on a kick arriving. A pass woken by an outbox kick looks for due
+ * deliveries only when its fan-out wrote some (every order kicks every node; most stores have no
+ * endpoint, and what was due before the kick is the timer's): the console's kick and the timer
+ * always look. Every node may run it: fan-out is idempotent
  * and sending is claimed per delivery with a lease (./sender.ts). All state is in rows, so a
  * restart carries on where the last process stopped (its leases simply run out).
  */
@@ -39,8 +42,10 @@ export interface WebhookEngine {
   readonly node: string;
   /** Begin the loop (a first pass at once). */
   start(): void;
-  /** Run a pass soon (coalesced with one in progress). */
+  /** Run a pass soon (coalesced with one in progress): deliveries made due now (the console's "send again"). */
   kick(): void;
+  /** New outbox events (every commit that wrote one): fan them out; deliveries only if that wrote some. */
+  kickEvents(): void;
   /** One full pass now, awaited (tests drive the engine with it instead of the loop). */
   runOnce(): Promise<void>;
   /** Stop the loop; waits for the attempts in flight. */
@@ -72,18 +77,26 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   let closed = false;
   let running: Promise<void> | null = null;
   let again = false;
+  /** The next pass must look for due deliveries (the timer fired, the console asked, the first pass). */
+  let lookAgain = true;
   let timer: NodeJS.Timeout | null = null;
 
-  async function pass(): Promise<void> {
+  /** One pass; true when it looked at the deliveries (and the timer must be set again from them). */
+  async function pass(lookForDue: boolean): Promise<boolean> {
+    let looked = false;
     for (;;) {
       const fanned = await fanOutWebhookEvents(options.db, now(), FANOUT_BATCH);
-      const due = await dueDeliveries(sender, concurrency);
-      await Promise.all(
-        due.map(async (id) => {
-          if (await claimDelivery(sender, id)) await attemptDelivery(sender, id);
-        }),
-      );
-      if (closed || (fanned < FANOUT_BATCH && due.length < concurrency)) return;
+      let due: number[] = [];
+      if (lookForDue || fanned.deliveries > 0) {
+        looked = true;
+        due = await dueDeliveries(sender, concurrency);
+        await Promise.all(
+          due.map(async (id) => {
+            if (await claimDelivery(sender, id)) await attemptDelivery(sender, id);
+          }),
+        );
+      }
+      if (closed || (fanned.events < FANOUT_BATCH && due.length < concurrency)) return looked;
     }
   }
 
@@ -93,33 +106,43 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
     const next = await nextDueAt(options.db, now());
     if (next) delay = Math.min(delay, Math.max(5, Date.parse(next) - now().getTime()));
     if (closed || !started) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(run, delay);
+    arm(delay);
   }
 
-  function run(): void {
+  function arm(delay: number): void {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      run(true);
+    }, delay);
+  }
+
+  function run(lookForDue: boolean): void {
     if (closed) return;
+    lookAgain ||= lookForDue;
     if (running) {
       again = true;
       return;
     }
-    if (timer) clearTimeout(timer);
-    timer = null;
     running = (async () => {
       try {
+        let looked = false;
         do {
           again = false;
-          await pass();
+          const look = lookAgain;
+          lookAgain = false;
+          if (await pass(look)) looked = true;
         } while (again && !closed);
-        await scheduleNext();
+        // A pass that left the deliveries alone leaves the timer as it was (set from them).
+        if (looked || !timer) await scheduleNext();
       } catch (err) {
         options.onError?.(err);
-        if (!closed && started) timer = setTimeout(run, pollMs);
+        if (!closed && started) arm(pollMs);
       }
     })().finally(() => {
       running = null;
       // A kick that came while the last pass was scheduling its sleep.
-      if (again && !closed) run();
+      if (again && !closed) run(false);
     });
   }
 
@@ -128,14 +151,17 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
     start() {
       if (started || closed) return;
       started = true;
-      run();
+      run(true);
     },
     kick() {
-      if (started) run();
+      if (started) run(true);
+    },
+    kickEvents() {
+      if (started) run(false);
     },
     async runOnce() {
       while (running) await running;
-      await pass();
+      await pass(true);
     },
     async close() {
       closed = true;

@@ -11,8 +11,14 @@ import { WEBHOOK_EVENT_TYPES } from '../outbox/append.ts';
 
 const subscribable = new Set<string>(WEBHOOK_EVENT_TYPES);
 
-/** Hand on up to `limit` waiting events (oldest first); returns how many were marked. */
-export async function fanOutWebhookEvents(db: Kysely<Database>, now: Date, limit = 100): Promise<number> {
+/** Events marked, and deliveries written for them (some may have been there already: another node's fan-out). */
+export interface FanOut {
+  events: number;
+  deliveries: number;
+}
+
+/** Hand on up to `limit` waiting events (oldest first). */
+export async function fanOutWebhookEvents(db: Kysely<Database>, now: Date, limit = 100): Promise<FanOut> {
   const events = await db
     .selectFrom('outbox_events')
     .select(['id', 'event_id', 'store_id', 'type'])
@@ -20,7 +26,7 @@ export async function fanOutWebhookEvents(db: Kysely<Database>, now: Date, limit
     .orderBy('id')
     .limit(limit)
     .execute();
-  if (events.length === 0) return 0;
+  if (events.length === 0) return { events: 0, deliveries: 0 };
 
   const storeIds = [...new Set(events.filter((e) => subscribable.has(e.type)).map((e) => e.store_id))];
   const endpoints =
@@ -66,7 +72,7 @@ export async function fanOutWebhookEvents(db: Kysely<Database>, now: Date, limit
     )
     .where('webhooks_at', 'is', null)
     .execute();
-  return events.length;
+  return { events: events.length, deliveries: rows.length };
 }
 
 /** An endpoint's `events` column (JSON list); anything unreadable subscribes to nothing. */

@@ -52,7 +52,7 @@ export function registerWebhooks(app: FastifyInstance, deps: WebhookDeps): void 
   });
   app.decorate('webhooks', engine);
   registerWebhookConsoleRoutes(app, { db: deps.db, urlPolicy, kick: () => engine.kick() });
-  app.outbox.onKick(() => engine.kick());
+  app.outbox.onKick(() => engine.kickEvents());
   app.addHook('onReady', async () => engine.start());
   app.addHook('onClose', async () => engine.close());
 }
