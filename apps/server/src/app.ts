@@ -37,10 +37,9 @@ import { registerConsole } from './console/serve.ts';
 import { registerStaff } from './staff/index.ts';
 import { registerOutboxDispatcher } from './outbox/dispatcher.ts';
 import { registerOrderLifecycle } from './orders/lifecycle/index.ts';
-import { StoreSettings } from './store-settings/service.ts';
+import { bindStoreSettings, StoreSettings } from './store-settings/service.ts';
 import { bindStoreLimits } from './limits/enforce.ts';
 import { registerStoreSettingsRoutes } from './store-settings/routes.ts';
-import { bindStoreHours } from './hours/booking.ts';
 import { registerHoursRoutes } from './hours/routes.ts';
 import { storefrontHours } from './hours/storefront.ts';
 import { invalidatePagesOnSettingsSave, storefrontOptions } from './store-settings/storefront.ts';
@@ -207,7 +206,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequestAbort', async (request) => releaseCatalog(request));
   // Checks every store's `settings` of the stores file: a bad section stops the start, naming the field.
   app.decorate('storeSettings', new StoreSettings({ db: deps.db, stores: deps.registry.stores, now: deps.clock }));
-  bindStoreLimits(deps.db, app.storeSettings, deps.registry.stores);
+  // Hours, limits and tax lines are read through it (and its 1 s cache) by code handed only a connection and a store.
+  bindStoreSettings(app.storeSettings, deps.registry.stores);
+  bindStoreLimits(deps.registry.stores);
   // Tax lines (issue 14) feed the catalogue's `taxrule` view and the offline snapshot: a save rebuilds the store there and on every node.
   app.storeSettings.onSaved(async (storeId, section) => {
     if (section === 'tax')
@@ -215,8 +216,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         .catalogChanged(storeId)
         .catch((err: unknown) => app.log.warn({ err, storeId }, 'tax lines saved; catalogue not rebuilt'));
   });
-  // Hours and time slots (issue 14): orders/place.ts books slots with the app's settings and their 1 s cache.
-  bindStoreHours(app.storeSettings, deps.registry.stores);
   app.addHook('onClose', async () => catalog.close());
   const storefront = createStorefrontServices({ manager: catalog, clock: deps.clock });
   const catalogDeps = {

@@ -95,7 +95,8 @@ export async function totalsOf(db: Db, catalog: CatalogSource | null, store: Sto
   const sellable = entries.filter((e): e is LineEntry & { resolved: ResolvedLine } => e.resolved != null);
   const coupon = await findUsableCoupon(db, cart.coupon_code, store.storeId, now);
   // The store's named tax lines (issue 14, tax/section.ts).
-  const taxLines = await cartTaxLines(db, store, cart.license_type, customer, sellable.flatMap((e) => e.resolved.components.map((c) => c.productId)), now);
+  const productIds = sellable.flatMap((e) => e.resolved.components.map((c) => c.productId));
+  const taxLines = await cartTaxLines(db, store, cart.license_type, customer, productIds, now, catalog?.find(store.storeId)?.taxFacts);
   const price = (shippingInclTax: number) =>
     priceCart({
       lines: sellable.map((e) => e.resolved),

@@ -20,6 +20,7 @@ import {
 import type { Row } from '../db/schema.ts';
 import { isCatalogVisible, isEnabled } from './visibility.ts';
 import { SellableIndex, type SellableRecord } from './sellables.ts';
+import { TaxFactsMemo } from '../tax/facts.ts';
 import { SortedLookup } from './sorted-lookup.ts';
 
 export type UrlRewrite = Row<'url_rewrites'>;
@@ -48,6 +49,8 @@ export class StoreCatalog {
   readonly taxRules = createTaxRuleIndex();
   /** Products as pricing and the cart read them (no stock: that stays in the database). */
   readonly sellables: SellableIndex;
+  /** The tax facts carts read of these products (../tax/facts.ts): dropped with every change but a stock patch. */
+  readonly taxFacts = new TaxFactsMemo();
   /** Every product document in the order first added (a Map's order: an upsert keeps its place). */
   private productList: CatalogProduct[] = [];
   /**
@@ -149,7 +152,12 @@ export class StoreCatalog {
    * (store-changes.test.ts).
    */
   applyProducts(upserts: readonly CatalogProduct[], removedIds: readonly number[], sellables: readonly SellableRecord[] = []): void {
+    this.applyChange(upserts, removedIds, sellables);
     this.embedders = null;
+    this.taxFacts.clear();
+  }
+
+  private applyChange(upserts: readonly CatalogProduct[], removedIds: readonly number[], sellables: readonly SellableRecord[]): void {
     if (removedIds.length === 0 && this.replaceInPlace(upserts)) {
       this.sellables.apply(sellables, removedIds);
       return;
@@ -192,12 +200,10 @@ export class StoreCatalog {
 
   /**
    * Documents that differ from the held ones in stock only (and what follows from it: summary prices,
-   * ./stock-patch.ts), replaced where they are held. What embeds what is unchanged, so `embedders` stays.
+   * ./stock-patch.ts), replaced where they are held. What embeds what and the tax facts are unchanged, so `embedders` and `taxFacts` stay.
    */
   applyStock(upserts: readonly CatalogProduct[]): void {
-    const embedders = this.embedders;
-    this.applyProducts(upserts, []);
-    this.embedders = embedders;
+    this.applyChange(upserts, [], []);
   }
 
   /** The keyed-alike path of applyProducts; false (nothing changed) when some upsert is new or re-keyed. */

@@ -20,7 +20,7 @@ import { availableSlots, hoursStatus, SLOT_MESSAGES, slotAt, slotLabel, type Hou
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
-import type { StoreSettings } from '../store-settings/service.ts';
+import { boundSettingsOf, sectionOf } from '../store-settings/service.ts';
 import { HOURS } from './section.ts';
 
 type Db = Kysely<Database>;
@@ -32,18 +32,13 @@ export interface BookedSlot {
   label: string;
 }
 
-// By store object (the registry's, which requests carry), like limits/enforce.ts: the app's settings
-// service with its 1 s cache. Unbound (a test that places orders without an app): no slots.
-const bound = new WeakMap<Store, StoreSettings>();
-
-export function bindStoreHours(settings: StoreSettings, stores: readonly Store[]): void {
-  for (const store of stores) bound.set(store, settings);
-}
-
-/** The store's hours read on `conn` (the order's transaction: the slot is checked against the hours of that moment). */
+/**
+ * The store's hours read on `conn` (the order's transaction: the slot is checked against the hours of
+ * that moment), through the app's settings service (store-settings sectionOf). No service bound (a
+ * test that places orders without an app): no slots.
+ */
 export async function hoursOf(conn: Db, store: Store): Promise<HoursSettings | null> {
-  const settings = bound.get(store);
-  return settings ? (await settings.get(store.storeId, HOURS, { conn })).value : null;
+  return boundSettingsOf(store) ? (await sectionOf(conn, store, HOURS)).value : null;
 }
 
 export const zoneOf = (store: Store) => store.dispensarySettings.place_info.timezone;

@@ -40,7 +40,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
 import type { ResolvedLine } from '../cart/resolve.ts';
-import { readSection, type StoreSettings, type SettingsSource } from '../store-settings/service.ts';
+import { sectionOf, type SettingsSource } from '../store-settings/service.ts';
 import { LIMITS } from './section.ts';
 
 type Db = Kysely<Database>;
@@ -53,22 +53,21 @@ export interface StoreLimits {
   menuFacts: boolean;
 }
 
-// By store object (the registry's, which requests carry): the order's transaction is not the app's db.
-const bound = new WeakMap<Store, { db: Db; settings: StoreSettings; stores: readonly Store[] }>();
+// By store object (the registry's, which requests carry): the deployment's stores, for the licence holder's.
+const deployment = new WeakMap<Store, readonly Store[]>();
 
-/** The app's settings service and stores (app.ts), so the 1 s cache is shared. */
-export function bindStoreLimits(db: Db, settings: StoreSettings, stores: readonly Store[]): void {
-  for (const s of stores) bound.set(s, { db, settings, stores });
+/** The deployment's stores (app.ts); the settings come through the app's service (store-settings bindStoreSettings). */
+export function bindStoreLimits(stores: readonly Store[]): void {
+  for (const s of stores) deployment.set(s, stores);
 }
 
 /**
  * The store's limits: through the app's settings service (1 s cache) on the app's database; on any
  * other connection (a transaction, SQLite's group-commit connection) read on that connection
- * (store-settings readSection).
+ * (store-settings sectionOf).
  */
 export async function storeLimits(conn: Db, store: Store): Promise<StoreLimits> {
-  const app = bound.get(store);
-  const { value, source } = app ? await app.settings.get(store.storeId, LIMITS, { conn }) : await readSection(conn, store, LIMITS);
+  const { value, source } = await sectionOf(conn, store, LIMITS);
   return { model: normaliseLimitModel(value.model), source, licenceHolder: value.licence_holder, menuFacts: source !== 'default' };
 }
 
@@ -81,7 +80,7 @@ export interface LimitScope {
 }
 
 export async function limitScope(conn: Db, store: Store): Promise<LimitScope> {
-  return { store, stores: bound.get(store)?.stores ?? [store], limits: await storeLimits(conn, store) };
+  return { store, stores: deployment.get(store) ?? [store], limits: await storeLimits(conn, store) };
 }
 
 /** Menu fields of products, by product id (attributes the menu import writes). */

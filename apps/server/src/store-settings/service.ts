@@ -80,6 +80,32 @@ function sectionValue<T>(store: Store, section: SettingsSection<T>, row: Row<'st
   return { value: section.initial(store), version: 0, source: 'default', updatedAt: null };
 }
 
+/**
+ * The app's settings service of each store (by the registry's store object, which requests carry),
+ * bound once at start (app.ts), so code that is handed only a connection and a store — hours, limits,
+ * tax lines — shares the service's 1 s cache. Unbound (a test without an app): read with no cache.
+ */
+const boundSettings = new WeakMap<Store, StoreSettings>();
+
+export function bindStoreSettings(settings: StoreSettings, stores: readonly Store[]): void {
+  for (const store of stores) boundSettings.set(store, settings);
+}
+
+/** The store's bound settings service, if any. */
+export function boundSettingsOf(store: Store): StoreSettings | undefined {
+  return boundSettings.get(store);
+}
+
+/**
+ * A section's value for a store: through the bound service's 1 s cache on the app's database; read
+ * with no cache on any other connection (a transaction: an order is checked against the settings of
+ * the moment it is saved) or when no service is bound.
+ */
+export function sectionOf<T>(conn: Kysely<Database>, store: Store, section: SettingsSection<T>): Promise<SectionValue<T>> {
+  const settings = boundSettings.get(store);
+  return settings ? settings.get(store.storeId, section, { conn }) : readSection(conn, store, section);
+}
+
 /** Told after a section's save is committed (e.g. tax lines: rebuild the store's catalogue views). */
 export type SettingsSavedListener = (storeId: number, section: string) => Promise<void> | void;
 

@@ -3,6 +3,11 @@
  * its top category) and its THC percent (products.thc_percent, from the menu import). Two queries
  * for any number of products; a configurable child takes its parent's category and, when it has
  * none of its own, its parent's THC.
+ *
+ * A cart read (totals, shipping information) passes its store catalogue's memo (TaxFactsMemo): the
+ * facts are catalogue data, so what was read stays good until the catalogue's next change other
+ * than a stock patch (store-catalog.ts drops it), as the cart's prices do. Placing an order passes
+ * none and reads them in its transaction.
  */
 import { isCannabisType, taxKindOf, type TaxProductKind } from '@verdant/domain';
 import type { Kysely } from 'kysely';
@@ -13,14 +18,59 @@ export interface ProductTaxFacts {
   thcPercent: number | null;
 }
 
+/**
+ * Facts read for one store catalogue, by product id. A read that started before a change (clear)
+ * is not kept: it may have seen the rows before the change.
+ */
+export class TaxFactsMemo {
+  private readonly facts = new Map<number, ProductTaxFacts>();
+  private generation = 0;
+
+  /** The catalogue changed (anything but stock). */
+  clear(): void {
+    this.facts.clear();
+    this.generation += 1;
+  }
+
+  get size(): number {
+    return this.facts.size;
+  }
+
+  async read(
+    productIds: readonly number[],
+    load: (ids: readonly number[]) => Promise<Map<number, ProductTaxFacts>>,
+  ): Promise<Map<number, ProductTaxFacts>> {
+    const out = new Map<number, ProductTaxFacts>();
+    const missing: number[] = [];
+    for (const id of productIds) {
+      const known = this.facts.get(id);
+      if (known) out.set(id, known);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return out;
+    const generation = this.generation;
+    const loaded = await load(missing);
+    for (const [id, facts] of loaded) {
+      out.set(id, facts);
+      if (this.generation === generation) this.facts.set(id, facts);
+    }
+    return out;
+  }
+}
+
 export async function taxFactsOf(
   db: Kysely<Database>,
   storeId: number,
   productIds: readonly number[],
+  memo?: TaxFactsMemo,
 ): Promise<Map<number, ProductTaxFacts>> {
-  const out = new Map<number, ProductTaxFacts>();
   const ids = [...new Set(productIds)];
-  if (ids.length === 0) return out;
+  if (ids.length === 0) return new Map();
+  return memo ? memo.read(ids, (missing) => readTaxFacts(db, storeId, missing)) : readTaxFacts(db, storeId, ids);
+}
+
+async function readTaxFacts(db: Kysely<Database>, storeId: number, ids: readonly number[]): Promise<Map<number, ProductTaxFacts>> {
+  const out = new Map<number, ProductTaxFacts>();
   const products = await db
     .selectFrom('products')
     .select(['id', 'parent_id', 'canna_type', 'thc_percent'])

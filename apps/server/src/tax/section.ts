@@ -24,12 +24,12 @@ import {
   type TaxCustomer,
   type TaxSettings,
 } from '@verdant/domain';
-import { taxFactsOf, type ProductTaxFacts } from './facts.ts';
+import { taxFactsOf, type ProductTaxFacts, type TaxFactsMemo } from './facts.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { salesTaxPercent } from '../seed/tax.ts';
 import { defineSection } from '../store-settings/registry.ts';
-import { readSection } from '../store-settings/service.ts';
+import { readSection, sectionOf } from '../store-settings/service.ts';
 
 export function initialTaxSettings(store: Store): TaxSettings {
   return californiaTaxLines({
@@ -47,8 +47,8 @@ export const TAX_SECTION = defineSection({
 });
 
 /**
- * The store's tax lines as saved now, read with the given connection (inside an order's
- * transaction, so an order is taxed by the lines of the moment it is saved, not a cached copy).
+ * The store's tax lines as saved now, read with the given connection and no cache (a catalogue
+ * rebuild after a save, on any node, must see the saved lines).
  */
 export async function taxLinesOf(db: Kysely<Database>, store: Store): Promise<TaxSettings['lines']> {
   return (await readSection(db, store, TAX_SECTION)).value.lines;
@@ -57,7 +57,9 @@ export async function taxLinesOf(db: Kysely<Database>, store: Store): Promise<Ta
 /**
  * Everything priceCart needs to tax by the store's lines: the lines, the shopper's exemptions
  * (medical by the cart's licence type; the medical ID card when the logged-in customer's card is
- * valid today, domain medicalCardProblem) and the products' tax facts.
+ * valid today, domain medicalCardProblem) and the products' tax facts. On the app's database (a
+ * cart read) the lines come through the settings service's 1 s cache and the facts through the
+ * store catalogue's memo (`factsMemo`); in an order's transaction both are read on it.
  */
 export async function cartTaxLines(
   db: Kysely<Database>,
@@ -66,9 +68,10 @@ export async function cartTaxLines(
   customer: MedicalCardHolder | null,
   productIds: readonly number[],
   now: Date,
+  factsMemo?: TaxFactsMemo,
 ): Promise<{ lines: TaxSettings['lines']; customer: TaxCustomer; facts: Map<number, ProductTaxFacts> }> {
   const medical = licenseType === 'medical';
   const medicalCard = medical && customer != null && medicalCardProblem(customer, 'medical', now) === null;
-  const [lines, facts] = await Promise.all([taxLinesOf(db, store), taxFactsOf(db, store.storeId, productIds)]);
-  return { lines, customer: { medical, medicalCard }, facts };
+  const [settings, facts] = await Promise.all([sectionOf(db, store, TAX_SECTION), taxFactsOf(db, store.storeId, productIds, factsMemo)]);
+  return { lines: settings.value.lines, customer: { medical, medicalCard }, facts };
 }

@@ -105,7 +105,7 @@ describeEachDatabase('tax lines per store', (getDb) => {
     expect(saved.status).toBe(200);
     // The eighth (flower) at 40 % THC is in the 25 % tier; the jar (accessory) pays the 6.25 % only.
     await h.db.updateTable('products').set({ thc_percent: 40 }).where('store_id', '=', 1).where('sku', '=', EIGHTH).execute();
-    // The settings cache holds a value for 1 s per node; cart and order read the saved lines directly.
+    // A save drops this node's cached lines (other nodes keep theirs up to 1 s); the order reads them in its transaction.
     const s = new Shopper(h.app);
     await s.createCart();
     await s.update({ sku: EIGHTH, qty: 1 });
@@ -132,5 +132,39 @@ describeEachDatabase('tax lines per store', (getDb) => {
       .where('order_id', '=', o.id)
       .execute();
     expect(items).toEqual([{ excise_tax_cents: 1040, sales_tax_cents: 650 }]);
+  });
+
+  it('taxes a cart by tax facts kept per catalogue version: a menu change is taxed at once, a stock change keeps them', async () => {
+    // Illinois lines (the test before): the eighth's THC picks the excise tier.
+    const { id } = await h.db
+      .selectFrom('products')
+      .select('id')
+      .where('store_id', '=', 1)
+      .where('sku', '=', EIGHTH)
+      .executeTakeFirstOrThrow();
+    const menuChange = async (thc: number) => {
+      await h.db.updateTable('products').set({ thc_percent: thc }).where('id', '=', id).execute();
+      await h.app.catalog.catalogChanged(1, [id]);
+    };
+    const s = new Shopper(h.app);
+    await s.createCart();
+    await s.update({ sku: EIGHTH, qty: 1 });
+    const exciseLine = async () => (await s.totals()).result.tax_lines[0].code;
+
+    await menuChange(40);
+    expect(await exciseLine()).toBe('il-excise-25');
+    const memo = h.app.catalog.find(1)!.taxFacts;
+    expect(memo.size).toBeGreaterThan(0);
+    // A sale (stock only) keeps what was read: a THC written but not announced is not read again.
+    await h.db.updateTable('products').set({ thc_percent: 20 }).where('id', '=', id).execute();
+    await h.app.catalog.catalogChanged(1, [id], { stockOnly: true });
+    expect(h.app.catalog.find(1)!.taxFacts).toBe(memo);
+    expect(memo.size).toBeGreaterThan(0);
+    expect(await exciseLine()).toBe('il-excise-25');
+    // Announced, the new THC is taxed on the next read.
+    await menuChange(30);
+    expect(await exciseLine()).toBe('il-excise-10');
+    await menuChange(40);
+    expect(await exciseLine()).toBe('il-excise-25');
   });
 });
