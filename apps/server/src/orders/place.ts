@@ -11,7 +11,15 @@
  * committed value; SQLite runs one write transaction at a time. Rows are decremented in product
  * id order so that two orders never wait on each other in a cycle.
  */
-import { groupHours, verificationNeeds, weekTable, type AgeSettings, type HoursSettings, type OrderStatus, type Store } from '@verdant/domain';
+import {
+  groupHours,
+  verificationNeeds,
+  weekTable,
+  type AgeSettings,
+  type HoursSettings,
+  type OrderStatus,
+  type Store,
+} from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
 import { cartCacheFor } from '../cart/cart-cache.ts';
@@ -27,6 +35,7 @@ import { recordPlaced } from './lifecycle/placed.ts';
 import { recordOrderTaxLines } from '../tax/order-lines.ts';
 import { statedTaxLines } from '../cart/totals.ts';
 import { bookOrderSlot, hoursOf, type BookedSlot } from '../hours/booking.ts';
+import { withStoreSettings } from '../store-settings/service.ts';
 
 export interface PlaceOrderResult extends StoredAnswer {
   /** True when this answer is the stored answer of an earlier request with the same key. */
@@ -51,43 +60,46 @@ export async function placeOrder(
     let stockChanged: number[] = [];
     // One transaction (grouped with other writes on SQLite, ../db/group-commit.ts).
     const cache = cartCacheFor(db);
-    const body = await inWriteTransaction(db, async (trx, tx) => {
-      const iso = now.toISOString();
-      await trx
-        .insertInto('idempotency_keys')
-        .values({
-          scope: ORDER_SCOPE,
-          key,
-          store_id: store.storeId,
-          request_hash: hash,
-          status: 'in_progress',
-          http_status: null,
-          response: null,
-          created_at: iso,
-          updated_at: iso,
-        })
-        .execute();
-      const order = await prepareOrder(trx, store, input, viewer, now, ageSettings);
-      const ordered = order.cart?.token;
-      // The order empties and marks the cart: the server's kept copy goes (../cart/cart-cache.ts).
-      if (cache && ordered) cache.writing(ordered, tx);
-      const taken = await takeStock(trx, order, iso);
-      stockChanged = [...taken.keys()];
-      // The time slot (issue 14): checked again and counted here, after the stock rows (../hours/booking.ts).
-      const hours = await hoursOf(trx, store);
-      const slot = await bookOrderSlot(trx, store, hours, input.order_type, input.slot, now);
-      if (order.coupon) await countCouponUse(trx, order.coupon.id, iso);
-      const answer = await recordOrder(trx, store, input, key, order, iso, slot, hours);
-      // History, outbox event and (store setting) auto-confirm, in this same transaction.
-      answer.result.status = await recordPlaced(trx, store, answer.result.order_id, taken, now);
-      await trx
-        .updateTable('idempotency_keys')
-        .set({ status: 'completed', http_status: 200, response: JSON.stringify(answer), updated_at: iso })
-        .where('scope', '=', ORDER_SCOPE)
-        .where('key', '=', key)
-        .execute();
-      return answer;
-    });
+    // The store's settings sections are read once, at the start (store-settings withStoreSettings).
+    const body = await inWriteTransaction(db, (trx, tx) =>
+      withStoreSettings(trx, store, async () => {
+        const iso = now.toISOString();
+        await trx
+          .insertInto('idempotency_keys')
+          .values({
+            scope: ORDER_SCOPE,
+            key,
+            store_id: store.storeId,
+            request_hash: hash,
+            status: 'in_progress',
+            http_status: null,
+            response: null,
+            created_at: iso,
+            updated_at: iso,
+          })
+          .execute();
+        const order = await prepareOrder(trx, store, input, viewer, now, ageSettings);
+        const ordered = order.cart?.token;
+        // The order empties and marks the cart: the server's kept copy goes (../cart/cart-cache.ts).
+        if (cache && ordered) cache.writing(ordered, tx);
+        const taken = await takeStock(trx, order, iso);
+        stockChanged = [...taken.keys()];
+        // The time slot (issue 14): checked again and counted here, after the stock rows (../hours/booking.ts).
+        const hours = await hoursOf(trx, store);
+        const slot = await bookOrderSlot(trx, store, hours, input.order_type, input.slot, now);
+        if (order.coupon) await countCouponUse(trx, order.coupon.id, iso);
+        const answer = await recordOrder(trx, store, input, key, order, iso, slot, hours);
+        // History, outbox event and (store setting) auto-confirm, in this same transaction.
+        answer.result.status = await recordPlaced(trx, store, answer.result.order_id, taken, now);
+        await trx
+          .updateTable('idempotency_keys')
+          .set({ status: 'completed', http_status: 200, response: JSON.stringify(answer), updated_at: iso })
+          .where('scope', '=', ORDER_SCOPE)
+          .where('key', '=', key)
+          .execute();
+        return answer;
+      }),
+    );
     return { status: 200, body, replayed: false, stockChanged };
   } catch (error) {
     // Lost a race on the key: the winner has committed; answer what it answered.

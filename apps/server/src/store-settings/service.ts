@@ -64,6 +64,8 @@ export function checkStoresFileSettings(stores: readonly Store[]): void {
  * connection, where a read through the app's database would wait for the connection it holds.
  */
 export async function readSection<T>(conn: Kysely<Database>, store: Store, section: SettingsSection<T>): Promise<SectionValue<T>> {
+  const held = heldSettings.get(conn);
+  if (held?.storeId === store.storeId) return sectionValue(store, section, held.rows.get(section.name));
   const row = await conn
     .selectFrom('store_settings')
     .selectAll()
@@ -71,6 +73,26 @@ export async function readSection<T>(conn: Kysely<Database>, store: Store, secti
     .where('section', '=', section.name)
     .executeTakeFirst();
   return sectionValue(store, section, row);
+}
+
+/** Every section row of one store, read once for the work running on a connection (withStoreSettings). */
+const heldSettings = new WeakMap<Kysely<Database>, { storeId: number; rows: Map<string, Row<'store_settings'>> }>();
+
+/**
+ * Run `work` with every settings section of `store` read on `conn` in one query first: readSection
+ * on that connection answers from those rows until `work` ends. An order's transaction reads its
+ * store's hours, tax lines, limits (and zones, age check) this way: one query instead of one per
+ * section, all as of the same moment of the transaction. Other stores' sections (a licence holder's
+ * other stores) are read as usual.
+ */
+export async function withStoreSettings<T>(conn: Kysely<Database>, store: Store, work: () => Promise<T>): Promise<T> {
+  const rows = await conn.selectFrom('store_settings').selectAll().where('store_id', '=', store.storeId).execute();
+  heldSettings.set(conn, { storeId: store.storeId, rows: new Map(rows.map((r) => [r.section, r])) });
+  try {
+    return await work();
+  } finally {
+    heldSettings.delete(conn);
+  }
 }
 
 function sectionValue<T>(store: Store, section: SettingsSection<T>, row: Row<'store_settings'> | undefined): SectionValue<T> {

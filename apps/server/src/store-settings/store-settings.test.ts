@@ -12,7 +12,7 @@ import { addStaff, loginStaff, type StaffTestSession } from '../staff/testing.ts
 import { staffTestApp } from '../staff/app-for-tests.ts';
 import { describeEachDatabase } from '../test/databases.ts';
 import { defineSection } from './registry.ts';
-import { checkStoresFileSettings, StoreSettings } from './service.ts';
+import { checkStoresFileSettings, readSection, StoreSettings, withStoreSettings } from './service.ts';
 
 // A section of the test's own, shaped like the real ones (a document with rules across fields).
 const SLOTS = defineSection({
@@ -92,6 +92,31 @@ describeEachDatabase('store settings', (getDb) => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ statusCode: 409 });
     expect(await node.history(4, SLOTS)).toHaveLength(1);
+  });
+
+  it('withStoreSettings: the store’s sections in one query, as of the start of the work; other stores, and reads after it, as they are', async () => {
+    const { db } = getDb();
+    const queries: string[] = [];
+    // The work's connection, counting what is asked on it (the save below goes through `db`).
+    const conn = db.withPlugin({
+      transformQuery: ({ node }) => (queries.push(node.kind), node),
+      transformResult: async ({ result }) => result,
+    });
+    const [one, two] = [4, 2].map((id) => stores.find((s) => s.storeId === id)!);
+    const writer = new StoreSettings({ db, stores });
+    const before = await readSection(conn, one, SLOTS);
+    const next = { lengthMinutes: before.value.lengthMinutes === 60 ? (15 as const) : (60 as const), capacity: 3 };
+    queries.length = 0;
+    const seen = await withStoreSettings(conn, one, async () => {
+      const first = await readSection(conn, one, SLOTS);
+      await writer.save(4, SLOTS, next, first.version, { type: 'cli', name: 'test' });
+      return { first, again: await readSection(conn, one, SLOTS), other: await readSection(conn, two, SLOTS) };
+    });
+    expect(seen.first).toEqual(before);
+    expect(seen.again).toEqual(before);
+    expect(seen.other).toMatchObject({ value: { lengthMinutes: 30, capacity: 4 }, source: 'default' });
+    expect(queries).toEqual(['SelectQueryNode', 'SelectQueryNode']); // store 4's sections, then store 2's one
+    expect(await readSection(conn, one, SLOTS)).toMatchObject({ value: next, version: before.version + 1, source: 'saved' });
   });
 
   it('refuses a stores file whose section is invalid or unknown, naming the field', () => {
