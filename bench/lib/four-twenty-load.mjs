@@ -16,8 +16,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 
 const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
-const agents = config.nodes.map(() => new http.Agent({ keepAlive: true, maxSockets: config.maxSockets ?? 256 }));
-const bareAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+// Idle pooled sockets are closed here after 30 s. The servers answer `Keep-Alive: timeout=72` (Fastify's
+// default) and close an idle connection then; Node's agent takes that hint as its own idle limit, so a
+// request could be written on a socket the server was closing at the same instant: `read ECONNRESET`,
+// an error of this client (a browser retries such a request on a new connection). A run saw 10 at
+// once, in minute 2, for sockets opened in the warm-up's burst and idle since.
+const IDLE_SOCKET_MS = 30_000;
+const agents = config.nodes.map(() => new http.Agent({ keepAlive: true, maxSockets: config.maxSockets ?? 256, timeout: IDLE_SOCKET_MS }));
+const bareAgent = new http.Agent({ keepAlive: true, maxSockets: 16, timeout: IDLE_SOCKET_MS });
 
 // Deterministic pseudo-random numbers (mulberry32): the same run picks the same stores and pages.
 let seed = config.seed ?? 420;
