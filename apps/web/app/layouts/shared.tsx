@@ -12,22 +12,18 @@ import { offlineFallback } from '../lib/offline-catalog.ts';
  * the server resolved. Such a path (`/blue-dream`, `/shop/blue-dream-eighth`) matched the
  * prefixed tree only by shape, so it goes through the URL mapping first, then answers 404.
  */
-export async function layoutLoader({
-  params,
-  context,
-  request,
-}: {
-  params: { storeCode?: string };
-  context: AppLoadContext;
-  request: Request;
-}) {
-  if (!isStorePrefixValid(params.storeCode, context.basePath)) await resolveUnmatchedPath(request, context);
+export async function layoutLoader({ params, context, url }: { params: { storeCode?: string }; context: AppLoadContext; url: URL }) {
+  if (!isStorePrefixValid(params.storeCode, context.basePath)) await resolveUnmatchedPath(url, context);
   return null;
 }
 
 /** Offline (issue 6): the same check on the catalogue snapshot, so a client navigation never fails on the layout. */
-export const layoutClientLoader = (args: { request: Request; params: { storeCode?: string }; serverLoader: () => Promise<unknown> }) =>
-  offlineFallback(args, layoutLoader);
+export const layoutClientLoader = (args: {
+  request: Request;
+  url: URL;
+  params: { storeCode?: string };
+  serverLoader: () => Promise<unknown>;
+}) => offlineFallback(args, layoutLoader);
 
 export function layoutMeta({ matches, error }: MetaArgs): MetaDescriptor[] {
   return pageMeta(matches, error ? { title: errorTitle(error), noindex: true } : {});

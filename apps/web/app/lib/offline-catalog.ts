@@ -126,7 +126,7 @@ export function rememberStoreOfPage(storeCode: string, basePath: string): void {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function offlineFallback<L extends (args: any) => unknown>(
-  args: { request: Request; serverLoader: () => Promise<unknown> },
+  args: { request: Request; url: URL; serverLoader: () => Promise<unknown> },
   load: L,
 ): Promise<Awaited<ReturnType<L>>> {
   try {

@@ -21,7 +21,7 @@ function context(result: UrlMapResult | Error, basePath = ''): AppLoadContext & 
 
 async function outcome(url: string, ctx: AppLoadContext): Promise<Response | unknown> {
   try {
-    await resolveUnmatchedPath(new Request(url), ctx);
+    await resolveUnmatchedPath(new URL(url), ctx);
   } catch (thrown) {
     return thrown;
   }

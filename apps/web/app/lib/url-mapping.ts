@@ -25,8 +25,7 @@ export function stripBasePath(pathname: string, basePath: string): string {
  * - A failing mapping is logged and the answer is the 404 page (spec §8: failure to resolve is
  *   logged and navigation continues).
  */
-export async function resolveUnmatchedPath(request: Request, context: AppLoadContext): Promise<never> {
-  const url = new URL(request.url);
+export async function resolveUnmatchedPath(url: URL, context: AppLoadContext): Promise<never> {
   const path = stripBasePath(url.pathname, context.basePath);
   let result: Awaited<ReturnType<AppLoadContext['services']['mapUrl']>> = { type: 'page-not-found' };
   try {

@@ -8,8 +8,8 @@ import { pageMeta } from '../lib/meta.ts';
  * viewed. Login is required; the session is in the browser (IndexedDB), so the loader only names
  * the block and the page renders it once the session is read. Never indexed.
  */
-export function loader({ params, request }: Route.LoaderArgs) {
-  const info = accountBlockOf(new URL(request.url).pathname, params.orderId);
+export function loader({ params, url }: Route.LoaderArgs) {
+  const info = accountBlockOf(url.pathname, params.orderId);
   return { block: info.block, title: info.title, orderId: info.orderId };
 }
 

@@ -20,7 +20,7 @@ import { ageConfirmedCookie, licenseTypeCookie, readShopper } from '../lib/shopp
  * GET /age-gate shows the same gate, or the licence choice with `?change=license`; a shopper who
  * already confirmed is sent back to `redirectTo`.
  */
-export async function action({ request, context, params }: Route.ActionArgs) {
+export async function action({ request, url, context, params }: Route.ActionArgs) {
   assertStorePrefix(params.storeCode, context.basePath);
   const form = await request.formData();
   const home = withBasePath(context.basePath, '/');
@@ -34,7 +34,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!result.ok) {
     return data<AgeGateActionData>({ result, redirectTo }, { status: 'refused' in result ? 403 : 400 });
   }
-  const secure = new URL(request.url).protocol === 'https:';
+  const secure = url.protocol === 'https:';
   const headers = new Headers();
   if (result.intent === 'enter') headers.append('Set-Cookie', ageConfirmedCookie({ secure }));
   headers.append('Set-Cookie', licenseTypeCookie(result.licenseType, { secure }));
@@ -42,9 +42,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   throw redirect(redirectTo, { status: 303, headers });
 }
 
-export function loader({ request, context, params }: Route.LoaderArgs) {
+export function loader({ request, url, context, params }: Route.LoaderArgs) {
   assertStorePrefix(params.storeCode, context.basePath);
-  const url = new URL(request.url);
   const redirectTo = safeRedirectPath(url.searchParams.get(AGE_GATE_FIELD.redirectTo), withBasePath(context.basePath, '/'));
   const shopper = readShopper(request.headers.get('Cookie'), context.store);
   const wantsLicense = url.searchParams.get('change') === 'license';

@@ -25,8 +25,7 @@ import { resolveUnmatchedPath, stripBasePath } from '../lib/url-mapping.ts';
  * path (`/c/…` renders in place). Filters, sort, search text and page count come from the query.
  * `/menu?q=…` is also the full search results page.
  */
-async function load({ request, params, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+async function load({ request, url, params, context }: Route.LoaderArgs) {
   const { store, services, basePath } = context;
   const storePathname = stripBasePath(url.pathname, basePath);
   const linkForm = /^\/c\//i.test(storePathname);
@@ -38,7 +37,7 @@ async function load({ request, params, context }: Route.LoaderArgs) {
   if (!category) {
     const key = linkForm ? (params.slug ?? '') : (segments.split('/').filter(Boolean).at(-1) ?? '');
     category = findCategoryByKey(byId, key) ?? (linkForm ? await services.categoryByPath(store, categoryUrlPath(key)) : null);
-    if (!category) return resolveUnmatchedPath(request, context);
+    if (!category) return resolveUnmatchedPath(url, context);
     if (!linkForm) throw redirect(`${withBasePath(basePath, categoryPath(category))}${url.search}`, 301);
   }
 
@@ -74,7 +73,7 @@ async function load({ request, params, context }: Route.LoaderArgs) {
     suggestions: list.suggestions,
     groups: tooShort ? [] : filterGroups(list.facets, query.filters, list.attributeMetadata, money, { total: list.total, licenseScoped: Boolean(licenseType) }),
   };
-  const origin = (p: string) => absoluteUrl(request.url, basePath, p);
+  const origin = (p: string) => absoluteUrl(url.href, basePath, p);
   const result = {
     ...payload,
     canonical: origin(`${path}${canonicalSearch(query)}`),

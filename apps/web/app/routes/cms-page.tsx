@@ -6,7 +6,7 @@ import { absoluteUrl, pageMeta } from '../lib/meta.ts';
 import { outputCacheHeaders } from '../lib/output-cache.ts';
 
 /** /i/{slug}: a CMS page by identifier (spec §2); no such page is a 404. */
-async function load({ params, context, request }: Route.LoaderArgs) {
+async function load({ params, context, url }: Route.LoaderArgs) {
   const identifier = params.slug.toLowerCase();
   const page = await context.services.cmsPage(context.store, identifier);
   if (!page) notFound();
@@ -15,7 +15,7 @@ async function load({ params, context, request }: Route.LoaderArgs) {
     content: page.content,
     metaTitle: page.meta_title,
     metaDescription: page.meta_description,
-    canonical: absoluteUrl(request.url, context.basePath, `/i/${encodeURIComponent(page.identifier)}`),
+    canonical: absoluteUrl(url.href, context.basePath, `/i/${encodeURIComponent(page.identifier)}`),
   };
 }
 

@@ -17,8 +17,8 @@ import { useSavedList } from '../state/use-saved-list.ts';
  * the list (history replace). So the loader stays a plain GET (no extra API), and a compare URL can
  * be shared: opened on a device whose list is empty, its products become that device's list.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const skus = parseSkuList(new URL(request.url).searchParams.get('skus'));
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const skus = parseSkuList(url.searchParams.get('skus'));
   const products = skus.length ? await context.services.productsBySku(context.store, skus) : [];
   const now = new Date();
   const bySku = new Map(products.map((p) => [p.sku, p]));

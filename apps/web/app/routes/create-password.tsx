@@ -7,8 +7,7 @@ import { PageShell } from '../components/page/PageShell.tsx';
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: 'Create a new password', noindex: true });
 
 /** The reset link's `?email=&token=` (the server checks the token; here it only has to be there). */
-export function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export function loader({ url }: Route.LoaderArgs) {
   return { email: url.searchParams.get('email') ?? '', token: url.searchParams.get('token') ?? '' };
 }
 

@@ -6,8 +6,8 @@ import { PageShell } from '../components/page/PageShell.tsx';
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { title: 'Newsletter', noindex: true });
 
 /** The newsletter mail's signed link `?linkToken=` (the server checks it). */
-export function loader({ request }: Route.LoaderArgs) {
-  return { linkToken: new URL(request.url).searchParams.get('linkToken') ?? '' };
+export function loader({ url }: Route.LoaderArgs) {
+  return { linkToken: url.searchParams.get('linkToken') ?? '' };
 }
 
 /** /newsletter: the target of a newsletter mail's link — that address's subscription, without logging in. */

@@ -6,8 +6,8 @@ import { resolveUnmatchedPath } from '../lib/url-mapping.ts';
  * (a product, category or CMS page → redirect there); otherwise HTTP 404, and the layout's error
  * boundary renders the "Page not found" page inside the store's chrome.
  */
-export async function loader({ request, context }: Route.LoaderArgs): Promise<never> {
-  return resolveUnmatchedPath(request, context);
+export async function loader({ url, context }: Route.LoaderArgs): Promise<never> {
+  return resolveUnmatchedPath(url, context);
 }
 
 export default function PageNotFound() {

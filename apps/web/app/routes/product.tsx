@@ -26,8 +26,7 @@ function isProductQueryMiss(error: unknown): boolean {
  * replace the history entry. `?size=93` (the size form without JavaScript) picks a size by the
  * variant rule and redirects to that child's URL.
  */
-async function load({ request, params, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+async function load({ request, url, params, context }: Route.LoaderArgs) {
   const { store, services, basePath } = context;
   let product: CatalogProduct | null;
   try {
@@ -63,9 +62,9 @@ async function load({ request, params, context }: Route.LoaderArgs) {
   const crumbs: BreadcrumbItem[] = first ? categoryCrumbs(first, byId, product.name) : [{ name: 'Home', path: '/' }, { name: product.name }];
 
   const canonicalPath = productPath(product);
-  const origin = (p: string) => absoluteUrl(request.url, basePath, p);
+  const origin = (p: string) => absoluteUrl(url.href, basePath, p);
   const images = galleryImages(product);
-  const imageUrls = images.map((i) => new URL(productImageSrc(i.image, GALLERY_WIDTH, GALLERY_HEIGHT), request.url).href);
+  const imageUrls = images.map((i) => new URL(productImageSrc(i.image, GALLERY_WIDTH, GALLERY_HEIGHT), url).href);
   const money = toPublicStore(store).money;
   const productLd = productJsonLd({
     name: product.name,

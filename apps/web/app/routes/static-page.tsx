@@ -13,8 +13,8 @@ import { hoursOrDefault, weekTable } from '../lib/store-hours.ts';
  * last path segment and the content is the store's CMS page of that identifier, with placeholder
  * text until the store writes one.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const identifier = staticPageFromPath(new URL(request.url).pathname);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const identifier = staticPageFromPath(url.pathname);
   if (!identifier) notFound();
   const page = await context.services.cmsPage(context.store, identifier);
   return {

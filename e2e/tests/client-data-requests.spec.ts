@@ -1,0 +1,55 @@
+/**
+ * Issue 15: loaders get the server's own Request (React Router's `v8_passThroughRequests`), so on a
+ * client navigation their request is the `.data` request (`/menu/flower.data?…&_routes=…`), and
+ * they must read the address from their `url` argument. A page reached by a client navigation is
+ * the page a document load of the same address shows: same final address (mapped aliases and
+ * redirects included), title, heading, canonical link, listing and form values.
+ */
+import type { Page } from '@playwright/test';
+import { expect, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
+
+const PATHS = [
+  '/menu/flower?size=92&price=0-50',
+  '/menu?q=blue+dream&sort=price_asc',
+  '/terms',
+  '/create-password?email=nobody%40example.com&token=not-a-real-token',
+  '/blue-dream',
+  '/no/such/page',
+];
+
+async function seen(page: Page) {
+  return page.evaluate(() => ({
+    address: location.pathname + location.search,
+    title: document.title,
+    heading: document.querySelector('h1')?.textContent ?? null,
+    canonical: document.querySelector('link[rel="canonical"]')?.getAttribute('href') ?? null,
+    cards: [...document.querySelectorAll('main article')].map((a) => a.querySelector('a')?.getAttribute('href')),
+    inputs: [...document.querySelectorAll<HTMLInputElement>('main input[name]')].map((i) => `${i.name}=${i.value}`),
+  }));
+}
+
+test('a client navigation shows what a document load of the same address shows', async ({ page, context }) => {
+  await passGateByCookie(context, 'downtown', 'recreational');
+  for (const path of PATHS) {
+    await page.goto(storeUrl('downtown', path));
+    await expect(page.locator('h1').first()).toBeVisible();
+    const loaded = await seen(page);
+
+    await page.goto(storeUrl('downtown', '/'));
+    await page.evaluate(() => ((window as unknown as { __marker: string }).__marker = 'same document'));
+    const dataRequests: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      if (new URL(r.url()).pathname.endsWith('.data')) dataRequests.push(r.url());
+    };
+    page.on('request', onRequest);
+    await page.evaluate(async (to) => {
+      const router = (window as unknown as { __reactRouterDataRouter: { navigate(to: string): Promise<void> } }).__reactRouterDataRouter;
+      await router.navigate(to);
+    }, path);
+    page.off('request', onRequest);
+    await expect(page).toHaveTitle(loaded.title);
+    expect(dataRequests.length, path).toBeGreaterThan(0);
+    expect(await page.evaluate(() => (window as unknown as { __marker?: string }).__marker)).toBe('same document');
+    expect(await seen(page), path).toEqual(loaded);
+  }
+});
