@@ -50,10 +50,11 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<vo
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length) reply.header('set-cookie', cookies);
-  if (!response.body) return reply.send();
-  // A page rendered to the end before it was answered (entry.server.tsx): its bytes in one write.
+  // A page rendered to the end before it was answered (entry.server.tsx): its bytes in one write
+  // (read first: such an answer makes its body stream only when asked for it).
   const rendered = (response as Response & { [RENDERED_BODY]?: Buffer })[RENDERED_BODY];
   if (rendered) return reply.send(rendered);
+  if (!response.body) return reply.send();
   return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
 }
 

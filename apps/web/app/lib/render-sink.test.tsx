@@ -73,9 +73,19 @@ describe('renderedResponse (entry.server.tsx)', () => {
     expect(bytes!.length).toBeGreaterThan(100_000);
     const expected = await viaPassThrough(<BigPage />);
     expect(bytes!.toString()).toBe(expected);
-    // The Response's own body is the same bytes (the output cache reads it that way).
+    // The Response's own body is the same bytes (the output cache reads it that way), made only when read.
+    expect(response.bodyUsed).toBe(false);
     expect(await response.text()).toBe(expected);
+    expect(response.bodyUsed).toBe(true);
     expect(response.status).toBe(200);
+    const again = await viaSink(<BigPage />, 404);
+    expect(again.status).toBe(404);
+    expect(Buffer.from(await again.clone().arrayBuffer()).toString()).toBe(expected);
+    expect(Buffer.from(await (again as Response & { bytes(): Promise<Uint8Array> }).bytes()).toString()).toBe(expected);
+    const third = await viaSink(<BigPage />, 200);
+    let streamed = '';
+    for await (const chunk of third.body as unknown as AsyncIterable<Uint8Array>) streamed += Buffer.from(chunk).toString();
+    expect(streamed).toBe(expected);
   });
 
   it('streams a page still waiting for data: the shell first, the rest when it comes, same bytes as before', async () => {
