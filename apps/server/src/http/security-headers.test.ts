@@ -57,6 +57,17 @@ describe('security headers', () => {
     expect(res.headers['cache-control']).not.toBe('no-store');
   });
 
+  it('gives every page answer a nonce of its own: 128 random bits, never repeated (across the nonce pool’s refills too)', async () => {
+    const nonces = new Set<string>();
+    for (let i = 0; i < 600; i++) {
+      const res = await direct.inject({ method: 'GET', url: `/no-such-page-${i}`, headers: { host: HOST } });
+      const nonce = /'nonce-([^']+)'/.exec(String(res.headers['content-security-policy']))?.[1];
+      expect(Buffer.from(nonce!, 'base64')).toHaveLength(16);
+      nonces.add(nonce!);
+    }
+    expect(nonces.size).toBe(600);
+  });
+
   it('marks personal answers (accounts, carts, orders, order tracking, newsletter, console) no-store, errors included', async () => {
     const cart = await direct.inject({ method: 'POST', url: '/api/cart/create', headers: { host: HOST }, payload: {} });
     expect(cart.statusCode).toBe(200);
