@@ -28,8 +28,17 @@ const checkouts = new Map<string, StoreApi<CheckoutState>>();
 /** The shopper's licence type as the page last rendered it (the cart creates its server cart for it). */
 let shopperLicense: LicenseType = 'recreational';
 
-export function checkoutStoreFor(storeCode: string): StoreApi<CheckoutState> {
-  if (!isBrowser) return createCheckoutStore({ storeCode, storage: null, channel: null });
+const serverCheckouts = new WeakMap<object, StoreApi<CheckoutState>>();
+
+export function checkoutStoreFor(page: Pick<PublicStore, 'storeCode'>): StoreApi<CheckoutState> {
+  const { storeCode } = page;
+  if (!isBrowser) {
+    // Server render: one empty checkout per render (not one per component that asks), keyed by the
+    // root data's store object like the cart below.
+    let checkout = serverCheckouts.get(page);
+    if (!checkout) serverCheckouts.set(page, (checkout = createCheckoutStore({ storeCode, storage: null, channel: null })));
+    return checkout;
+  }
   let store = checkouts.get(storeCode);
   if (!store) {
     store = createCheckoutStore({ storeCode, storage: browserStorage(), channel: browserChannel(`verdant-checkout:${storeCode}`) });
@@ -65,7 +74,7 @@ export function cartStoreFor(
   }
   let cart = carts.get(store.storeCode);
   if (!cart) {
-    const checkout = checkoutStoreFor(store.storeCode);
+    const checkout = checkoutStoreFor(store);
     const residency = sessionResidency(store.storeCode);
     let self: StoreApi<CartState> | null = null;
     cart = self = createCartStore({
@@ -132,7 +141,7 @@ export function useCart<T>(selector: (state: CartState) => T): T {
 }
 
 export function useCheckoutApi(): StoreApi<CheckoutState> {
-  return checkoutStoreFor(useRootData().store.storeCode);
+  return checkoutStoreFor(useRootData().store);
 }
 
 export function useCheckout<T>(selector: (state: CheckoutState) => T): T {

@@ -72,5 +72,5 @@ export function useOfflineOrders(): { orders: OfflineOrders | null; waiting: Off
       off();
     };
   }, [orders, store.storeCode]);
-  return { orders, waiting, cart: cartStoreFor(store), checkout: checkoutStoreFor(store.storeCode) };
+  return { orders, waiting, cart: cartStoreFor(store), checkout: checkoutStoreFor(store) };
 }
