@@ -36,6 +36,12 @@ test('a client navigation shows what a document load of the same address shows',
     const loaded = await seen(page);
 
     await page.goto(storeUrl('downtown', '/'));
+    // Hydrated: the browser's router exists and has taken over the page.
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { __reactRouterDataRouter?: { state: { initialized: boolean } } }).__reactRouterDataRouter?.state
+          .initialized === true,
+    );
     await page.evaluate(() => ((window as unknown as { __marker: string }).__marker = 'same document'));
     const dataRequests: string[] = [];
     const onRequest = (r: { url(): string }) => {
