@@ -1,4 +1,5 @@
 export * from './money.ts';
+export * from './address.ts';
 export * from './dates.ts';
 export * from './sizes.ts';
 export * from './license.ts';

@@ -38,6 +38,8 @@ export interface OrderSummary {
   /** The booked time slot (issue 14); null or absent: as soon as possible. */
   slot_start?: string | null;
   slot_end?: string | null;
+  /** A delivery order's address (issue 26); null or absent for pickup. */
+  shipping_address?: unknown;
   customer_name: string;
   phone: string;
   total_cents: number;
