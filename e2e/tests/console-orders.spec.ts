@@ -8,7 +8,7 @@ import { ageOn } from '@verdant/domain';
 import type { APIRequestContext, Page, Response } from '@playwright/test';
 import { createCustomer, loginByPhone, newCustomer, type NewCustomer } from '../fixtures/account.ts';
 import { addToCart, notice } from '../fixtures/cart.ts';
-import { consoleUrl, dbAll, expectQueue, queueRow, staffLogin, storeClock } from '../fixtures/console.ts';
+import { consoleUrl, dbAll, expectQueue, fillReadyBy, queueRow, staffLogin, storeClock } from '../fixtures/console.ts';
 import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
 import { orderableEighth } from '../fixtures/stock.ts';
 
@@ -97,11 +97,12 @@ test.describe('at 1024×768', () => {
     // Confirm with a ready-by time half an hour from now (the store's clock).
     await row.getByRole('link', { name: `#${incrementId}` }).click();
     await expect(page.getByRole('heading', { level: 1, name: `Order #${incrementId}` })).toBeVisible();
-    const readyBy = storeClock(new Date(Date.now() + 30 * 60_000));
+    const readyAt = new Date(Date.now() + 30 * 60_000);
+    const readyBy = storeClock(readyAt);
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     const confirm = page.getByRole('dialog', { name: 'Confirm the order' });
     await expect(confirm).toBeVisible();
-    await confirm.getByLabel('Ready by').fill(readyBy.input);
+    await fillReadyBy(confirm, readyAt);
     await confirm.getByRole('button', { name: 'Confirm the order' }).click();
     await expect(confirm).toBeHidden();
     await expect(orderStatus(page)).toContainText('Confirmed');

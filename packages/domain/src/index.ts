@@ -1,5 +1,6 @@
 export * from './money.ts';
 export * from './address.ts';
+export * from './ready-by.ts';
 export * from './dates.ts';
 export * from './sizes.ts';
 export * from './license.ts';
