@@ -35,6 +35,18 @@ async function placePickup(
   return ((await res.json()) as { result: { increment_id: string } }).result.increment_id;
 }
 
+/** A flower with an eighth in stock that no journey names (nor the order reserve of fixtures/stock.ts). */
+function spareEighth(): string {
+  const named = ['FL-ACDC', 'FL-APPLE-FRITTER', 'FL-BLUE-DREAM', 'FL-BLUEBERRY', 'FL-GELATO-RESERVE', 'FL-HEADBAND-POPCORN', 'FL-JACK-HERER', 'FL-KUSH-MINTS-PRIVATE-STOCK', 'FL-SUNSET-SHERBET'];
+  const rows = dbAll<{ sku: string }>(
+    `select p.sku from stock s join products p on p.id = s.product_id
+     where p.store_id = 1 and p.sku like 'FL-%-8TH' and s.is_in_stock = 1 and s.qty >= 7 order by p.sku`,
+  );
+  const pick = rows.map((r) => r.sku.replace(/-8TH$/, '')).find((b) => !named.includes(b));
+  if (!pick) throw new Error('no spare flower eighth in the demo stock');
+  return pick;
+}
+
 /** The order's page in the console, found through the queue's search. */
 async function openFromQueue(page: Page, incrementId: string): Promise<void> {
   await page.getByLabel('Number, name or phone').fill(incrementId);
@@ -149,33 +161,51 @@ test.describe('at 1024×768', () => {
     await shopperContext.close();
   });
 
-  test('cancelling an order puts its stock back and tells the shopper why', async ({ page, request }) => {
-    const product = { sku: 'FL-SUNSET-SHERBET-8TH', size: 92 };
-    const stock = () =>
-      dbAll<{ sku: string; qty: number; is_in_stock: number }>(
-        "select p.sku, s.qty, s.is_in_stock from stock s join products p on p.id = s.product_id where p.store_id = 1 and p.sku like 'FL-SUNSET-SHERBET%' order by p.sku",
-      );
-    const customer = newCustomer({ firstname: 'Carl', lastname: 'Cancel' });
-    const { token } = await createCustomer(request, customer);
-    const before = stock();
-    const incrementId = await placePickup(request, token, customer, product);
-    expect(stock()).not.toEqual(before);
+  // Issue 26: the dialog says what happens to stock for the chosen reason; "Sold out" does not put it back.
+  for (const { reason, sku, restocks, message } of [
+    { reason: 'Customer request', sku: 'FL-SUNSET-SHERBET', restocks: true, message: 'Cancelled as you asked on the phone.' },
+    // An eighth no other journey orders or shows: this one leaves it an eighth short for the rest of the run.
+    { reason: 'Sold out', sku: '', restocks: false, message: 'Sorry, the last eighth went this morning.' },
+  ]) {
+    test(`cancelling for “${reason}” ${restocks ? 'puts its stock back' : 'keeps its stock out'}, says so first, and tells the shopper why`, async ({
+      page,
+      request,
+    }) => {
+      const base = sku || spareEighth();
+      const product = { sku: `${base}-8TH`, size: 92 };
+      const stock = () =>
+        dbAll<{ sku: string; qty: number; is_in_stock: number }>(
+          `select p.sku, s.qty, s.is_in_stock from stock s join products p on p.id = s.product_id where p.store_id = 1 and p.sku like '${base}%' order by p.sku`,
+        );
+      const customer = newCustomer({ firstname: 'Carl', lastname: 'Cancel' });
+      const { token } = await createCustomer(request, customer);
+      const before = stock();
+      const incrementId = await placePickup(request, token, customer, product);
+      const taken = stock();
+      expect(taken).not.toEqual(before);
 
-    await staffLogin(page);
-    await expectQueue(page);
-    await openFromQueue(page, incrementId);
-    await page.getByRole('button', { name: 'Cancel order' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Cancel the order' });
-    await dialog.getByLabel('Reason').selectOption({ label: 'Sold out' });
-    await dialog.getByLabel('Message to the shopper').fill('Sorry, the last eighth went this morning.');
-    await dialog.getByRole('button', { name: 'Cancel the order' }).click();
-    await expect(dialog).toBeHidden();
-    await expect(orderStatus(page)).toContainText('Cancelled');
-    await expect(page.getByRole('definition').filter({ hasText: 'Sorry, the last eighth went this morning.' })).toBeVisible();
-    expect(stock()).toEqual(before);
-    // Nothing more to do with a cancelled order.
-    await expect(page.getByRole('list', { name: 'Order actions' })).toHaveCount(0);
-  });
+      await staffLogin(page);
+      await expectQueue(page);
+      await openFromQueue(page, incrementId);
+      await page.getByRole('button', { name: 'Cancel order' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Cancel the order' });
+      const stockNote = dialog.getByTestId('cancel-stock');
+      await expect(stockNote).toHaveText('Choose a reason: “Sold out” keeps the items out of stock; every other reason puts them back.');
+      await dialog.getByLabel('Reason').selectOption({ label: reason });
+      await expect(stockNote).toHaveText(restocks ? /^Its items go back to stock/ : /^Stock is not put back/);
+      await expect(dialog.getByRole('button', { name: 'Cancel the order' })).toHaveAccessibleDescription(
+        restocks ? /^Its items go back to stock/ : /^Stock is not put back/,
+      );
+      await dialog.getByLabel('Message to the shopper').fill(message);
+      await dialog.getByRole('button', { name: 'Cancel the order' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(orderStatus(page)).toContainText('Cancelled');
+      await expect(page.getByRole('definition').filter({ hasText: message })).toBeVisible();
+      expect(stock()).toEqual(restocks ? before : taken);
+      // Nothing more to do with a cancelled order.
+      await expect(page.getByRole('list', { name: 'Order actions' })).toHaveCount(0);
+    });
+  }
 });
 
 test.describe('at 768×1024 (tablet)', () => {

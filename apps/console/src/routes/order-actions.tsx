@@ -4,6 +4,7 @@ import {
   CANCEL_REASON_LABELS,
   CANCEL_REASON_MESSAGES,
   CANCEL_REASONS,
+  cancelStockText,
   ORDER_ACTION_LABELS,
   ORDER_STATUS_LABELS,
   type CancelReason,
@@ -390,7 +391,10 @@ function CancelDialog({
             onChange={(e) => setMessage(e.target.value)}
           />
         </div>
-        <button type="submit" className="btn-danger" disabled={busy || !reason}>
+        <p id="cancel-stock" data-testid="cancel-stock" className="rounded border border-stone-300 bg-stone-50 px-3 py-2" aria-live="polite">
+          {cancelStockText(reason)}
+        </p>
+        <button type="submit" className="btn-danger" disabled={busy || !reason} aria-describedby="cancel-stock">
           Cancel the order
         </button>
       </form>
