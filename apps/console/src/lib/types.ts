@@ -1,5 +1,5 @@
 /** The console API's shapes (the contract in the issue-12 brief). */
-import type { CancelReason, OrderAction, OrderStatus } from '@verdant/domain';
+import type { CancelReason, OrderAction, OrderStatus, ReadyByPlan } from '@verdant/domain';
 
 export type Role = 'owner' | 'manager' | 'budtender';
 
@@ -128,6 +128,8 @@ export interface OrderDetail extends OrderSummary {
   uploads: { id: number; kind: string; mime: string; created_at: string; url: string }[];
   shipping_address: unknown;
   notes: string | null;
+  /** What the confirm form offers (issue 26); null unless the order waits to be confirmed. */
+  ready_by_plan?: ReadyByPlan | null;
   cancel_reason: CancelReason | null;
   cancel_message: string | null;
   history: OrderHistoryEntry[];
