@@ -186,7 +186,7 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
     return ok(rows.map((r) => ({ id: r.id, code: r.code, name: r.name, timezone: timezoneOf(r.settings) })));
   });
 
-  registerStaffManagementRoutes(app, { db, now, mailer });
+  registerStaffManagementRoutes(app, { db, now, mailer, limiter });
 }
 
 function registerTotpRoutes(app: FastifyInstance, db: Kysely<Database>, now: () => Date, limiter: () => RateLimiter): void {
