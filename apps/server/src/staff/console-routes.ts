@@ -15,7 +15,8 @@ import { hashPassword, verifyPassword } from '../users/password-hash.ts';
 import { staffOf, type StaffContext } from './guard.ts';
 import { checkLogin, type LockedMember } from './login.ts';
 import { emailSchema, passwordSchema, staffView, type StaffView } from './members.ts';
-import { issueStaffReset, resetUrl, useStaffReset } from './password-reset.ts';
+import { issueStaffReset, peekStaffReset, resetUrl, useStaffReset } from './password-reset.ts';
+import { checkStaffPassword } from './password-strength.ts';
 import { clearedCookie, createSession, revokeAllSessions, revokeSession, sessionCookie } from './sessions.ts';
 import { newTotpSecret, useTotpCode } from './totp.ts';
 import { registerStaffManagementRoutes } from './staff-routes.ts';
@@ -150,6 +151,10 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
 
   app.post('/api/console/password-reset/confirm', PUBLIC, async (request) => {
     const body = parseOr400(resetConfirmBody, request.body);
+    // The password is judged for the link's member before the link is used: a refused one leaves it usable.
+    const member = await peekStaffReset(db, body.token, now());
+    if (!member) throw new ApiError(400, STAFF_MESSAGES.resetBad, { errorCode: 'reset_invalid' });
+    await checkStaffPassword(db, body.password, member);
     if (!(await useStaffReset(db, body.token, body.password, now())))
       throw new ApiError(400, STAFF_MESSAGES.resetBad, { errorCode: 'reset_invalid' });
     return ok('password set');
@@ -161,6 +166,7 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
     const row = await db.selectFrom('staff').select('password_hash').where('id', '=', me.id).executeTakeFirstOrThrow();
     if (!row.password_hash || !(await verifyPassword(body.current, row.password_hash)))
       throw new ApiError(400, STAFF_MESSAGES.currentWrong, { errorCode: 'current_password_wrong' });
+    await checkStaffPassword(db, body.password, { email: me.email, name: me.name });
     const at = now();
     await db
       .updateTable('staff')
