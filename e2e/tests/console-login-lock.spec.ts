@@ -1,8 +1,8 @@
 /**
  * Issue 26, staff login lock in the browser: after five wrong passwords the sign-in form says the
  * account is locked, the right password included, and an unknown e-mail hears exactly the same; the
- * sign-in page opened from the mailed unlock link says what the link is for. Axe clean at phone and
- * tablet size.
+ * sign-in page opened from the mailed unlock link says what the link is for; a weak new password is
+ * refused on the Account page with the reason. Axe clean at phone and tablet size.
  */
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
@@ -30,13 +30,14 @@ async function newMember(request: APIRequestContext): Promise<string> {
   return email;
 }
 
+/** Sends the sign-in form; answers the refusal it shows (empty after a success). */
 async function signIn(page: Page, email: string, password: string): Promise<string> {
   const form = page.getByRole('form', { name: 'Sign in' });
   await form.getByLabel('E-mail').fill(email);
   await form.getByLabel('Password').fill(password);
   const answer = page.waitForResponse((r) => r.url().endsWith('/api/console/session') && r.request().method() === 'POST');
   await form.getByRole('button', { name: 'Sign in' }).click();
-  await answer;
+  if ((await answer).ok()) return '';
   return (await form.getByRole('alert').textContent()) ?? '';
 }
 
@@ -71,6 +72,33 @@ for (const size of [
       await expectNoAxeViolations(page);
       await page.screenshot({ path: testInfo.outputPath(`unlock-${size.name}.png`), fullPage: true });
       expect(await signIn(page, member, MEMBER_PASSWORD)).toBe(LOCKED);
+    });
+
+    test('the Account page refuses a weak new password with the reason and takes a strong one', async ({ page, request }, testInfo) => {
+      const member = await newMember(request);
+      await page.goto(consoleUrl('/login'));
+      expect(await signIn(page, member, MEMBER_PASSWORD)).toBe('');
+      await expect(page).not.toHaveURL(/\/login/);
+      await page.goto(consoleUrl('/account'));
+      const form = page.getByRole('region', { name: 'Change your password' });
+      await expect(form.getByLabel('New password')).toHaveAccessibleDescription(/not your e-mail, a store’s name or a common password/);
+      const change = async (password: string) => {
+        await form.getByLabel('Current password').fill(MEMBER_PASSWORD);
+        await form.getByLabel('New password').fill(password);
+        await form.getByRole('button', { name: 'Change password' }).click();
+      };
+      await change('password12');
+      await expect(form.getByRole('alert')).toHaveText(
+        'The password is too easy to guess: this is a commonly used password. Use three or four unrelated words, or a random password from a password manager.',
+      );
+      await expectNoAxeViolations(page);
+      await page.screenshot({ path: testInfo.outputPath(`weak-${size.name}.png`), fullPage: true });
+      await change(member);
+      await expect(form.getByRole('alert')).toHaveText('The password must not be your e-mail address or its name part. Choose another one.');
+      await change(STAFF_PASSWORD);
+      await expect(form.getByRole('alert')).toHaveText('The password must not be the demo password. Choose one of your own.');
+      await change('amber kettle north violin');
+      await expect(form.getByRole('status')).toHaveText('Password changed.');
     });
   });
 }
