@@ -13,14 +13,14 @@ import { parseOr400 } from '../http/parse.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { hashPassword, verifyPassword } from '../users/password-hash.ts';
 import { staffOf, type StaffContext } from './guard.ts';
-import { checkLogin, type LockedMember } from './login.ts';
+import { checkLogin, LOCK_MS, type LockedMember } from './login.ts';
 import { emailSchema, passwordSchema, staffView, type StaffView } from './members.ts';
 import { issueStaffReset, peekStaffReset, resetUrl, useStaffReset } from './password-reset.ts';
 import { checkStaffPassword } from './password-strength.ts';
 import { clearedCookie, createSession, revokeAllSessions, revokeSession, sessionCookie } from './sessions.ts';
 import { newTotpSecret, useTotpCode } from './totp.ts';
 import { registerStaffManagementRoutes } from './staff-routes.ts';
-import { issueUnlock, unlockUrl } from './unlock.ts';
+import { hasLiveUnlock, issueUnlock, unlockUrl } from './unlock.ts';
 
 /** The mail a member gets when wrong passwords lock their e-mail. */
 export function unlockMail(name: string, link: string): string {
@@ -93,6 +93,7 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
     // time and text are the same for every e-mail).
     const onLocked = (member: LockedMember) =>
       void (async () => {
+        if (await hasLiveUnlock(db, member.id, at, LOCK_MS)) return;
         const token = await issueUnlock(db, member.id, at);
         await mailer().send({
           to: member.email,

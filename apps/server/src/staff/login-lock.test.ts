@@ -227,4 +227,28 @@ describeEachDatabase('staff login lock: same answer for any e-mail, and an unloc
     expect((await login('five@staff.test', TEST_STAFF_PASSWORD, { unlock: token })).status).toBe(429);
     expect(t.mailer.sent.slice(before).map((m) => m.to).sort()).toEqual(['five@staff.test', 'other@staff.test']);
   });
+
+  it('does not mail a member locked again while the link mailed before outlasts the new lock; that link still works', async () => {
+    const { db } = getDb();
+    await addStaff(db, { email: 'nagged@staff.test', role: 'budtender', storeIds: [1] });
+    const before = t.mailer.sent.length;
+    const lockAgain = async () => {
+      for (let i = 0; i < MAX_FAILED_LOGINS; i++) expect((await login('nagged@staff.test', 'attacker-guess')).status).toBe(401);
+      expect((await login('nagged@staff.test', TEST_STAFF_PASSWORD)).status).toBe(429);
+    };
+    await lockAgain();
+    const { token } = await unlockLink('nagged@staff.test', before);
+    // Locked again as soon as each lock ends: the first link outlasts the next two locks, so no new mail.
+    for (let i = 0; i < 2; i++) {
+      t.clock.advance(15 * 60_000);
+      await lockAgain();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(t.mailer.sent.slice(before).filter((m) => m.to === 'nagged@staff.test')).toHaveLength(1);
+    expect((await login('nagged@staff.test', TEST_STAFF_PASSWORD, { unlock: token })).status).toBe(200);
+    // The link is used up: the next lock mails a new one.
+    await lockAgain();
+    const next = await unlockLink('nagged@staff.test', before + 1);
+    expect(next.token).not.toBe(token);
+  });
 });
