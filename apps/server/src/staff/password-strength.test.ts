@@ -34,6 +34,14 @@ describe('passwordProblem', () => {
     for (const password of ['analopez2026', 'verdantdowntown1', 'verdant-demo-staff1'])
       expect(await passwordProblem(password, ctx), password).toMatch(/^The password is too easy to guess/);
   });
+  it('judges a long password by its start, quickly', async () => {
+    const random = Array.from({ length: 200 }, (_, i) => String.fromCharCode(33 + ((i * 7) % 90))).join('');
+    const started = performance.now();
+    expect(await passwordProblem(random, ctx)).toBeNull();
+    expect(await passwordProblem('1234567890'.repeat(20), ctx)).toMatch(/^The password is too easy to guess/);
+    // Unbounded, the first alone takes seconds of CPU on the event loop.
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
   it('takes passwords that are hard to guess', async () => {
     for (const password of [TEST_STAFF_PASSWORD, 'kx93-lemon-vault', 'copper tulip orbit shelf', 'Tr0ub4dor&3xq'])
       expect(await passwordProblem(password, ctx), password).toBeNull();
