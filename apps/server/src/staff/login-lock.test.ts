@@ -10,6 +10,7 @@ import { staffTestApp, type StaffTestApp } from './app-for-tests.ts';
 import { LOGIN_MESSAGES } from './login.ts';
 import { emailKey, MAX_FAILED_LOGINS } from './login-throttle.ts';
 import { addStaff, TEST_STAFF_PASSWORD } from './testing.ts';
+import { newTotpSecret, totpCode } from './totp.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 const HOST = 'downtown.localhost';
@@ -250,5 +251,28 @@ describeEachDatabase('staff login lock: same answer for any e-mail, and an unloc
     await lockAgain();
     const next = await unlockLink('nagged@staff.test', before + 1);
     expect(next.token).not.toBe(token);
+  });
+
+  it('asks a member with two-step sign-in for the code through the lock too', async () => {
+    const { db } = getDb();
+    await addStaff(db, { email: 'totp-locked@staff.test', role: 'manager', storeIds: [1] });
+    const secret = newTotpSecret('totp-locked@staff.test').secret;
+    await db
+      .updateTable('staff')
+      .set({ totp_secret: secret, totp_enabled_at: t.clock.now.toISOString() })
+      .where('email', '=', 'totp-locked@staff.test')
+      .execute();
+    const before = t.mailer.sent.length;
+    // Right password, wrong codes: these count as failures and lock too.
+    for (let i = 0; i < MAX_FAILED_LOGINS; i++)
+      expect((await login('totp-locked@staff.test', TEST_STAFF_PASSWORD, { totp: '000000' === totpCode(secret, t.clock.now) ? '111111' : '000000' })).status).toBe(401);
+    expect((await login('totp-locked@staff.test', TEST_STAFF_PASSWORD, { totp: totpCode(secret, t.clock.now) })).status).toBe(429);
+    const { token } = await unlockLink('totp-locked@staff.test', before);
+    const noCode = await login('totp-locked@staff.test', TEST_STAFF_PASSWORD, { unlock: token });
+    expect(noCode.status).toBe(401);
+    expect(noCode.body.errorCode).toBe('totp_required');
+    t.clock.advance(30_000);
+    const through = await login('totp-locked@staff.test', TEST_STAFF_PASSWORD, { unlock: token, totp: totpCode(secret, t.clock.now) });
+    expect(through.status).toBe(200);
   });
 });
