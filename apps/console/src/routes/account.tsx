@@ -82,11 +82,15 @@ function PasswordForm() {
         </div>
         <div>
           <label htmlFor="account-new-password">New password</label>
+          <p id="account-new-password-help" className="text-sm text-stone-700">
+            At least 10 characters and hard to guess: not your e-mail, a store’s name or a common password. Three or four unrelated words work well.
+          </p>
           <input
             id="account-new-password"
             className="field"
             type="password"
             autoComplete="new-password"
+            aria-describedby="account-new-password-help"
             required
             value={password}
             onChange={(e) => setPassword(e.target.value)}

@@ -42,11 +42,15 @@ export function ResetPasswordPage() {
           <ErrorNote>{error}</ErrorNote>
           <div>
             <label htmlFor="new-password">New password</label>
+            <p id="new-password-help" className="text-sm text-stone-700">
+              At least 10 characters and hard to guess: not your e-mail, a store’s name or a common password. Three or four unrelated words work well.
+            </p>
             <input
               id="new-password"
               className="field"
               type="password"
               autoComplete="new-password"
+              aria-describedby="new-password-help"
               required
               value={password}
               onChange={(e) => setPassword(e.target.value)}

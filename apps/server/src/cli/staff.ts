@@ -21,6 +21,7 @@ import { createDatabase, migrateToLatest, syncStores } from '../db/index.ts';
 import { readStoresFile } from '../seed/index.ts';
 import { createMember, EmailTakenError, emailSchema, listStaff, nameSchema, passwordSchema, roleSchema } from '../staff/members.ts';
 import { issueStaffReset, resetUrl, STAFF_INVITE_TTL_MS } from '../staff/password-reset.ts';
+import { passwordProblem, storeWords } from '../staff/password-strength.ts';
 
 export const STAFF_USAGE = [
   'Usage:',
@@ -122,6 +123,10 @@ async function main(): Promise<void> {
     const unknown = args.stores.filter((code) => !stores.some((s) => s.code === code));
     if (unknown.length > 0) throw new Error(`Unknown store code(s): ${unknown.join(', ')}. Known: ${stores.map((s) => s.code).join(', ')}`);
     const storeIds = stores.filter((s) => args.stores.includes(s.code)).map((s) => s.id);
+    if (args.password) {
+      const problem = await passwordProblem(args.password, { email: args.email, name: args.name, stores: await storeWords(db) });
+      if (problem) throw new Error(`--password: ${problem}`);
+    }
     let id: number;
     try {
       id = await createMember(db, { email: args.email, name: args.name, role: args.role, storeIds, password: args.password }, now);

@@ -86,6 +86,20 @@ describe('npm run staff (SQLite, child process)', { timeout: 90_000 }, () => {
     expect(add.stdout).not.toContain('reset-password');
   });
 
+  it('refuses a weak password, the demo password or one made of the e-mail, and adds nobody', () => {
+    for (const [password, text] of [
+      ['password12', 'is too easy to guess'],
+      ['verdant-demo-staff', 'must not be the demo password'],
+      ['weak.member', 'must not be your e-mail address'],
+      ['Verdant Eastside', "must not be a store's name"],
+    ]) {
+      const weak = run(['add', '--email', 'weak.member@example.test', '--role', 'owner', '--password', password]);
+      expect(weak.status, password).toBe(1);
+      expect(weak.stderr).toContain(`--password: The password ${text}`);
+    }
+    expect(run(['list']).stdout).not.toContain('weak.member@example.test');
+  });
+
   it('lists both', () => {
     const list = run(['list']);
     expect(list.status).toBe(0);

@@ -13,13 +13,14 @@ import { parseOr400 } from '../http/parse.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { hashPassword, verifyPassword } from '../users/password-hash.ts';
 import { staffOf, type StaffContext } from './guard.ts';
-import { checkLogin, type LockedMember } from './login.ts';
+import { checkLogin, LOCK_MS, type LockedMember } from './login.ts';
 import { emailSchema, passwordSchema, staffView, type StaffView } from './members.ts';
-import { issueStaffReset, resetUrl, useStaffReset } from './password-reset.ts';
+import { issueStaffReset, peekStaffReset, resetUrl, useStaffReset } from './password-reset.ts';
+import { checkStaffPassword } from './password-strength.ts';
 import { clearedCookie, createSession, revokeAllSessions, revokeSession, sessionCookie } from './sessions.ts';
 import { newTotpSecret, useTotpCode } from './totp.ts';
 import { registerStaffManagementRoutes } from './staff-routes.ts';
-import { issueUnlock, unlockUrl } from './unlock.ts';
+import { hasLiveUnlock, issueUnlock, unlockUrl } from './unlock.ts';
 
 /** The mail a member gets when wrong passwords lock their e-mail. */
 export function unlockMail(name: string, link: string): string {
@@ -92,6 +93,7 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
     // time and text are the same for every e-mail).
     const onLocked = (member: LockedMember) =>
       void (async () => {
+        if (await hasLiveUnlock(db, member.id, at, LOCK_MS)) return;
         const token = await issueUnlock(db, member.id, at);
         await mailer().send({
           to: member.email,
@@ -150,6 +152,10 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
 
   app.post('/api/console/password-reset/confirm', PUBLIC, async (request) => {
     const body = parseOr400(resetConfirmBody, request.body);
+    // The password is judged for the link's member before the link is used: a refused one leaves it usable.
+    const member = await peekStaffReset(db, body.token, now());
+    if (!member) throw new ApiError(400, STAFF_MESSAGES.resetBad, { errorCode: 'reset_invalid' });
+    await checkStaffPassword(db, body.password, member);
     if (!(await useStaffReset(db, body.token, body.password, now())))
       throw new ApiError(400, STAFF_MESSAGES.resetBad, { errorCode: 'reset_invalid' });
     return ok('password set');
@@ -161,6 +167,7 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
     const row = await db.selectFrom('staff').select('password_hash').where('id', '=', me.id).executeTakeFirstOrThrow();
     if (!row.password_hash || !(await verifyPassword(body.current, row.password_hash)))
       throw new ApiError(400, STAFF_MESSAGES.currentWrong, { errorCode: 'current_password_wrong' });
+    await checkStaffPassword(db, body.password, { email: me.email, name: me.name });
     const at = now();
     await db
       .updateTable('staff')

@@ -5,7 +5,7 @@
  *
  * A route without the declaration stops the server at startup (onRoute throws), so no console
  * route can be left open by forgetting. For a declared route the guard, before the body is even
- * parsed: finds the live session of the `verdant_staff` cookie (401 `login_required`), checks the
+ * parsed: refuses a write from another site (403 `cross_site`, crossSiteWrite), finds the live session of the `verdant_staff` cookie (401 `login_required`), checks the
  * session's CSRF token on every write (403 `csrf`), the `:storeId` parameter against the member's
  * stores (403 `store_forbidden`) and the role against the permission (403 `forbidden`). Handlers
  * read the member with `staffOf(request)`.
@@ -50,6 +50,7 @@ export const GUARD_MESSAGES = {
   csrf: 'This page is out of date. Please reload it and try again.',
   store: 'You do not have access to this store.',
   forbidden: 'Your role does not allow this.',
+  crossSite: 'This change was sent from another site, so it was refused. Open the console at its own address and try again.',
   undeclared: (method: string, url: string) =>
     `Console route ${method} ${url} declares no permission: add config: { console: { permission } } (staff/permissions.ts).`,
 } as const;
@@ -74,6 +75,35 @@ export function consoleRoutesOf(app: FastifyInstance): readonly ConsoleRoute[] {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Writes from another site are refused before anything else, even with the right CSRF token: a
+ * browser's `Sec-Fetch-Site: cross-site`, or an `Origin` that is neither the request's own (scheme
+ * and host as the server sees them, X-Forwarded-* when TRUST_PROXY) nor the store's configured URL
+ * on that same host (`Origin: null` included). A request with neither header (the command line, tests, old
+ * browsers) is left to the session and CSRF checks.
+ */
+export function crossSiteWrite(request: FastifyRequest): boolean {
+  if (SAFE_METHODS.has(request.method)) return false;
+  const site = request.headers['sec-fetch-site'];
+  if (typeof site === 'string' && site.trim().toLowerCase() === 'cross-site') return true;
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  const host = request.host.toLowerCase();
+  const own = [`${request.protocol}://${host}`];
+  try {
+    // The store's URL names the scheme behind a TLS proxy that is not trusted, for this host only.
+    const configured = request.store?.url ? new URL(request.store.url) : null;
+    if (configured && configured.host.toLowerCase() === host) own.push(configured.origin.toLowerCase());
+  } catch {
+    // A store without a usable URL: only the request's own origin.
+  }
+  return !own.includes(String(origin).trim().toLowerCase());
+}
+
+const originGuard: onRequestHookHandler = async function originGuard(request) {
+  if (crossSiteWrite(request)) throw new ApiError(403, GUARD_MESSAGES.crossSite, { errorCode: 'cross_site' });
+};
 
 /** The member of a guarded console request (401 when there is none, e.g. on a public route). */
 export function staffOf(request: FastifyRequest): StaffContext {
@@ -131,10 +161,15 @@ export function registerStaffGuard(app: FastifyInstance, deps: StaffGuardDeps): 
     const permission = (route.config as { console?: { permission?: unknown } } | undefined)?.console?.permission;
     if (!isRoutePermission(permission)) throw new Error(GUARD_MESSAGES.undeclared(methods.join(','), route.url));
     for (const method of methods) table.push({ method, url: route.url, permission });
-    if (permission === 'public') return;
-    const hook = guardFor(permission, /(^|\/):storeId(\/|$)/.test(route.url));
     const existing = route.onRequest;
+    const rest = existing ? (Array.isArray(existing) ? existing : [existing]) : [];
+    // Public routes (login, reset) too: a login from another site is refused as well.
+    if (permission === 'public') {
+      route.onRequest = [originGuard, ...rest];
+      return;
+    }
+    const hook = guardFor(permission, /(^|\/):storeId(\/|$)/.test(route.url));
     // First: nothing else (limits, body parsing) runs for a request the guard refuses.
-    route.onRequest = [hook, ...(existing ? (Array.isArray(existing) ? existing : [existing]) : [])];
+    route.onRequest = [originGuard, hook, ...rest];
   });
 }

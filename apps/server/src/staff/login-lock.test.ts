@@ -10,6 +10,7 @@ import { staffTestApp, type StaffTestApp } from './app-for-tests.ts';
 import { LOGIN_MESSAGES } from './login.ts';
 import { emailKey, MAX_FAILED_LOGINS } from './login-throttle.ts';
 import { addStaff, TEST_STAFF_PASSWORD } from './testing.ts';
+import { newTotpSecret, totpCode } from './totp.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 const HOST = 'downtown.localhost';
@@ -226,5 +227,52 @@ describeEachDatabase('staff login lock: same answer for any e-mail, and an unloc
     expect(answers.filter((a) => a.status === 429)).toHaveLength(8);
     expect((await login('five@staff.test', TEST_STAFF_PASSWORD, { unlock: token })).status).toBe(429);
     expect(t.mailer.sent.slice(before).map((m) => m.to).sort()).toEqual(['five@staff.test', 'other@staff.test']);
+  });
+
+  it('does not mail a member locked again while the link mailed before outlasts the new lock; that link still works', async () => {
+    const { db } = getDb();
+    await addStaff(db, { email: 'nagged@staff.test', role: 'budtender', storeIds: [1] });
+    const before = t.mailer.sent.length;
+    const lockAgain = async () => {
+      for (let i = 0; i < MAX_FAILED_LOGINS; i++) expect((await login('nagged@staff.test', 'attacker-guess')).status).toBe(401);
+      expect((await login('nagged@staff.test', TEST_STAFF_PASSWORD)).status).toBe(429);
+    };
+    await lockAgain();
+    const { token } = await unlockLink('nagged@staff.test', before);
+    // Locked again as soon as each lock ends: the first link outlasts the next two locks, so no new mail.
+    for (let i = 0; i < 2; i++) {
+      t.clock.advance(15 * 60_000);
+      await lockAgain();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(t.mailer.sent.slice(before).filter((m) => m.to === 'nagged@staff.test')).toHaveLength(1);
+    expect((await login('nagged@staff.test', TEST_STAFF_PASSWORD, { unlock: token })).status).toBe(200);
+    // The link is used up: the next lock mails a new one.
+    await lockAgain();
+    const next = await unlockLink('nagged@staff.test', before + 1);
+    expect(next.token).not.toBe(token);
+  });
+
+  it('asks a member with two-step sign-in for the code through the lock too', async () => {
+    const { db } = getDb();
+    await addStaff(db, { email: 'totp-locked@staff.test', role: 'manager', storeIds: [1] });
+    const secret = newTotpSecret('totp-locked@staff.test').secret;
+    await db
+      .updateTable('staff')
+      .set({ totp_secret: secret, totp_enabled_at: t.clock.now.toISOString() })
+      .where('email', '=', 'totp-locked@staff.test')
+      .execute();
+    const before = t.mailer.sent.length;
+    // Right password, wrong codes: these count as failures and lock too.
+    for (let i = 0; i < MAX_FAILED_LOGINS; i++)
+      expect((await login('totp-locked@staff.test', TEST_STAFF_PASSWORD, { totp: '000000' === totpCode(secret, t.clock.now) ? '111111' : '000000' })).status).toBe(401);
+    expect((await login('totp-locked@staff.test', TEST_STAFF_PASSWORD, { totp: totpCode(secret, t.clock.now) })).status).toBe(429);
+    const { token } = await unlockLink('totp-locked@staff.test', before);
+    const noCode = await login('totp-locked@staff.test', TEST_STAFF_PASSWORD, { unlock: token });
+    expect(noCode.status).toBe(401);
+    expect(noCode.body.errorCode).toBe('totp_required');
+    t.clock.advance(30_000);
+    const through = await login('totp-locked@staff.test', TEST_STAFF_PASSWORD, { unlock: token, totp: totpCode(secret, t.clock.now) });
+    expect(through.status).toBe(200);
   });
 });

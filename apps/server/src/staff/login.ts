@@ -23,7 +23,8 @@ export const LOGIN_IP_WINDOW_MS = 15 * 60 * 1000;
 
 export const LOGIN_MESSAGES = {
   invalid: 'Incorrect e-mail or password.',
-  locked: 'Too many failed attempts. This account is locked for 15 minutes.',
+  locked:
+    'Too many failed attempts. This account is locked for 15 minutes. If it is a staff account, a link to sign in anyway has been sent to its e-mail.',
   tooMany: 'Too many login attempts from this address. Please try again later.',
   totpRequired: 'Enter the 6-digit code from your authenticator app.',
   totpWrong: 'That code is not right or was already used. Enter the current code from your authenticator app.',

@@ -44,6 +44,20 @@ export function resetUrl(base: string, token: string): string {
   return `${base.replace(/\/+$/, '')}${RESET_PATH}?${new URLSearchParams({ token })}`;
 }
 
+/** The member a live (unused, unexpired) link is for, without using it; null otherwise. */
+export async function peekStaffReset(db: Kysely<Database>, token: string, now: Date): Promise<{ email: string; name: string } | null> {
+  const row = await db
+    .selectFrom('staff_password_resets as r')
+    .innerJoin('staff as m', 'm.id', 'r.staff_id')
+    .select(['m.email', 'm.name'])
+    .where('r.token_hash', '=', tokenHash(token))
+    .where('r.used_at', 'is', null)
+    .where('r.expires_at', '>', now.toISOString())
+    .where('m.disabled_at', 'is', null)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
 /**
  * Set a new password with a reset token. The token is claimed by a guarded update (used_at null →
  * now), so two uses at once set it only once. False for an unknown, used or expired token.

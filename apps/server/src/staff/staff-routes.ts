@@ -26,6 +26,7 @@ import {
   type StaffView,
 } from './members.ts';
 import { issueStaffReset, resetUrl, STAFF_INVITE_TTL_MS } from './password-reset.ts';
+import { checkStaffPassword } from './password-strength.ts';
 import { revokeAllSessions } from './sessions.ts';
 
 export const MANAGE_MESSAGES = {
@@ -111,6 +112,7 @@ export function registerStaffManagementRoutes(app: FastifyInstance, deps: Deps):
     const me = staffOf(request);
     const body = parseOr400(createBody, request.body);
     await checkAssignment(me, body.role, body.storeIds);
+    if (body.password) await checkStaffPassword(db, body.password, { email: body.email, name: body.name });
     const at = now();
     let id: number;
     try {

@@ -4,7 +4,8 @@
  * valid one hour). Signing in from it with the right password (and the authenticator code when
  * two-step sign-in is on) logs in through the lock and clears it, so whoever sends wrong passwords
  * can delay a member but never shut them out. A link allows UNLOCK_TRIES password tries, taken
- * atomically like the login's own, then it is void.
+ * atomically like the login's own, then it is void. A member who still holds a live link that
+ * outlasts the new lock is not mailed again.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -32,6 +33,23 @@ export async function issueUnlock(db: Kysely<Database>, staffId: number, now: Da
     })
     .execute();
   return token;
+}
+
+/**
+ * Whether the member still holds a live link that outlasts a new lock (unused, tries left, valid
+ * `forMs` more): then no new mail is sent, so locking a member again and again mails them at most
+ * about once an hour.
+ */
+export async function hasLiveUnlock(db: Db, staffId: number, now: Date, forMs: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('staff_unlock_tokens')
+    .select('id')
+    .where('staff_id', '=', staffId)
+    .where('used_at', 'is', null)
+    .where('tries', '<', UNLOCK_TRIES)
+    .where('expires_at', '>', new Date(now.getTime() + forMs).toISOString())
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export function unlockUrl(base: string, token: string): string {
