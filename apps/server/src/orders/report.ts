@@ -14,7 +14,7 @@
  * the JSON's `tax_lines`. Per day the line columns add up to that day's excise plus sales tax, to
  * the cent (orders placed before the lines were kept, migration 0018, carry none).
  */
-import { stringify } from 'csv-stringify/sync';
+import { csvNumber, toCsv } from '../http/csv.ts';
 import { dayStartUtc, localDate, nextDay, type Db, type StoreFacts } from './lifecycle/store-facts.ts';
 
 export interface DailyRow {
@@ -98,9 +98,14 @@ export async function dailyTaxLineColumns(db: Db, store: StoreFacts, from: strin
   return [...columns.values()];
 }
 
-const dollars = (cents: number) => (cents / 100).toFixed(2);
+/** Dollars with two decimals as a numeric cell (never escaped: a number cannot run as a formula). */
+const dollars = (cents: number) => csvNumber((cents / 100).toFixed(2));
 
-/** The report as CSV (amounts in dollars with two decimals, a total line at the end; the tax-line columns last). */
+/**
+ * The report as CSV through the shared writer (../http/csv.ts): amounts are numeric cells in dollars
+ * with two decimals, a total line at the end, the tax-line columns last; their headers are the
+ * store's own titles, escaped so a title can never run as a spreadsheet formula.
+ */
 export function dailyReportCsv(rows: readonly DailyRow[], taxLines: readonly TaxLineColumn[] = []): string {
   const sum = (k: keyof Omit<DailyRow, 'date'>) => rows.reduce((s, r) => s + r[k], 0);
   const line = (r: Omit<DailyRow, 'date'> & { date: string }) => [
@@ -134,5 +139,5 @@ export function dailyReportCsv(rows: readonly DailyRow[], taxLines: readonly Tax
     'Total',
     ...taxLines.map((t) => `${t.title} (${t.rate}%)`),
   ];
-  return stringify([header, ...rows.map(line), line(total)]);
+  return toCsv([header, ...rows.map(line), line(total)]);
 }
