@@ -90,5 +90,5 @@ test('the daily report states each named tax line with the server’s figures, a
   expect(csv.status).toBe(200);
   const header = csv.text.split('\n')[0].split(',');
   // One column per line after Total (the lines of the range, in the store's order).
-  expect(header.slice(7)).toEqual(report!.tax_lines.map((l) => `${l.title} (${l.rate}%)`));
+  expect(header.slice(8)).toEqual(report!.tax_lines.map((l) => `${l.title} (${l.rate}%)`));
 });

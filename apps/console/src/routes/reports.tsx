@@ -6,6 +6,9 @@ import { useResource } from '../lib/use-resource.ts';
 import type { ReportRow, ReportTaxLine } from '../lib/types.ts';
 import { useStore, useTitle } from './layout.tsx';
 
+/** A discount as the amount it takes off the total: `-$5.00` (and `$0.00`, never `-$0.00`). */
+const minus = (cents: number) => money(cents > 0 ? -cents : 0);
+
 export function ReportsPage() {
   useTitle('Daily report');
   const { store } = useStore();
@@ -74,6 +77,9 @@ export function ReportsPage() {
                   Sales tax
                 </th>
                 <th scope="col" className="text-right">
+                  Delivery fee
+                </th>
+                <th scope="col" className="text-right">
                   Total
                 </th>
               </tr>
@@ -81,7 +87,7 @@ export function ReportsPage() {
             <tbody>
               {rows.length === 0 ? (
                 <tr>
-                  <td colSpan={7}>No orders in these dates.</td>
+                  <td colSpan={8}>No orders in these dates.</td>
                 </tr>
               ) : (
                 rows.map((r) => (
@@ -91,9 +97,10 @@ export function ReportsPage() {
                     </th>
                     <td className="text-right">{r.orders}</td>
                     <td className="text-right">{money(r.gross_cents)}</td>
-                    <td className="text-right">{money(r.discount_cents)}</td>
+                    <td className="text-right">{minus(r.discount_cents)}</td>
                     <td className="text-right">{money(r.excise_tax_cents)}</td>
                     <td className="text-right">{money(r.sales_tax_cents)}</td>
+                    <td className="text-right">{money(r.delivery_fee_cents)}</td>
                     <td className="text-right">{money(r.total_cents)}</td>
                   </tr>
                 ))
@@ -105,14 +112,16 @@ export function ReportsPage() {
                   <th scope="row">Total</th>
                   <td className="text-right">{sum('orders')}</td>
                   <td className="text-right">{money(sum('gross_cents'))}</td>
-                  <td className="text-right">{money(sum('discount_cents'))}</td>
+                  <td className="text-right">{minus(sum('discount_cents'))}</td>
                   <td className="text-right">{money(sum('excise_tax_cents'))}</td>
                   <td className="text-right">{money(sum('sales_tax_cents'))}</td>
+                  <td className="text-right">{money(sum('delivery_fee_cents'))}</td>
                   <td className="text-right">{money(sum('total_cents'))}</td>
                 </tr>
               </tfoot>
             )}
           </table>
+          <p className="mt-2 text-sm text-stone-700">Gross − discounts + excise tax + sales tax + delivery fee = total, for each day and in all.</p>
           {/* Each of the store's named tax lines over the dates (issue 14), as charged; they add up to the excise and sales columns. */}
           {taxLines.length > 0 && (
             <table className="data-table mt-6" aria-label={`Tax lines, ${range.from} to ${range.to}`}>
