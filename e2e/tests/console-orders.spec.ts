@@ -8,7 +8,7 @@ import { ageOn } from '@verdant/domain';
 import type { APIRequestContext, Page, Response } from '@playwright/test';
 import { createCustomer, loginByPhone, newCustomer, type NewCustomer } from '../fixtures/account.ts';
 import { addToCart, notice } from '../fixtures/cart.ts';
-import { consoleUrl, dbAll, expectQueue, queueRow, staffLogin, storeClock } from '../fixtures/console.ts';
+import { consoleUrl, dbAll, expectQueue, fillReadyBy, queueRow, staffLogin, storeClock } from '../fixtures/console.ts';
 import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
 import { orderableEighth } from '../fixtures/stock.ts';
 
@@ -33,6 +33,18 @@ async function placePickup(
   });
   expect(res.status(), await res.text()).toBe(200);
   return ((await res.json()) as { result: { increment_id: string } }).result.increment_id;
+}
+
+/** A flower with an eighth in stock that no journey names (nor the order reserve of fixtures/stock.ts). */
+function spareEighth(): string {
+  const named = ['FL-ACDC', 'FL-APPLE-FRITTER', 'FL-BLUE-DREAM', 'FL-BLUEBERRY', 'FL-GELATO-RESERVE', 'FL-HEADBAND-POPCORN', 'FL-JACK-HERER', 'FL-KUSH-MINTS-PRIVATE-STOCK', 'FL-SUNSET-SHERBET'];
+  const rows = dbAll<{ sku: string }>(
+    `select p.sku from stock s join products p on p.id = s.product_id
+     where p.store_id = 1 and p.sku like 'FL-%-8TH' and s.is_in_stock = 1 and s.qty >= 7 order by p.sku`,
+  );
+  const pick = rows.map((r) => r.sku.replace(/-8TH$/, '')).find((b) => !named.includes(b));
+  if (!pick) throw new Error('no spare flower eighth in the demo stock');
+  return pick;
 }
 
 /** The order's page in the console, found through the queue's search. */
@@ -97,11 +109,12 @@ test.describe('at 1024×768', () => {
     // Confirm with a ready-by time half an hour from now (the store's clock).
     await row.getByRole('link', { name: `#${incrementId}` }).click();
     await expect(page.getByRole('heading', { level: 1, name: `Order #${incrementId}` })).toBeVisible();
-    const readyBy = storeClock(new Date(Date.now() + 30 * 60_000));
+    const readyAt = new Date(Date.now() + 30 * 60_000);
+    const readyBy = storeClock(readyAt);
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     const confirm = page.getByRole('dialog', { name: 'Confirm the order' });
     await expect(confirm).toBeVisible();
-    await confirm.getByLabel('Ready by').fill(readyBy.input);
+    await fillReadyBy(confirm, readyAt);
     await confirm.getByRole('button', { name: 'Confirm the order' }).click();
     await expect(confirm).toBeHidden();
     await expect(orderStatus(page)).toContainText('Confirmed');
@@ -148,33 +161,51 @@ test.describe('at 1024×768', () => {
     await shopperContext.close();
   });
 
-  test('cancelling an order puts its stock back and tells the shopper why', async ({ page, request }) => {
-    const product = { sku: 'FL-SUNSET-SHERBET-8TH', size: 92 };
-    const stock = () =>
-      dbAll<{ sku: string; qty: number; is_in_stock: number }>(
-        "select p.sku, s.qty, s.is_in_stock from stock s join products p on p.id = s.product_id where p.store_id = 1 and p.sku like 'FL-SUNSET-SHERBET%' order by p.sku",
-      );
-    const customer = newCustomer({ firstname: 'Carl', lastname: 'Cancel' });
-    const { token } = await createCustomer(request, customer);
-    const before = stock();
-    const incrementId = await placePickup(request, token, customer, product);
-    expect(stock()).not.toEqual(before);
+  // Issue 26: the dialog says what happens to stock for the chosen reason; "Sold out" does not put it back.
+  for (const { reason, sku, restocks, message } of [
+    { reason: 'Customer request', sku: 'FL-SUNSET-SHERBET', restocks: true, message: 'Cancelled as you asked on the phone.' },
+    // An eighth no other journey orders or shows: this one leaves it an eighth short for the rest of the run.
+    { reason: 'Sold out', sku: '', restocks: false, message: 'Sorry, the last eighth went this morning.' },
+  ]) {
+    test(`cancelling for “${reason}” ${restocks ? 'puts its stock back' : 'keeps its stock out'}, says so first, and tells the shopper why`, async ({
+      page,
+      request,
+    }) => {
+      const base = sku || spareEighth();
+      const product = { sku: `${base}-8TH`, size: 92 };
+      const stock = () =>
+        dbAll<{ sku: string; qty: number; is_in_stock: number }>(
+          `select p.sku, s.qty, s.is_in_stock from stock s join products p on p.id = s.product_id where p.store_id = 1 and p.sku like '${base}%' order by p.sku`,
+        );
+      const customer = newCustomer({ firstname: 'Carl', lastname: 'Cancel' });
+      const { token } = await createCustomer(request, customer);
+      const before = stock();
+      const incrementId = await placePickup(request, token, customer, product);
+      const taken = stock();
+      expect(taken).not.toEqual(before);
 
-    await staffLogin(page);
-    await expectQueue(page);
-    await openFromQueue(page, incrementId);
-    await page.getByRole('button', { name: 'Cancel order' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Cancel the order' });
-    await dialog.getByLabel('Reason').selectOption({ label: 'Sold out' });
-    await dialog.getByLabel('Message to the shopper').fill('Sorry, the last eighth went this morning.');
-    await dialog.getByRole('button', { name: 'Cancel the order' }).click();
-    await expect(dialog).toBeHidden();
-    await expect(orderStatus(page)).toContainText('Cancelled');
-    await expect(page.getByRole('definition').filter({ hasText: 'Sorry, the last eighth went this morning.' })).toBeVisible();
-    expect(stock()).toEqual(before);
-    // Nothing more to do with a cancelled order.
-    await expect(page.getByRole('list', { name: 'Order actions' })).toHaveCount(0);
-  });
+      await staffLogin(page);
+      await expectQueue(page);
+      await openFromQueue(page, incrementId);
+      await page.getByRole('button', { name: 'Cancel order' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Cancel the order' });
+      const stockNote = dialog.getByTestId('cancel-stock');
+      await expect(stockNote).toHaveText('Choose a reason: “Sold out” keeps the items out of stock; every other reason puts them back.');
+      await dialog.getByLabel('Reason').selectOption({ label: reason });
+      await expect(stockNote).toHaveText(restocks ? /^Its items go back to stock/ : /^Stock is not put back/);
+      await expect(dialog.getByRole('button', { name: 'Cancel the order' })).toHaveAccessibleDescription(
+        restocks ? /^Its items go back to stock/ : /^Stock is not put back/,
+      );
+      await dialog.getByLabel('Message to the shopper').fill(message);
+      await dialog.getByRole('button', { name: 'Cancel the order' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(orderStatus(page)).toContainText('Cancelled');
+      await expect(page.getByRole('definition').filter({ hasText: message })).toBeVisible();
+      expect(stock()).toEqual(restocks ? before : taken);
+      // Nothing more to do with a cancelled order.
+      await expect(page.getByRole('list', { name: 'Order actions' })).toHaveCount(0);
+    });
+  }
 });
 
 test.describe('at 768×1024 (tablet)', () => {

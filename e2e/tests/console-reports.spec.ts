@@ -8,7 +8,7 @@ import { ageOn } from '@verdant/domain';
 import type { Page } from '@playwright/test';
 import { createCustomer, newCustomer, placeOrderAs } from '../fixtures/account.ts';
 import { usd } from '../fixtures/cart.ts';
-import { consoleUrl, expectQueue, OWNER, staffLogin, storeClock } from '../fixtures/console.ts';
+import { consoleUrl, expectQueue, fillReadyBy, OWNER, staffLogin } from '../fixtures/console.ts';
 import { expect, expectNoAxeViolations, test } from '../fixtures/store.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -26,7 +26,7 @@ async function completeFromQueue(page: Page, incrementId: string, birthday: stri
   const status = page.getByRole('article').locator('header');
   await page.getByRole('button', { name: 'Confirm', exact: true }).click();
   const confirm = page.getByRole('dialog', { name: 'Confirm the order' });
-  await confirm.getByLabel('Ready by').fill(storeClock(new Date(Date.now() + 30 * 60_000)).input);
+  await fillReadyBy(confirm, new Date(Date.now() + 30 * 60_000));
   await confirm.getByRole('button', { name: 'Confirm the order' }).click();
   await expect(status).toContainText('Confirmed');
   await page.getByRole('button', { name: 'Mark ready for pickup' }).click();

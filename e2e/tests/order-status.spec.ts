@@ -76,7 +76,7 @@ test('the open order page follows the order: Submitted, then Confirmed with its 
   expect(order).toBeTruthy();
   // Two hours ahead, on the minute (the console's time field has no seconds).
   const readyBy = new Date(Math.ceil((Date.now() + 2 * 3_600_000) / 60_000) * 60_000).toISOString();
-  const moved = await staff.post(`/stores/${store.id}/orders/${order.id}/transitions`, { action: 'confirm', readyBy });
+  const moved = await staff.post(`/stores/${store.id}/orders/${order.id}/transitions`, { action: 'confirm', readyBy, confirmClosed: true });
   expect(moved.status(), await moved.text()).toBe(200);
 
   // The page asks every 5 s while visible: Confirmed shows within ~6 s of the move.

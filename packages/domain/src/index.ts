@@ -1,4 +1,7 @@
 export * from './money.ts';
+export * from './address.ts';
+export * from './ready-by.ts';
+export * from './cancel-stock.ts';
 export * from './dates.ts';
 export * from './sizes.ts';
 export * from './license.ts';

@@ -29,7 +29,10 @@ export function Dialog({ title, open, onClose, children }: { title: string; open
     if (open && !dialog.open) {
       opener.current = document.activeElement;
       dialog.showModal();
-      const first = dialog.querySelector<HTMLElement>('[data-autofocus], input, select, textarea, button:not([data-close])');
+      // A field marked data-autofocus first (wherever it is), else the first field.
+      const first =
+        dialog.querySelector<HTMLElement>('[data-autofocus]') ??
+        dialog.querySelector<HTMLElement>('input, select, textarea, button:not([data-close])');
       (first ?? dialog).focus();
     } else if (!open && dialog.open) {
       dialog.close();

@@ -1,5 +1,5 @@
 /** The console API's shapes (the contract in the issue-12 brief). */
-import type { CancelReason, OrderAction, OrderStatus } from '@verdant/domain';
+import type { CancelReason, OrderAction, OrderStatus, ReadyByPlan } from '@verdant/domain';
 
 export type Role = 'owner' | 'manager' | 'budtender';
 
@@ -11,6 +11,8 @@ export interface StaffView {
   storeIds: number[];
   totpEnabled: boolean;
   disabled?: boolean;
+  /** Invited, no password set yet: the Staff page offers "Resend invite". */
+  invitePending?: boolean;
 }
 
 export interface SessionAnswer {
@@ -38,6 +40,8 @@ export interface OrderSummary {
   /** The booked time slot (issue 14); null or absent: as soon as possible. */
   slot_start?: string | null;
   slot_end?: string | null;
+  /** A delivery order's address (issue 26); null or absent for pickup. */
+  shipping_address?: unknown;
   customer_name: string;
   phone: string;
   total_cents: number;
@@ -126,6 +130,8 @@ export interface OrderDetail extends OrderSummary {
   uploads: { id: number; kind: string; mime: string; created_at: string; url: string }[];
   shipping_address: unknown;
   notes: string | null;
+  /** What the confirm form offers (issue 26); null unless the order waits to be confirmed. */
+  ready_by_plan?: ReadyByPlan | null;
   cancel_reason: CancelReason | null;
   cancel_message: string | null;
   history: OrderHistoryEntry[];

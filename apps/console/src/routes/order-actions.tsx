@@ -4,21 +4,25 @@ import {
   CANCEL_REASON_LABELS,
   CANCEL_REASON_MESSAGES,
   CANCEL_REASONS,
+  cancelStockText,
   ORDER_ACTION_LABELS,
   ORDER_STATUS_LABELS,
   type CancelReason,
   type OrderAction,
   type OrderStatus,
+  slotLabel,
+  zonedInstant,
 } from '@verdant/domain';
 import { Dialog } from '../components/Dialog.tsx';
 import { ErrorNote } from '../components/ui.tsx';
 import { api, ApiFailure, errorText } from '../lib/api.ts';
-import { dayIn, readyByInstant, timeIn } from '../lib/format.ts';
+import { dayIn, timeIn } from '../lib/format.ts';
 import type { ConsoleStore, OrderDetail } from '../lib/types.ts';
 
 export interface TransitionInput {
   action: OrderAction;
   readyBy?: string;
+  confirmClosed?: boolean;
   reason?: CancelReason;
   message?: string;
   idChecked?: boolean;
@@ -55,10 +59,12 @@ export function OrderActions({
   const [open, setOpen] = useState<Open>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [errorCode, setErrorCode] = useState<string | null>(null);
 
   async function move(input: TransitionInput): Promise<boolean> {
     setBusy(true);
     setError(null);
+    setErrorCode(null);
     try {
       const detail = await api<OrderDetail>('POST', `/stores/${store.id}/orders/${order.id}/transitions`, input);
       setOpen(null);
@@ -69,7 +75,10 @@ export function OrderActions({
       if (stale) {
         setOpen(null);
         onStale(text);
-      } else setError(text);
+      } else {
+        setError(text);
+        setErrorCode(err instanceof ApiFailure ? (err.errorCode ?? null) : null);
+      }
       return false;
     } finally {
       setBusy(false);
@@ -112,11 +121,13 @@ export function OrderActions({
       </ul>
       <ConfirmDialog
         open={open === 'confirm'}
+        order={order}
         store={store}
         busy={busy}
         error={error}
+        errorCode={errorCode}
         onClose={() => setOpen(null)}
-        onSubmit={(readyBy) => move({ action: 'confirm', readyBy })}
+        onSubmit={(readyBy, confirmClosed) => move({ action: 'confirm', readyBy, ...(confirmClosed ? { confirmClosed } : {}) })}
       />
       <CompleteDialog
         open={open === 'complete'}
@@ -151,49 +162,126 @@ interface DialogProps {
   onClose: () => void;
 }
 
+/** The instant of a store-local date (YYYY-MM-DD) and time (HH:MM). */
+function localInstant(date: string, time: string, timeZone: string): Date | null {
+  const m = /^(\d{2}):(\d{2})$/.exec(time);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !m) return null;
+  const at = zonedInstant(date, Number(m[1]) * 60 + Number(m[2]), timeZone);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+const BASIS_TEXT = {
+  slot: 'the start of the time slot the shopper booked',
+  soon: 'twenty minutes from now',
+  next_open: 'when the store next opens',
+} as const;
+
+/**
+ * Confirm with a ready-by (issue 26): the form starts at the booked slot's start (or twenty minutes
+ * from now while open, or the next opening), shows the slot, and a time while the store is closed
+ * needs "Store closed — confirm anyway" ticked (the server refuses it otherwise).
+ */
 function ConfirmDialog({
   open,
+  order,
   store,
   busy,
   error,
+  errorCode,
   onClose,
   onSubmit,
-}: DialogProps & { store: ConsoleStore; onSubmit: (readyBy: string) => Promise<boolean> }) {
+}: DialogProps & {
+  order: OrderDetail;
+  store: ConsoleStore;
+  errorCode: string | null;
+  onSubmit: (readyBy: string, confirmClosed: boolean) => Promise<boolean>;
+}) {
+  const tz = store.timezone;
+  const plan = order.ready_by_plan ?? null;
+  const [date, setDate] = useState('');
   const [time, setTime] = useState('');
-  // The default ready-by: twenty minutes from opening the dialog, in the store's time.
+  const [insist, setInsist] = useState(false);
   const [openedFor, setOpenedFor] = useState(false);
-  // Set while rendering (not in an effect) so the dialog opens with the time already in the field.
+  // Set while rendering (not in an effect) so the dialog opens with the time already in the fields.
   if (open && !openedFor) {
     setOpenedFor(true);
-    setTime(timeIn(new Date(Date.now() + 20 * 60_000), store.timezone));
+    const start = plan ? new Date(plan.default) : new Date(Date.now() + 20 * 60_000);
+    setDate(dayIn(start, tz));
+    setTime(timeIn(start, tz));
+    setInsist(false);
   } else if (!open && openedFor) setOpenedFor(false);
 
+  const when = localInstant(date, time, tz);
+  const closed =
+    !!when && !!plan && !plan.open.some((i) => Date.parse(i.start) <= when.getTime() && when.getTime() <= Date.parse(i.end));
+  const mustInsist = closed || errorCode === 'store_closed';
+  const past = !!when && when.getTime() <= Date.now();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (time) void onSubmit(readyByInstant(time, store.timezone));
+    if (when && !past && (!mustInsist || insist)) void onSubmit(when.toISOString(), mustInsist && insist);
   };
-  const when = time ? readyByInstant(time, store.timezone) : null;
-  const tomorrow = when && dayIn(new Date(when), store.timezone) !== dayIn(new Date(), store.timezone);
+  const slot = order.slot_start && order.slot_end ? slotLabel(order.slot_start, order.slot_end, tz) : null;
   return (
     <Dialog title="Confirm the order" open={open} onClose={onClose}>
       <form onSubmit={submit} className="grid gap-4">
         <ErrorNote>{error}</ErrorNote>
-        <div>
-          <label htmlFor="ready-by">Ready by</label>
+        <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1" aria-label="Booking">
+          <dt className="font-medium">Time slot</dt>
+          <dd data-testid="confirm-slot">{slot ?? 'None booked (as soon as possible)'}</dd>
+          {plan && (
+            <>
+              <dt className="font-medium">Store now</dt>
+              <dd>{plan.status_label}</dd>
+            </>
+          )}
+        </dl>
+        <fieldset className="grid gap-2">
+          <legend className="font-medium">When it will be ready</legend>
           <p id="ready-by-help" className="text-sm text-stone-700">
-            The shopper sees this time. Store time ({store.timezone}){tomorrow ? '; that is tomorrow' : ''}.
+            The shopper sees this time. Store time ({tz}).
+            {plan ? ` Suggested: ${BASIS_TEXT[plan.basis]}.` : ''}
           </p>
-          <input
-            id="ready-by"
-            className="field"
-            type="time"
-            required
-            aria-describedby="ready-by-help"
-            value={time}
-            onChange={(e) => setTime(e.target.value)}
-          />
-        </div>
-        <button type="submit" className="btn" disabled={busy || !time}>
+          <div className="flex flex-wrap gap-3">
+            <div>
+              <label htmlFor="ready-by-date">Date</label>
+              <input
+                id="ready-by-date"
+                className="field"
+                type="date"
+                required
+                aria-describedby="ready-by-help"
+                value={date}
+                onChange={(e) => setDate(e.target.value)}
+              />
+            </div>
+            <div>
+              <label htmlFor="ready-by">Ready by</label>
+              <input
+                id="ready-by"
+                className="field"
+                type="time"
+                required
+                data-autofocus
+                aria-describedby={`ready-by-help${mustInsist ? ' ready-by-closed' : ''}`}
+                value={time}
+                onChange={(e) => setTime(e.target.value)}
+              />
+            </div>
+          </div>
+          {past && <p className="text-sm text-red-800">That time has passed: choose a later one.</p>}
+        </fieldset>
+        {mustInsist && (
+          <div className="rounded border border-amber-400 bg-amber-50 p-3">
+            <p id="ready-by-closed" className="mb-2">
+              The store is closed for {order.order_type} orders at that time.
+            </p>
+            <label className="flex items-start gap-2">
+              <input type="checkbox" className="mt-1 size-5" checked={insist} onChange={(e) => setInsist(e.target.checked)} />
+              <span>Store closed — confirm anyway</span>
+            </label>
+          </div>
+        )}
+        <button type="submit" className="btn" disabled={busy || !when || past || (mustInsist && !insist)}>
           Confirm the order
         </button>
       </form>
@@ -303,7 +391,10 @@ function CancelDialog({
             onChange={(e) => setMessage(e.target.value)}
           />
         </div>
-        <button type="submit" className="btn-danger" disabled={busy || !reason}>
+        <p id="cancel-stock" data-testid="cancel-stock" className="rounded border border-stone-300 bg-stone-50 px-3 py-2" aria-live="polite">
+          {cancelStockText(reason)}
+        </p>
+        <button type="submit" className="btn-danger" disabled={busy || !reason} aria-describedby="cancel-stock">
           Cancel the order
         </button>
       </form>

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { CANCEL_REASON_LABELS, isSizeId, ORDER_STATUS_LABELS, sizeLongLabel, type CancelReason } from '@verdant/domain';
+import { CANCEL_REASON_LABELS, formatAddress, isSizeId, ORDER_STATUS_LABELS, sizeLongLabel, type CancelReason } from '@verdant/domain';
 import { slotLabel } from '@verdant/domain';
+import { Address } from '../components/Address.tsx';
 import { Badge, ErrorNote, Loading } from '../components/ui.tsx';
 import { api } from '../lib/api.ts';
 import { dateTime, money, titleCase } from '../lib/format.ts';
@@ -40,19 +41,6 @@ function Facts({ rows }: { rows: [string, ReactNode][] }) {
 
 function grams(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : `${Number(value.toFixed(3))} g`;
-}
-
-function addressText(address: unknown): string | null {
-  if (!address) return null;
-  if (typeof address === 'string') return address;
-  if (typeof address !== 'object') return null;
-  const a = address as Record<string, unknown>;
-  const street = Array.isArray(a.street) ? a.street.join(', ') : a.street;
-  return (
-    [a.name, street, a.city, [a.region, a.postcode].filter(Boolean).join(' ')]
-      .filter((p) => typeof p === 'string' && p.trim())
-      .join(', ') || null
-  );
 }
 
 function historyText(entry: OrderHistoryEntry): string {
@@ -112,7 +100,7 @@ export function OrderPage() {
   }
   const o = order.data;
   const c = o.customer;
-  const address = addressText(o.shipping_address);
+  const address = formatAddress(o.shipping_address) ? o.shipping_address : null;
 
   return (
     <article aria-labelledby="order-title" className="grid gap-4">
@@ -155,6 +143,17 @@ export function OrderPage() {
           ...(o.cancel_message ? ([['Told the shopper', o.cancel_message]] as [string, ReactNode][]) : []),
         ]}
       />
+
+      {(address || o.notes) && (
+        <Section title="Delivery and notes">
+          <Facts
+            rows={[
+              ...(address ? ([['Delivery address', <Address key="a" value={address} />]] as [string, ReactNode][]) : []),
+              ...(o.notes ? ([['Notes', o.notes]] as [string, ReactNode][]) : []),
+            ]}
+          />
+        </Section>
+      )}
 
       <Section title="Actions">
         <OrderActions
@@ -305,17 +304,6 @@ export function OrderPage() {
           />
         </div>
       </Section>
-
-      {(address || o.notes) && (
-        <Section title="Delivery and notes">
-          <Facts
-            rows={[
-              ...(address ? ([['Delivery address', address]] as [string, ReactNode][]) : []),
-              ...(o.notes ? ([['Notes', o.notes]] as [string, ReactNode][]) : []),
-            ]}
-          />
-        </Section>
-      )}
 
       <Section title="Messages to the shopper">
         <OrderMessages store={store} orderId={o.id} version={o.version} />

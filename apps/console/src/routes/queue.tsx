@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ORDER_STATUS_LABELS, ORDER_STATUSES, type OrderStatus } from '@verdant/domain';
 import { slotLabel } from '@verdant/domain';
+import { Address } from '../components/Address.tsx';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
 import { api, query } from '../lib/api.ts';
 import { dateTime, money } from '../lib/format.ts';
@@ -250,6 +251,11 @@ export function QueuePage() {
                     <div className="text-sm text-stone-700">
                       {order.slot_start && order.slot_end ? `Slot ${slotLabel(order.slot_start, order.slot_end, store.timezone)}` : 'ASAP'}
                     </div>
+                    {order.order_type === 'delivery' && order.shipping_address ? (
+                      <div className="text-sm">
+                        <Address value={order.shipping_address} compact />
+                      </div>
+                    ) : null}
                   </td>
                   <td>
                     <Badge tone={statusTone(order.status)}>{ORDER_STATUS_LABELS[order.status]}</Badge>

@@ -19,7 +19,7 @@ import { recordMenuChanges, type MenuActor, type MenuChange } from '../menu-admi
 import { toCsv } from '../http/csv.ts';
 import { cellOf, COLUMN_NAMES, type MenuRow } from './format.ts';
 import { applyPlan, planImport, readStoreMenu, type FieldChange, type ImportPlan, type PlannedVariant } from './menu.ts';
-import { parseMenuFile, MAX_PROBLEMS, type MenuFileFormat, type Problem } from './parse.ts';
+import { labelProblems, parseMenuFile, MAX_PROBLEMS, type MenuFileFormat, type Problem } from './parse.ts';
 import { prepareImages, type ImageSource } from './images.ts';
 
 export type { Problem, MenuFileFormat } from './parse.ts';
@@ -85,7 +85,7 @@ export async function importMenu(db: Kysely<Database>, opts: ImportOptions): Pro
       updated: [],
       unchanged: 0,
       removed: [],
-      problems: parsed.problems,
+      problems: labelProblems(parsed.problems, parsed.labels),
       problemCount: parsed.problemCount,
     };
   const run = async (dry: boolean) =>
@@ -133,7 +133,7 @@ export async function importMenu(db: Kysely<Database>, opts: ImportOptions): Pro
     updated: plan.updated,
     unchanged: plan.unchanged,
     removed: plan.removed,
-    problems: plan.problems,
+    problems: labelProblems(plan.problems, parsed.labels),
     problemCount: plan.problemCount,
     productIds: ids,
     ...(notifyError === undefined ? {} : { notifyError }),

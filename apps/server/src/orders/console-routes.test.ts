@@ -6,6 +6,7 @@
  * and the order settings.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { formatAddress, mapLink } from '@verdant/domain';
 import { describeEachDatabase } from '../test/databases.ts';
 import { loginCustomer } from '../cart/testing.ts';
 import { EIGHTH, HOUR, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from './lifecycle/testing.ts';
@@ -74,6 +75,8 @@ describeEachDatabase('console order routes', (getDb) => {
       // Placed at 11 PM (store zone), outside hours: taken for the first delivery slot on Monday 9 AM (issue 14, store setting `hours`).
       slot_start: '2026-06-15T16:00:00.000Z',
       slot_end: '2026-06-15T17:00:00.000Z',
+      // The whole address (issue 26), with the server's ZIP and distance.
+      shipping_address: { city: 'Sacramento', zip: '95814', address: '900 J St', apt_ste: '2B', distance: expect.any(Number) },
       customer_name: 'Bob Stone',
       phone: '916-555-0202',
       total_cents: placed[1].result.total,
@@ -83,6 +86,18 @@ describeEachDatabase('console order routes', (getDb) => {
       version: 1,
     });
     expect(items.find((i: { id: number }) => i.id === placed[2].id).item_count).toBe(3);
+  });
+
+  it('gives a delivery order’s whole address (street, apartment, city, ZIP) in the queue and the detail (issue 26)', async () => {
+    const bob = placed[1];
+    const row = (await list()).body.result.items.find((i: { id: number }) => i.id === bob.id);
+    expect(row.order_type).toBe('delivery');
+    expect(formatAddress(row.shipping_address)).toBe('900 J St, Apt 2B, Sacramento 95814');
+    const detail = (await h.get(`/api/console/stores/1/orders/${bob.id}`)).body.result;
+    expect(formatAddress(detail.shipping_address)).toBe('900 J St, Apt 2B, Sacramento 95814');
+    expect(mapLink(detail.shipping_address)).toBe('https://www.google.com/maps/search/?api=1&query=900%20J%20St%2C%20Sacramento%2095814');
+    // A pickup order has none.
+    expect((await list()).body.result.items.find((i: { id: number }) => i.id === placed[0].id).shipping_address).toBeNull();
   });
 
   it('filters by status, type and store-local dates; searches number, name and phone however typed', async () => {

@@ -13,14 +13,15 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { CANCEL_REASONS, ORDER_ACTIONS, ORDER_STATUSES } from '@verdant/domain';
+import { CANCEL_REASONS, ORDER_ACTIONS, ORDER_STATUSES, readyByPlan, type ReadyByPlan } from '@verdant/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { accountsOf } from '../auth/context.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
 import { staffOf } from '../staff/guard.ts';
-import { orderDetail, detailOf } from './console/detail.ts';
+import { orderDetail, detailOf, type OrderDetail } from './console/detail.ts';
+import { HOURS } from '../hours/section.ts';
 import { listOrders } from './console/list.ts';
 import { saveOrderSettings, settingsSchema } from './lifecycle/settings.ts';
 import { orderSettings, storeFacts, type Db, type StoreFacts } from './lifecycle/store-facts.ts';
@@ -67,6 +68,8 @@ const transitionBody = z.object({
   message: z.string().max(500).optional().nullable(),
   idChecked: z.boolean().optional(),
   medcardChecked: z.boolean().optional(),
+  /** "Store closed — confirm anyway" (issue 26): a ready-by outside the store's hours is refused without it. */
+  confirmClosed: z.boolean().optional(),
 });
 
 const verificationBody = z.object({
@@ -110,6 +113,14 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, deps: ConsoleOr
     }
   }
 
+  const hoursOf = async (storeId: number) => (await app.storeSettings.get(storeId, HOURS)).value;
+
+  /** The detail with what the confirm form offers (issue 26): the slot's start or the next open time, and the hours. */
+  async function withPlan<T extends OrderDetail>(detail: T, store: StoreFacts, at: Date): Promise<T & { ready_by_plan: ReadyByPlan | null }> {
+    if (detail.status !== 'submitted') return { ...detail, ready_by_plan: null };
+    return { ...detail, ready_by_plan: readyByPlan(await hoursOf(store.id), detail.order_type, store.timezone, at, detail.slot_start) };
+  }
+
   app.get(`${PREFIX}/orders`, perm('orders:read'), async (request) => {
     const store = await storeOf(request);
     const query = parseOr400(listQuery, request.query);
@@ -119,7 +130,8 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, deps: ConsoleOr
   app.get(`${PREFIX}/orders/:orderId`, perm('orders:read'), async (request) => {
     const store = await storeOf(request);
     const { orderId } = parseOr400(z.object({ orderId: id }), request.params);
-    return ok(await orderDetail(db, store, orderId, now()));
+    const at = now();
+    return ok(await withPlan(await orderDetail(db, store, orderId, at), store, at));
   });
 
   app.post(`${PREFIX}/orders/:orderId/transitions`, perm('orders:write'), async (request) => {
@@ -134,9 +146,11 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, deps: ConsoleOr
       input: body,
       actor: actorOf(request),
       now: at,
+      hours: body.action === 'confirm' ? await hoursOf(store.id) : null,
+      confirmClosed: body.confirmClosed === true,
     });
     afterCommit(request, store.id, moved.restocked);
-    return ok(await detailOf(db, store, moved.order, at));
+    return ok(await withPlan(await detailOf(db, store, moved.order, at), store, at));
   });
 
   app.post(`${PREFIX}/customers/:customerId/verification`, perm('customers:verify'), async (request) => {

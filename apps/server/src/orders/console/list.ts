@@ -35,6 +35,8 @@ export interface OrderSummary {
   /** The booked time slot (issue 14, ISO instants); null: as soon as possible. */
   slot_start?: string | null;
   slot_end?: string | null;
+  /** A delivery order's address as the shopper gave it (issue 26: the queue shows it whole); null for pickup. */
+  shipping_address?: unknown;
   customer_name: string;
   phone: string;
   total_cents: number;
@@ -98,6 +100,15 @@ export function customerNameOf(personalDetails: string): { name: string; phone: 
   }
 }
 
+function parseAddress(text: string | null): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /** The page's query (exported for the plan test: a search must read the search indexes). */
 export function pageQuery(db: Db, store: StoreFacts, query: OrderQuery) {
   let page = filtered(db, store, query, true);
@@ -152,7 +163,7 @@ export async function listOrders(
       ? (
           await db
             .selectFrom('orders')
-            .select(['id', 'slot_start', 'slot_end'])
+            .select(['id', 'slot_start', 'slot_end', 'shipping_address'])
             .where(
               'id',
               'in',
@@ -178,6 +189,7 @@ export async function listOrders(
       ready_by: r.ready_by,
       slot_start: slots.get(r.id)?.slot_start ?? null,
       slot_end: slots.get(r.id)?.slot_end ?? null,
+      shipping_address: parseAddress(slots.get(r.id)?.shipping_address ?? null),
       customer_name: who.name,
       phone: who.phone,
       total_cents: r.total_cents,

@@ -7,8 +7,10 @@
  *    qty for gram products, bundle components as recorded in `order_items.product_option`);
  *  - reward points: compensating ledger rows (+ the credits the order burnt, − the points it earned);
  *  - the coupon's use: `times_used − 1`.
+ * A cancel for "Sold out" puts no stock back (issue 26, @verdant/domain cancel-stock.ts): the store
+ * said the items are not there; points, coupon use and the slot still go back.
  */
-import { sizeWeightGrams, isSizeId } from '@verdant/domain';
+import { cancelRestocks, sizeWeightGrams, isSizeId } from '@verdant/domain';
 import type { Kysely } from 'kysely';
 import type { Database, Row } from '../../db/schema.ts';
 import { releaseSlot } from '../../hours/booking.ts';
@@ -33,7 +35,7 @@ export async function releaseGoods(trx: Db, order: Row<'orders'>, iso: string): 
   // Its time slot's place goes back too (issue 14, ../../hours/booking.ts).
   await releaseSlot(trx, order);
 
-  const taken = await stockTakenBy(trx, order);
+  const taken = cancelRestocks(order.cancel_reason) ? await stockTakenBy(trx, order) : {};
   const products = Object.keys(taken)
     .map(Number)
     .sort((a, b) => a - b);

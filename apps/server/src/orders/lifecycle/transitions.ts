@@ -16,6 +16,10 @@ import {
   type OrderAction,
   type OrderStatus,
   RELEASING_STATUSES,
+  hoursStatus,
+  openAt,
+  READY_BY_MESSAGES,
+  type HoursSettings,
 } from '@verdant/domain';
 import { inWriteTransaction } from '../../db/group-commit.ts';
 import type { Row } from '../../db/schema.ts';
@@ -39,6 +43,12 @@ export interface TransitionRequest {
   input: MoveInput;
   actor: OrderActor;
   now: Date;
+  /**
+   * The store's hours (issue 26): given, a confirm whose ready-by falls while the store is closed for
+   * the order's type is refused (400 `store_closed`) unless `confirmClosed` says staff insist.
+   */
+  hours?: HoursSettings | null;
+  confirmClosed?: boolean;
 }
 
 export interface TransitionResult {
@@ -116,6 +126,14 @@ export async function applyTransition(db: Db, req: TransitionRequest, hooks: Tra
     if (check.code === 'not_allowed') throw notAllowed(order, check.message);
     throw new ApiError(400, check.message, { errorCode: 'transition_invalid', meta: { action: req.action } });
   }
+  const closedAnyway = req.action === 'confirm' && !!req.hours && !openAt(req.hours, order.order_type, store.timezone, new Date(req.input.readyBy!));
+  if (closedAnyway && req.confirmClosed !== true) {
+    const status = hoursStatus(req.hours!, order.order_type, store.timezone, new Date(req.input.readyBy!));
+    throw new ApiError(400, READY_BY_MESSAGES.storeClosed(status.label), {
+      errorCode: 'store_closed',
+      meta: { action: req.action, opensAt: status.opensAt },
+    });
+  }
   const to = check.to;
   const from = order.status;
   const input = req.input;
@@ -147,6 +165,8 @@ export async function applyTransition(db: Db, req: TransitionRequest, hooks: Tra
     const data = Object.fromEntries(
       Object.entries({
         readyBy: req.action === 'confirm' ? after.ready_by : undefined,
+        // Staff confirmed a ready-by while the store is closed, knowingly (issue 26).
+        storeClosed: closedAnyway ? true : undefined,
         reason: cancelling ? input.reason : req.action === 'mark_no_show' ? 'no_show' : undefined,
         message: cancelling ? message : undefined,
         idChecked: req.action === 'complete' ? input.idChecked === true : undefined,
