@@ -42,11 +42,11 @@ export function ReportsPage() {
       <form onSubmit={submit} className="card mb-4 flex flex-wrap items-end gap-4" aria-label="Report dates">
         <div>
           <label htmlFor="report-from">From</label>
-          <input id="report-from" className="field" type="date" required value={from} max={to} onChange={(e) => setFrom(e.target.value)} />
+          <input id="report-from" className="field" type="date" required value={from} min="2000-01-01" max={to} onChange={(e) => setFrom(e.target.value)} />
         </div>
         <div>
           <label htmlFor="report-to">To</label>
-          <input id="report-to" className="field" type="date" required value={to} min={from} onChange={(e) => setTo(e.target.value)} />
+          <input id="report-to" className="field" type="date" required value={to} min={from} max="2099-12-31" onChange={(e) => setTo(e.target.value)} />
         </div>
         <button type="submit" className="btn">
           Show
