@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
 import { api, query } from '../lib/api.ts';
-import { dayIn, money } from '../lib/format.ts';
+import { date, dayIn, dayRange, money } from '../lib/format.ts';
 import { useResource } from '../lib/use-resource.ts';
 import type { ReportRow, ReportTaxLine } from '../lib/types.ts';
 import { useStore, useTitle } from './layout.tsx';
@@ -56,7 +56,7 @@ export function ReportsPage() {
       {report.loading && !report.data ? (
         <Loading />
       ) : (
-        <div className="overflow-x-auto">
+        <div className="overflow-x-auto" role="region" aria-label="Daily report table, scrollable" tabIndex={0}>
           <table className="data-table" aria-label={`Orders per day, ${range.from} to ${range.to}`}>
             <thead>
               <tr>
@@ -92,8 +92,8 @@ export function ReportsPage() {
               ) : (
                 rows.map((r) => (
                   <tr key={r.date}>
-                    <th scope="row" className="font-normal">
-                      {r.date}
+                    <th scope="row" className="whitespace-nowrap font-normal">
+                      <time dateTime={r.date}>{date(r.date, store.timezone, { weekday: true })}</time>
                     </th>
                     <td className="text-right">{r.orders}</td>
                     <td className="text-right">{money(r.gross_cents)}</td>
@@ -124,7 +124,7 @@ export function ReportsPage() {
           <p className="mt-2 text-sm text-stone-700">Gross − discounts + excise tax + sales tax + delivery fee = total, for each day and in all.</p>
           {/* Each of the store's named tax lines over the dates (issue 14), as charged; they add up to the excise and sales columns. */}
           {taxLines.length > 0 && (
-            <table className="data-table mt-6" aria-label={`Tax lines, ${range.from} to ${range.to}`}>
+            <table className="data-table mt-6" aria-label={`Tax lines, ${dayRange(range.from, range.to)}`}>
               <thead>
                 <tr>
                   <th scope="col">Tax line</th>

@@ -5,8 +5,8 @@
  * section's history (when, who, what changed).
  */
 import type { ReactNode } from 'react';
-import { formatDateTime } from '@verdant/domain';
 import type { FieldProblem, SettingsSectionForm } from '../../lib/use-settings-section.ts';
+import { dateTime } from '../../lib/format.ts';
 import { ErrorNote, Loading } from '../ui.tsx';
 
 // The hook's form, whatever its value and draft types.
@@ -142,7 +142,7 @@ export function SettingsHistory({ form, title = 'History of changes' }: { form: 
               const changes = changesBetween(e.before, e.after);
               return (
                 <tr key={e.id}>
-                  <td className="whitespace-nowrap">{formatDateTime(e.at, form.store.timezone)}</td>
+                  <td className="whitespace-nowrap">{dateTime(e.at, form.store.timezone)}</td>
                   <td>{e.actor.type === 'cli' ? `${e.actor.name} (command line)` : e.actor.name}</td>
                   <td>
                     {changes.length === 0 ? (
