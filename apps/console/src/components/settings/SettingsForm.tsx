@@ -120,7 +120,8 @@ export function SettingsHistory({ form, title = 'History of changes' }: { form: 
   if (!form.canEdit) return null;
   const entries = form.history.data;
   return (
-    <section className="card mt-6 max-w-4xl overflow-x-auto" aria-label={title}>
+    // A scroll container on a phone: focusable (tabIndex) so the keyboard can scroll it, named by its title (axe scrollable-region-focusable).
+    <section className="card mt-6 max-w-4xl overflow-x-auto" aria-label={title} tabIndex={0}>
       <h2 className="mb-2 text-lg font-semibold">{title}</h2>
       {form.history.error ? (
         <ErrorNote>{form.history.error}</ErrorNote>
