@@ -9,6 +9,7 @@ export default defineConfig({
       'packages/*/src/**/*.test.ts',
       'apps/server/src/**/*.test.ts',
       'apps/web/app/**/*.test.{ts,tsx}',
+      'apps/console/src/**/*.test.ts',
     ],
     environment: 'node',
     // Two test files at once even on 2 cores (Vitest's default there is one): most suites wait on

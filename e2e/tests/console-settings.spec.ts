@@ -37,7 +37,7 @@ async function ownerOn(
   return { a, b, close: () => context.close() };
 }
 
-/** The history's newest row: when (M/D/YYYY HH:mm), who, what changed. */
+/** The history's newest row: when (Nov 25, 2026, 2:05 PM), who, what changed. */
 function newestChange(page: Page) {
   return page.getByRole('region', { name: 'History of changes' }).getByRole('row').nth(1);
 }
@@ -138,7 +138,8 @@ test('zones: the owner sets a ZIP zone; a wrong ZIP is named at the field, a sta
   await expect(newest).toContainText('Olivia Owner');
   await expect(newest).toContainText('zones.0.name: "East Sac" → "Folsom East"');
   await expect(newest).toContainText('zones.0.fee_incl_tax: 600 → 700');
-  await expect(newest).toContainText(/\d{1,2}\/\d{1,2}\/\d{4} \d{2}:\d{2}/);
+  // When, in the console's one date style (lib/format.ts): Nov 25, 2026, 2:05 PM.
+  await expect(newest).toContainText(/[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M/);
   await expectNoAxeViolations(a);
 
   // The storefront: delivery to 95819 is the zone's, at its fee.

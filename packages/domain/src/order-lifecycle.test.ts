@@ -9,6 +9,7 @@ import {
   ORDER_ACTIONS,
   ORDER_MOVES,
   ORDER_STATUSES,
+  READY_BY_MAX_DAYS,
   orderTimeline,
   verificationNeeds,
   type LifecycleOrder,
@@ -55,6 +56,16 @@ describe('order state machine', () => {
     expect(checkMove(order(), 'confirm', { readyBy: '2026-11-25T17:59:00.000Z' }, { now: NOW })).toEqual({ ok: false, code: 'invalid', message: LIFECYCLE_MESSAGES.readyByInPast });
     expect(checkMove(order({ hold: ['id'] }), 'confirm', FULL, { now: NOW })).toEqual({ ok: false, code: 'invalid', message: LIFECYCLE_MESSAGES.verificationHold });
     expect(checkMove(order(), 'confirm', FULL, { now: NOW })).toEqual({ ok: true, to: 'confirmed' });
+  });
+
+  it('confirm refuses a ready-by more than 7 days ahead (year 275760 was accepted)', () => {
+    const at = (ms: number) => new Date(Date.parse(NOW) + ms).toISOString();
+    const week = READY_BY_MAX_DAYS * 86_400_000;
+    const tooFar = { ok: false, code: 'invalid', message: LIFECYCLE_MESSAGES.readyByTooFar };
+    expect(checkMove(order(), 'confirm', { readyBy: at(week) }, { now: NOW })).toEqual({ ok: true, to: 'confirmed' });
+    expect(checkMove(order(), 'confirm', { readyBy: at(week + 60_000) }, { now: NOW })).toEqual(tooFar);
+    expect(checkMove(order(), 'confirm', { readyBy: '+275760-09-13T00:00:00.000Z' }, { now: NOW })).toEqual(tooFar);
+    expect(checkMove(order(), 'confirm', { readyBy: '9999-12-31T23:59:00.000Z' }, { now: NOW })).toEqual(tooFar);
   });
 
   it('cancel needs one of the reason codes', () => {

@@ -89,6 +89,7 @@ export const ORDER_MOVES: Readonly<Record<OrderAction, MoveRule>> = {
 export const LIFECYCLE_MESSAGES = {
   readyByRequired: 'Set a ready-by time to confirm the order.',
   readyByInPast: 'The ready-by time must be in the future.',
+  readyByTooFar: 'The ready-by time must be within 7 days.',
   verificationHold: 'The customer’s documents must be verified before the order can be confirmed.',
   reasonRequired: 'Choose a reason to cancel the order.',
   idCheckRequired: 'Confirm that you checked the customer’s ID before completing the order.',
@@ -98,6 +99,9 @@ export const LIFECYCLE_MESSAGES = {
 } as const;
 
 export const DEFAULT_PICKUP_WINDOW_HOURS = 24;
+
+/** A ready-by may be at most this many days after the confirm. */
+export const READY_BY_MAX_DAYS = 7;
 
 export type Verification = 'id' | 'medcard';
 
@@ -186,6 +190,8 @@ export function checkMove(order: LifecycleOrder, action: OrderAction, input: Mov
       if (order.hold.length) return invalid(LIFECYCLE_MESSAGES.verificationHold);
       if (!input.readyBy || !Number.isFinite(Date.parse(input.readyBy))) return invalid(LIFECYCLE_MESSAGES.readyByRequired);
       if (Date.parse(input.readyBy) <= Date.parse(ctx.now)) return invalid(LIFECYCLE_MESSAGES.readyByInPast);
+      // Bounded (issue 26: a ready-by in year 275760 was accepted): an order is ready within the week.
+      if (Date.parse(input.readyBy) - Date.parse(ctx.now) > READY_BY_MAX_DAYS * 86_400_000) return invalid(LIFECYCLE_MESSAGES.readyByTooFar);
       break;
     }
     case 'cancel':

@@ -153,6 +153,7 @@ export interface ReportRow {
   discount_cents: number;
   excise_tax_cents: number;
   sales_tax_cents: number;
+  delivery_fee_cents: number;
   total_cents: number;
 }
 

@@ -4,6 +4,7 @@ import { Loading, PageTitle } from '../components/ui.tsx';
 import { chime, useMute, useStoreEvents, type LiveOrderEvent, type LiveState } from '../lib/live.ts';
 import { can, SessionProvider, useSession } from '../lib/session.tsx';
 import type { ConsoleStore } from '../lib/types.ts';
+import { zoneLabel } from '../lib/format.ts';
 
 const PUBLIC_PATHS = new Set(['/login', '/reset-password']);
 
@@ -56,7 +57,7 @@ export function HomeRedirect() {
               <li key={store.id}>
                 <Link to={`/stores/${store.id}/orders`} className="card block hover:border-green-800">
                   <span className="block text-lg font-semibold text-green-900 underline">{store.name}</span>
-                  <span className="text-stone-700">{store.timezone}</span>
+                  <span className="text-stone-700">{zoneLabel(store.timezone)}</span>
                 </Link>
               </li>
             ))}

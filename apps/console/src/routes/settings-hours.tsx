@@ -7,6 +7,7 @@
 import { HOURS_ORDER_TYPES, WEEKDAY_NAMES, hoursSettingsSchema, type HoursOrderType, type HoursSettings } from '@verdant/domain';
 import { FieldProblems, SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
 import { PageTitle } from '../components/ui.tsx';
+import { zoneLabel } from '../lib/format.ts';
 import { useSettingsSection, type FieldProblem } from '../lib/use-settings-section.ts';
 import { useTitle } from './layout.tsx';
 
@@ -89,7 +90,7 @@ export function HoursSettingsPage() {
     <>
       <PageTitle>Hours and time slots</PageTitle>
       <p className="mb-4 max-w-3xl text-stone-700">
-        Times are the store’s ({store.timezone}). Checkout offers “as soon as possible” while the store is open for the order type, and the
+        Times are the store’s ({zoneLabel(store.timezone)}). Checkout offers “as soon as possible” while the store is open for the order type, and the
         time slots with room; the server checks the slot again when the order is saved.
       </p>
       <SettingsForm

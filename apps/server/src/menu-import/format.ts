@@ -367,21 +367,5 @@ export function emptyRow(): MenuRow {
   return Object.fromEntries(COLUMNS.map((c) => [c.name, Array.isArray(c.empty) ? [] : c.empty])) as unknown as MenuRow;
 }
 
-/** Characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection"). */
-const FORMULA_START = /^'*[=+\-@\t\r]/;
-
-/**
- * For CSV export: a cell a spreadsheet would run gets a leading `'` (as does a cell that already
- * starts with quotes before such a character), so `unescapeCell(escapeCell(x)) === x` for every x.
- */
-export function escapeCell(cell: string): string {
-  return FORMULA_START.test(cell) ? `'${cell}` : cell;
-}
-
-/** Undo `escapeCell`: `'=x` → `=x`. Other cells are unchanged. */
-export function unescapeCell(cell: string): string {
-  return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
-}
-
 /** The size grams a `g` variant may weigh. */
 export const SIZE_GRAMS: readonly number[] = Object.values(SIZE_WEIGHTS_GRAMS);

@@ -14,10 +14,10 @@
  * that has no index) so search, pages and other nodes see the change.
  */
 import type { Kysely, Transaction } from 'kysely';
-import { stringify } from 'csv-stringify/sync';
 import type { Database, MenuChangeSource } from '../db/schema.ts';
 import { recordMenuChanges, type MenuActor, type MenuChange } from '../menu-admin/audit.ts';
-import { cellOf, COLUMN_NAMES, escapeCell, type MenuRow } from './format.ts';
+import { toCsv } from '../http/csv.ts';
+import { cellOf, COLUMN_NAMES, type MenuRow } from './format.ts';
 import { applyPlan, planImport, readStoreMenu, type FieldChange, type ImportPlan, type PlannedVariant } from './menu.ts';
 import { labelProblems, parseMenuFile, MAX_PROBLEMS, type MenuFileFormat, type Problem } from './parse.ts';
 import { prepareImages, type ImageSource } from './images.ts';
@@ -25,7 +25,8 @@ import { prepareImages, type ImageSource } from './images.ts';
 export type { Problem, MenuFileFormat } from './parse.ts';
 export type { FieldChange, PlannedVariant } from './menu.ts';
 export type { MenuRow } from './format.ts';
-export { COLUMNS, COLUMN_NAMES, REQUIRED_COLUMNS, escapeCell, unescapeCell } from './format.ts';
+export { COLUMNS, COLUMN_NAMES, REQUIRED_COLUMNS } from './format.ts';
+export { escapeCell, unescapeCell } from '../http/csv.ts';
 
 export interface ImportOptions {
   storeId: number;
@@ -189,10 +190,13 @@ export async function exportMenuRows(db: Kysely<Database>, storeId: number): Pro
   return (await readStoreMenu(db, storeId)).variants.map((v) => v.row);
 }
 
-/** The store's menu as CSV (header + one row per variant); no cell can run as a spreadsheet formula. */
+/**
+ * The store's menu as CSV (header + one row per variant) through the shared writer (../http/csv.ts):
+ * every cell is text, so none can run as a spreadsheet formula; the import unescapes them back.
+ */
 export async function exportMenuCsv(db: Kysely<Database>, storeId: number): Promise<string> {
   const rows = await exportMenuRows(db, storeId);
-  return stringify([COLUMN_NAMES as string[], ...rows.map((r) => COLUMN_NAMES.map((c) => escapeCell(cellOf(r, c))))]);
+  return toCsv([COLUMN_NAMES as string[], ...rows.map((r) => COLUMN_NAMES.map((c) => cellOf(r, c)))]);
 }
 
 /** The store's menu as JSON: an array of objects with every column as a string cell. */

@@ -8,7 +8,8 @@ import { REPO_ROOT } from '../config.ts';
 import { seed } from '../catalog/test-app.ts';
 import { describeEachDatabase } from '../test/databases.ts';
 import { exportMenuCsv, exportMenuJson, importMenu, type ImportOptions } from './index.ts';
-import { COLUMN_BY_NAME, COLUMN_NAMES, REQUIRED_COLUMNS, escapeCell, unescapeCell } from './format.ts';
+import { escapeCell, unescapeCell } from '../http/csv.ts';
+import { COLUMN_BY_NAME, COLUMN_NAMES, REQUIRED_COLUMNS } from './format.ts';
 import { MAX_ROWS, parseMenuFile } from './parse.ts';
 
 const EXAMPLE_CSV = readFileSync(join(REPO_ROOT, 'examples/menu/example-menu.csv'));

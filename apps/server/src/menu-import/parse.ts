@@ -11,7 +11,8 @@
  */
 import { Readable } from 'node:stream';
 import { parse as csvParse } from 'csv-parse';
-import { COLUMN_BY_NAME, REQUIRED_COLUMNS, unescapeCell, type ColumnName, type MenuRow } from './format.ts';
+import { unescapeCell } from '../http/csv.ts';
+import { COLUMN_BY_NAME, REQUIRED_COLUMNS, type ColumnName, type MenuRow } from './format.ts';
 
 export const MAX_ROWS = 20_000;
 export const MAX_ROW_BYTES = 64 * 1024;

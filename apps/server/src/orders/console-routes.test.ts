@@ -223,6 +223,7 @@ describeEachDatabase('console order routes', (getDb) => {
       discount_cents: sum(orders, 'discount'),
       excise_tax_cents: sum(orders, 'excise_taxes'),
       sales_tax_cents: sum(orders, 'sales_taxes'),
+      delivery_fee_cents: sum(orders, 'shipping'),
       total_cents: sum(orders, 'total'),
     });
     expect(r.body.result.rows).toEqual([row([], '2026-06-16'), row(day17, '2026-06-17'), row(day18, '2026-06-18')]);
@@ -239,9 +240,10 @@ describeEachDatabase('console order routes', (getDb) => {
         x.date,
         x.orders,
         money(x.gross_cents),
-        money(x.discount_cents),
+        money(-x.discount_cents),
         money(x.excise_tax_cents),
         money(x.sales_tax_cents),
+        money(x.delivery_fee_cents),
         money(x.total_cents),
         // The store's named tax lines (issue 14), one column each after the total: with the default lines
         // the excise line is the excise sum and the sales line the sales sum.
@@ -251,7 +253,7 @@ describeEachDatabase('console order routes', (getDb) => {
     const both = row([...day17, ...day18], 'Total');
     expect(csv.body).toBe(
       [
-        'Date,Orders,Gross,Discounts,Excise tax,Sales tax,Total,CA cannabis excise (15%),Sacramento sales tax (8.75%)',
+        'Date,Orders,Gross,Discounts,Excise tax,Sales tax,Delivery fee,Total,CA cannabis excise (15%),Sacramento sales tax (8.75%)',
         line(row(day17, '2026-06-17')),
         line(row(day18, '2026-06-18')),
         line(both),

@@ -18,6 +18,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { accountsOf } from '../auth/context.ts';
 import { ApiError, ok } from '../http/envelope.ts';
+import { dateSchema } from '../http/dates.ts';
 import { parseOr400 } from '../http/parse.ts';
 import { staffOf } from '../staff/guard.ts';
 import { orderDetail, detailOf, type OrderDetail } from './console/detail.ts';
@@ -41,10 +42,8 @@ const id = z.coerce
   .int()
   .positive()
   .max(2 ** 31 - 1);
-const date = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD.')
-  .refine((d) => Number.isFinite(Date.parse(`${d}T00:00:00Z`)), 'Not a date.');
+/** YYYY-MM-DD within 2000–2099 (../http/dates.ts): a far date is a 400, not a 500 in the day arithmetic. */
+const date = dateSchema;
 const storeParams = z.object({ storeId: id });
 
 const listQuery = z.object({

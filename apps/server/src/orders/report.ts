@@ -1,6 +1,12 @@
 /**
  * The daily report of a store: one row per store-local day with the orders, gross (subtotal),
- * discounts, excise and sales tax, and totals.
+ * discounts, excise and sales tax, delivery fees, and totals.
+ *
+ * Every row and the total line add up from their columns (issue 26): gross − discounts + excise +
+ * sales tax + delivery fee = total, to the cent, as each order's total is made (domain cart
+ * totals). The JSON keeps `discount_cents` as the positive amount taken off; the CSV and the
+ * console write it negative so the money columns before Total simply add up to it. The tax-line
+ * columns after Total are a breakdown of excise + sales tax, not further addends.
  *
  * Which orders count (decided here, the issue leaves it open): COMPLETED orders only, dated by the
  * store-local day they were completed (`status_changed_at`). Orders are paid at pickup or on
@@ -14,7 +20,7 @@
  * the JSON's `tax_lines`. Per day the line columns add up to that day's excise plus sales tax, to
  * the cent (orders placed before the lines were kept, migration 0018, carry none).
  */
-import { stringify } from 'csv-stringify/sync';
+import { csvNumber, toCsv } from '../http/csv.ts';
 import { dayStartUtc, localDate, nextDay, type Db, type StoreFacts } from './lifecycle/store-facts.ts';
 
 export interface DailyRow {
@@ -24,6 +30,8 @@ export interface DailyRow {
   discount_cents: number;
   excise_tax_cents: number;
   sales_tax_cents: number;
+  /** The delivery fees charged (the shipping method's price, tax included). */
+  delivery_fee_cents: number;
   total_cents: number;
 }
 
@@ -40,7 +48,7 @@ export async function dailyReport(db: Db, store: StoreFacts, from: string, to: s
   const days = daysBetween(from, to);
   const rows = await db
     .selectFrom('orders')
-    .select(['status_changed_at', 'subtotal_cents', 'discount_cents', 'excise_tax_cents', 'sales_tax_cents', 'total_cents'])
+    .select(['status_changed_at', 'subtotal_cents', 'discount_cents', 'excise_tax_cents', 'sales_tax_cents', 'shipping_cents', 'total_cents'])
     .where('store_id', '=', store.id)
     .where('status', '=', 'completed')
     .where('status_changed_at', '>=', dayStartUtc(from, store.timezone))
@@ -49,7 +57,16 @@ export async function dailyReport(db: Db, store: StoreFacts, from: string, to: s
   const byDay = new Map<string, DailyRow>(
     days.map((date) => [
       date,
-      { date, orders: 0, gross_cents: 0, discount_cents: 0, excise_tax_cents: 0, sales_tax_cents: 0, total_cents: 0 },
+      {
+        date,
+        orders: 0,
+        gross_cents: 0,
+        discount_cents: 0,
+        excise_tax_cents: 0,
+        sales_tax_cents: 0,
+        delivery_fee_cents: 0,
+        total_cents: 0,
+      },
     ]),
   );
   for (const r of rows) {
@@ -60,6 +77,7 @@ export async function dailyReport(db: Db, store: StoreFacts, from: string, to: s
     day.discount_cents += r.discount_cents;
     day.excise_tax_cents += r.excise_tax_cents;
     day.sales_tax_cents += r.sales_tax_cents;
+    day.delivery_fee_cents += r.shipping_cents;
     day.total_cents += r.total_cents;
   }
   return [...byDay.values()];
@@ -98,18 +116,24 @@ export async function dailyTaxLineColumns(db: Db, store: StoreFacts, from: strin
   return [...columns.values()];
 }
 
-const dollars = (cents: number) => (cents / 100).toFixed(2);
+/** Dollars with two decimals as a numeric cell (never escaped: a number cannot run as a formula). */
+const dollars = (cents: number) => csvNumber((cents / 100).toFixed(2));
 
-/** The report as CSV (amounts in dollars with two decimals, a total line at the end; the tax-line columns last). */
+/**
+ * The report as CSV through the shared writer (../http/csv.ts): amounts are numeric cells in dollars
+ * with two decimals, a total line at the end, the tax-line columns last; their headers are the
+ * store's own titles, escaped so a title can never run as a spreadsheet formula.
+ */
 export function dailyReportCsv(rows: readonly DailyRow[], taxLines: readonly TaxLineColumn[] = []): string {
   const sum = (k: keyof Omit<DailyRow, 'date'>) => rows.reduce((s, r) => s + r[k], 0);
   const line = (r: Omit<DailyRow, 'date'> & { date: string }) => [
     r.date,
     r.orders,
     dollars(r.gross_cents),
-    dollars(r.discount_cents),
+    dollars(-r.discount_cents),
     dollars(r.excise_tax_cents),
     dollars(r.sales_tax_cents),
+    dollars(r.delivery_fee_cents),
     dollars(r.total_cents),
     ...taxLines.map((t) =>
       dollars(r.date === 'Total' ? [...t.cents_by_day.values()].reduce((a, b) => a + b, 0) : (t.cents_by_day.get(r.date) ?? 0)),
@@ -122,6 +146,7 @@ export function dailyReportCsv(rows: readonly DailyRow[], taxLines: readonly Tax
     discount_cents: sum('discount_cents'),
     excise_tax_cents: sum('excise_tax_cents'),
     sales_tax_cents: sum('sales_tax_cents'),
+    delivery_fee_cents: sum('delivery_fee_cents'),
     total_cents: sum('total_cents'),
   };
   const header = [
@@ -131,8 +156,9 @@ export function dailyReportCsv(rows: readonly DailyRow[], taxLines: readonly Tax
     'Discounts',
     'Excise tax',
     'Sales tax',
+    'Delivery fee',
     'Total',
     ...taxLines.map((t) => `${t.title} (${t.rate}%)`),
   ];
-  return stringify([header, ...rows.map(line), line(total)]);
+  return toCsv([header, ...rows.map(line), line(total)]);
 }

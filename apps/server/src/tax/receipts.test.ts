@@ -125,14 +125,15 @@ describeEachDatabase('tax lines on receipts and in the report', (getDb) => {
       'Discounts',
       'Excise tax',
       'Sales tax',
+      'Delivery fee',
       'Total',
       'CA cannabis excise (15%)',
       'Sacramento cannabis business tax (4%)',
       'Sacramento sales tax (8.75%)',
     ]);
-    expect(row).toEqual([day, '1', '78.99', '0.00', '9.88', '7.77', '96.64', '7.80', '2.08', '7.77']);
+    expect(row).toEqual([day, '1', '78.99', '0.00', '9.88', '7.77', '0.00', '96.64', '7.80', '2.08', '7.77']);
     expect(total).toEqual(['Total', ...row.slice(1)]);
     const cents = (s: string) => Math.round(Number(s) * 100);
-    expect(row.slice(7).reduce((a, s) => a + cents(s), 0)).toBe(cents(row[4]) + cents(row[5]));
+    expect(row.slice(8).reduce((a, s) => a + cents(s), 0)).toBe(cents(row[4]) + cents(row[5]));
   });
 });

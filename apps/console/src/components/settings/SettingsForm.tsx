@@ -5,8 +5,8 @@
  * section's history (when, who, what changed).
  */
 import type { ReactNode } from 'react';
-import { formatDateTime } from '@verdant/domain';
 import type { FieldProblem, SettingsSectionForm } from '../../lib/use-settings-section.ts';
+import { dateTime } from '../../lib/format.ts';
 import { ErrorNote, Loading } from '../ui.tsx';
 
 // The hook's form, whatever its value and draft types.
@@ -120,7 +120,8 @@ export function SettingsHistory({ form, title = 'History of changes' }: { form: 
   if (!form.canEdit) return null;
   const entries = form.history.data;
   return (
-    <section className="card mt-6 max-w-4xl overflow-x-auto" aria-label={title}>
+    // A scroll container on a phone: focusable (tabIndex) so the keyboard can scroll it, named by its title (axe scrollable-region-focusable).
+    <section className="card mt-6 max-w-4xl overflow-x-auto" aria-label={title} tabIndex={0}>
       <h2 className="mb-2 text-lg font-semibold">{title}</h2>
       {form.history.error ? (
         <ErrorNote>{form.history.error}</ErrorNote>
@@ -142,7 +143,7 @@ export function SettingsHistory({ form, title = 'History of changes' }: { form: 
               const changes = changesBetween(e.before, e.after);
               return (
                 <tr key={e.id}>
-                  <td className="whitespace-nowrap">{formatDateTime(e.at, form.store.timezone)}</td>
+                  <td className="whitespace-nowrap">{dateTime(e.at, form.store.timezone)}</td>
                   <td>{e.actor.type === 'cli' ? `${e.actor.name} (command line)` : e.actor.name}</td>
                   <td>
                     {changes.length === 0 ? (
