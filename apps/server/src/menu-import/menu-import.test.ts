@@ -310,6 +310,31 @@ describeEachDatabase('menu import', (getDb) => {
     expect(await snapshot(STORE.c)).toBe(before);
   });
 
+  it('bounds weight-discount prices like every other price: $100,000 is refused in the preview, $99,999.99 is stored on every database', async () => {
+    const head = 'external_id,sku,name,category,unit,weight_g,price,weight_discounts,stock';
+    const before = await snapshot(STORE.c);
+    const huge = await run(STORE.c, [head, 'WD-1,WD-1,Big Discount,Flower > Indica,g,1,10.00,7=99999999999.00,1'].join('\n'), { dryRun: true });
+    expect(huge.outcome).toBe('problems');
+    expect(huge.problems.map((p) => [p.row, p.column, p.reason])).toEqual([
+      [2, 'weight_discounts', 'weight_discounts 7 g: the price must be under $100,000'],
+    ]);
+    const edge = await run(STORE.c, [head, 'WD-1,WD-1,Big Discount,Flower > Indica,g,1,10.00,7=100000.00,1'].join('\n'));
+    expect(edge.outcome).toBe('problems');
+    expect(await snapshot(STORE.c)).toBe(before);
+    const top = await run(STORE.c, [head, 'WD-1,WD-1,Big Discount,Flower > Indica,g,1,10.00,7=99999.99,1'].join('\n'));
+    expect(top.problems).toEqual([]);
+    expect(top.outcome).toBe('applied');
+    const { db } = getDb();
+    const stored = await db
+      .selectFrom('qty_discounts')
+      .innerJoin('products', 'products.id', 'qty_discounts.product_id')
+      .select(['qty_discounts.qty_to_buy', 'qty_discounts.price_cents'])
+      .where('products.sku', '=', 'WD-1')
+      .where('products.store_id', '=', STORE.c)
+      .execute();
+    expect(stored.map((d) => [Number(d.qty_to_buy), Number(d.price_cents)])).toEqual([[7, 9_999_999]]);
+  });
+
   it('refuses a sku or id that belongs to another product of the store, and a product key that is a variant id', async () => {
     const before = await snapshot(STORE.c);
     const { db } = getDb();
