@@ -10,6 +10,7 @@ import { describeEachDatabase } from '../test/databases.ts';
 import { exportMenuCsv, exportMenuJson, importMenu, type ImportOptions } from './index.ts';
 import { COLUMN_BY_NAME, COLUMN_NAMES, REQUIRED_COLUMNS, escapeCell, unescapeCell } from './format.ts';
 import { MAX_ROWS, parseMenuFile } from './parse.ts';
+import { listMenuChanges } from '../menu-admin/audit.ts';
 
 const EXAMPLE_CSV = readFileSync(join(REPO_ROOT, 'examples/menu/example-menu.csv'));
 const EXAMPLE_JSON = readFileSync(join(REPO_ROOT, 'examples/menu/example-menu.json'));
@@ -146,6 +147,47 @@ describeEachDatabase('menu import', (getDb) => {
       ['AUD-1', 'price', '30.00', '28.00'],
       ['AUD-1', 'stock', '10', '0'],
     ]);
+  });
+
+  it('stores the product on every history row of an import or an API push, also for a demo item with no external id of its own', async () => {
+    const { db } = getDb();
+    const rows = parseCsvSync(await exportMenuCsv(db, STORE.b), { columns: true }) as Record<string, string>[];
+    const demo = rows.filter((r) => r.external_id === r.sku && r.unit === 'g').slice(0, 2);
+    expect(demo).toHaveLength(2);
+    const stored = await db
+      .selectFrom('products')
+      .select(['id', 'sku', 'external_id'])
+      .where('store_id', '=', STORE.b)
+      .where('sku', 'in', demo.map((r) => r.sku))
+      .execute();
+    expect(stored.map((p) => p.external_id)).toEqual([null, null]);
+    const idOf = new Map(stored.map((p) => [p.sku, p.id]));
+    const cols = ['external_id', 'sku', 'name', 'category', 'unit', 'weight_g', 'price', 'stock'];
+    const file = (price: (r: Record<string, string>) => string, stock: (r: Record<string, string>) => string) =>
+      stringifyCsv([cols, ...demo.map((r) => cols.map((c) => (c === 'price' ? price(r) : c === 'stock' ? stock(r) : r[c])))]);
+    // Console import: a quick price change (only the price and stock rows are written).
+    const viaImport = await run(STORE.b, file((r) => (Number(r.price) + 1).toFixed(2), (r) => r.stock), {
+      audit: { source: 'import', actor: { type: 'staff', id: 4, name: 'Dana Cole' } },
+    });
+    expect(viaImport.outcome).toBe('applied');
+    // Integration API: the same engine, JSON rows, a stock change.
+    const viaApi = await importMenu(db, {
+      storeId: STORE.b,
+      source: [JSON.stringify(demo.map((r) => ({ ...Object.fromEntries(cols.map((c) => [c, r[c]])), price: (Number(r.price) + 1).toFixed(2), stock: '7' })))],
+      format: 'json',
+      clock: () => NOW,
+      audit: { source: 'api', actor: { type: 'api_key', id: 1, name: 'POS' } },
+    });
+    expect(viaApi.outcome).toBe('applied');
+    for (const r of demo) {
+      const history = await listMenuChanges(db, STORE.b, { productId: idOf.get(r.sku)! });
+      expect(history.map((h) => [h.source, h.field, h.after]).reverse()).toEqual([
+        ['import', 'price', (Number(r.price) + 1).toFixed(2)],
+        ['api', 'stock', '7'],
+      ]);
+    }
+    const orphans = await db.selectFrom('menu_changes').select('id').where('store_id', '=', STORE.b).where('product_id', 'is', null).execute();
+    expect(orphans).toEqual([]);
   });
 
   it("a stock, orderable or price change of a size writes just those rows; the parent total and both pages' updated_at follow", async () => {
