@@ -25,8 +25,10 @@ describe('parseImportArgs', () => {
       format: 'csv',
       dryRun: true,
       full: false,
+      adoptIds: false,
     });
     expect(parseImportArgs(['--store', 'harbor', '--full', 'm.json'])).toMatchObject({ format: 'json', full: true });
+    expect(parseImportArgs(['--store', 'harbor', '--adopt-ids', 'm.csv'])).toMatchObject({ adoptIds: true });
     expect(parseImportArgs(['--store', 'harbor', '--export', 'out.csv'])).toEqual({
       command: 'export',
       store: 'harbor',

@@ -36,6 +36,11 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** The file is the whole menu: variants not in it are taken off the menu (status disabled). */
   full?: boolean;
+  /**
+   * Let the file's external ids be given to variants that have none of their own, matched by sku
+   * (moving the demo menu to a POS's ids). Without it a known sku under a new external id is a problem.
+   */
+  adoptExternalIds?: boolean;
   /** After a write: tell the catalogue (reindex, drop cached pages, tell other nodes). */
   onChanged?: (storeId: number, productIds: number[]) => Promise<void>;
   onProgress?: (rows: number) => void;
@@ -90,7 +95,7 @@ export async function importMenu(db: Kysely<Database>, opts: ImportOptions): Pro
   const run = async (dry: boolean) =>
     db.transaction().execute(async (trx) => {
       const menu = await readStoreMenu(trx, opts.storeId);
-      const plan = planImport(menu, parsed, opts.full === true);
+      const plan = planImport(menu, parsed, opts.full === true, { adoptExternalIds: opts.adoptExternalIds === true });
       const pictures = opts.images && plan.problemCount === 0 ? await picturesToTake(plan, opts.images) : undefined;
       const now = (opts.clock ?? (() => new Date()))();
       const write = !dry && plan.problemCount === 0 && plan.writes.length > 0;

@@ -352,6 +352,31 @@ describeEachDatabase('menu import', (getDb) => {
     expect(await snapshot(STORE.c)).toBe(before);
   });
 
+  it('a known sku under a new external id is "sku belongs to another variant", also for a demo item (its external id shown as its sku); --adopt-ids gives it the id', async () => {
+    const { db } = getDb();
+    const rows = parseCsvSync(await exportMenuCsv(db, STORE.c), { columns: true }) as Record<string, string>[];
+    const demo = rows.find((r) => r.external_id === r.sku && r.parent_external_id === '' && Number(r.price) > 2 && r.special_price === '')!;
+    expect(demo).toBeDefined();
+    const cols = ['external_id', 'sku', 'name', 'category', 'unit', 'weight_g', 'price', 'stock'];
+    const file = stringifyCsv([cols, cols.map((c) => (c === 'external_id' ? 'POS-NEW-1' : c === 'price' ? '1.00' : demo[c]))]);
+    const before = await snapshot(STORE.c);
+    const r = await run(STORE.c, file, { dryRun: true });
+    expect(r.outcome).toBe('problems');
+    expect(r.updated).toEqual([]);
+    expect(r.problems.map((p) => [p.row, p.column, p.value, p.reason])).toEqual([
+      [2, 'sku', demo.sku, `sku ${demo.sku} belongs to the variant with external_id ${demo.external_id}`],
+    ]);
+    expect((await run(STORE.c, file)).outcome).toBe('problems');
+    expect(await snapshot(STORE.c)).toBe(before);
+    // Explicitly moving the demo menu to a POS's ids: the variant takes the new id (once; then it is its own).
+    const adopted = await run(STORE.c, file, { adoptExternalIds: true });
+    expect(adopted.problems).toEqual([]);
+    expect(adopted.updated.map((u) => u.changes?.map((c) => c.column))).toEqual([['external_id', 'price']]);
+    const again = stringifyCsv([cols, cols.map((c) => (c === 'external_id' ? 'POS-NEW-2' : c === 'price' ? '1.00' : demo[c]))]);
+    const taken = await run(STORE.c, again, { adoptExternalIds: true, dryRun: true });
+    expect(taken.problems.map((p) => p.reason)).toEqual([`sku ${demo.sku} belongs to the variant with external_id POS-NEW-1`]);
+  });
+
   it('bounds weight-discount prices like every other price: $100,000 is refused in the preview, $99,999.99 is stored on every database', async () => {
     const head = 'external_id,sku,name,category,unit,weight_g,price,weight_discounts,stock';
     const before = await snapshot(STORE.c);

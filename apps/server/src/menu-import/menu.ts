@@ -24,6 +24,8 @@ export interface CurrentVariant {
   parentId: number | null;
   /** Visibility of the listed product (the variant itself, or its parent). */
   visibility: number;
+  /** The variant has an external id of its own (products.external_id); without one its row shows its sku. */
+  ownExternalId: boolean;
 }
 
 export interface StoreMenu {
@@ -251,7 +253,7 @@ export async function readStoreMenu(db: Db, storeId: number): Promise<StoreMenu>
       coa_url: v.coa_url ?? null,
       images: pa[ATTR.images] ? pa[ATTR.images].split(';').filter(Boolean) : [],
     };
-    return { row, productId: v.id, parentId: parent?.id ?? null, visibility: product.visibility };
+    return { row, productId: v.id, parentId: parent?.id ?? null, visibility: product.visibility, ownExternalId: v.external_id != null };
   });
   const skus = new Map(products.map((p) => [p.sku.toLowerCase(), p.id]));
   const externalIds = new Map(products.filter((p) => p.external_id).map((p) => [p.external_id!.toLowerCase(), p.id]));
@@ -333,10 +335,20 @@ function rowProblems(r: MenuRow, menu: StoreMenu): { column: ColumnName; reason:
 }
 
 /** Compute what importing `rows` would do to `menu`. `full`: the file is the whole menu. */
+export interface PlanOptions {
+  /**
+   * A row with a new external_id and the sku of a variant that has no external id of its own (the
+   * demo's) gives that variant the id. Off by default: then such a row is the problem "sku belongs to
+   * another variant", as for any other variant (a file of another store or POS never takes items over).
+   */
+  adoptExternalIds?: boolean;
+}
+
 export function planImport(
   menu: StoreMenu,
   parsed: { rows: ParsedRow[]; problems: Problem[]; problemCount: number },
   full: boolean,
+  options: PlanOptions = {},
 ): ImportPlan {
   const plan: ImportPlan = {
     created: [],
@@ -366,7 +378,7 @@ export function planImport(
     if (
       current &&
       current.row.external_id.toLowerCase() !== ext.toLowerCase() &&
-      current.row.external_id.toLowerCase() !== current.row.sku.toLowerCase()
+      !(options.adoptExternalIds === true && !current.ownExternalId)
     ) {
       problem({
         row: pr.row,
