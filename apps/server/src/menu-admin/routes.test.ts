@@ -427,6 +427,19 @@ describeEachDatabase('console menu routes', (getDb) => {
     expect(json.body.result).toBe('Choose a menu file (CSV or JSON) to upload.');
   });
 
+  it("upload: harbor's export previewed into downtown is a blocking problem naming both stores; applying it writes nothing", async () => {
+    const harbor = await app.inject({ url: '/api/console/stores/4/menu/export.csv', headers: { host: HOST, ...owner.headers } });
+    expect(harbor.statusCode).toBe(200);
+    const before = await historyCount();
+    const preview = await upload(harbor.body, '', owner);
+    expect(preview.body.result.outcome).toBe('problems');
+    expect(preview.body.result.problems[0]).toMatchObject({ row: 0, column: 'store', value: 'harbor' });
+    expect(preview.body.result.problems[0].reason).toMatch(/this file is the menu of store harbor .* not of downtown: nothing is applied/);
+    const applied = await upload(harbor.body, `?apply=${preview.body.result.fileHash}`, owner);
+    expect(applied.body.result.outcome).toBe('problems');
+    expect(await historyCount()).toBe(before);
+  });
+
   it('exports the menu as CSV and JSON that re-import as no change', async () => {
     const csv = await app.inject({ url: `${BASE}/export.csv`, headers: { host: HOST, ...budtender.headers } });
     expect(csv.statusCode).toBe(200);

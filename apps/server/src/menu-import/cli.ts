@@ -99,7 +99,7 @@ export function reportLines(report: ImportReport, opts: { dryRun: boolean; full:
     lines.push(`${plural(report.problemCount, 'problem')} in ${plural(report.rows, 'row')}; nothing was changed.`);
     for (const p of report.problems)
       lines.push(
-        `  row ${p.row}${p.column ? `, ${p.column}` : ''}${p.value ? ` "${p.value.replace(/\s+/g, ' ').slice(0, 80)}"` : ''}: ${p.reason}`,
+        `  ${p.row ? `row ${p.row}` : 'the file'}${p.column ? `, ${p.column}` : ''}${p.value ? ` "${p.value.replace(/\s+/g, ' ').slice(0, 80)}"` : ''}: ${p.reason}`,
       );
     if (report.problemCount > report.problems.length) lines.push(`  … and ${report.problemCount - report.problems.length} more`);
     return lines;

@@ -22,6 +22,8 @@ export interface WeightDiscount {
 
 /** One variant as the file describes it (all values canonical). */
 export interface MenuRow {
+  /** The code of the store whose menu this is (an export writes it; an import checks it, never writes it). */
+  store: string | null;
   external_id: string;
   sku: string;
   parent_external_id: string | null;
@@ -260,6 +262,7 @@ const joinList = (v: string[]) => v.join(', ');
 
 /** Every column, in file order. */
 export const COLUMNS = [
+  col('store', "The code of the store whose menu this is (written by an export; an import into another store is refused).", optionalId, str, null),
   col('external_id', 'The POS id of this variant; unique in the file.', id, str, '', { required: true }),
   col('sku', 'The variant sku; unique in the store.', id, str, '', { required: true }),
   col('parent_external_id', 'The POS id of the product this variant is a size of; empty = a product of its own.', optionalId, str, null),

@@ -377,6 +377,47 @@ describeEachDatabase('menu import', (getDb) => {
     expect(taken.problems.map((p) => p.reason)).toEqual([`sku ${demo.sku} belongs to the variant with external_id POS-NEW-1`]);
   });
 
+  it("flags another store's menu file before anything is applied: harbor's real export into downtown (CSV and JSON, dry run and apply)", async () => {
+    const { db } = getDb();
+    const before = await snapshot(STORE.a);
+    const csv = await exportMenuCsv(db, STORE.d);
+    const json = await exportMenuJson(db, STORE.d);
+    expect(csv.split('\n')[0].split(',')[0]).toBe('store');
+    for (const [text, format] of [
+      [csv, 'csv'],
+      [json, 'json'],
+    ] as const)
+      for (const o of [{ dryRun: true }, {}, { full: true }, { adoptExternalIds: true }]) {
+        const r = await run(STORE.a, text, { format, ...o });
+        expect(r.outcome).toBe('problems');
+        expect(r.problems[0]).toMatchObject({ row: 0, column: 'store', value: 'harbor' });
+        expect(r.problems[0].reason).toMatch(/^this file is the menu of store harbor \(\d+ of \d+ rows say so\), not of downtown: nothing is applied/);
+        expect(r.removed).toEqual([]);
+      }
+    expect(await snapshot(STORE.a)).toBe(before);
+    // Its own export carries its own code and changes nothing; an empty store column is no claim.
+    expect((await run(STORE.d, csv)).outcome).toBe('unchanged');
+    const own = await run(STORE.a, await exportMenuCsv(db, STORE.a));
+    expect(own.outcome).toBe('unchanged');
+  });
+
+  it("flags a file whose skus are the store's but most external ids unknown (another store's or POS's ids), without a store column", async () => {
+    const { db } = getDb();
+    const rows = parseCsvSync(await exportMenuCsv(db, STORE.a), { columns: true }) as Record<string, string>[];
+    const cols = ['external_id', 'sku', 'name', 'category', 'unit', 'weight_g', 'price', 'stock'];
+    const some = rows.filter((r) => r.parent_external_id === '').slice(0, 5);
+    expect(some.length).toBe(5);
+    const file = stringifyCsv([cols, ...some.map((r, i) => cols.map((c) => (c === 'external_id' ? `OTHER-${i}` : r[c])))]);
+    const before = await snapshot(STORE.a);
+    const r = await run(STORE.a, file, { dryRun: true });
+    expect(r.outcome).toBe('problems');
+    expect(r.problems[0]).toMatchObject({ row: 0, column: 'external_id' });
+    expect(r.problems[0].reason).toMatch(/^this file looks like another store's menu: 5 of its 5 rows have a sku of downtown under an external id downtown does not know; nothing is applied/);
+    expect(r.problems.slice(1).map((p) => p.reason)).toEqual(some.map((s) => `sku ${s.sku} belongs to the variant with external_id ${s.external_id}`));
+    expect((await run(STORE.a, file)).outcome).toBe('problems');
+    expect(await snapshot(STORE.a)).toBe(before);
+  });
+
   it('bounds weight-discount prices like every other price: $100,000 is refused in the preview, $99,999.99 is stored on every database', async () => {
     const head = 'external_id,sku,name,category,unit,weight_g,price,weight_discounts,stock';
     const before = await snapshot(STORE.c);
