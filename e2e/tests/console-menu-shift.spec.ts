@@ -51,6 +51,7 @@ for (const size of [
     const word = runWord();
     const name = `Quasar ${word}`;
     await staffLogin(page, HARBOR_MANAGER);
+    await expect(page).toHaveURL(consoleUrl(`/stores/${HARBOR}/orders`));
     await page.goto(consoleUrl(MENU));
     await expect(page.getByRole('heading', { level: 1, name: 'Menu' })).toBeVisible();
 
@@ -128,6 +129,7 @@ for (const size of [
       await expect(lab.getByRole('link', { name: /^Certificate of analysis \(COA\)/ })).toHaveAttribute('href', `https://lab.example/coa/${word}.pdf`);
       await expect(shop.getByText('24.5%').first()).toBeVisible();
       await expectNoAxeViolations(shop);
+      await lab.scrollIntoViewIfNeeded();
       await shop.screenshot({ path: test.info().outputPath(`product-${size.name}.png`) });
     } finally {
       await context.close();
