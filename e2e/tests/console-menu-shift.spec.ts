@@ -77,6 +77,12 @@ for (const size of [
     await expect(rows.first()).toContainText('$12.00');
     const note = rows.first().getByTestId('sale-note');
     await expect(note).toHaveText(/^Sale \$9\.00 ended Jan 3[01], 2026, \d{1,2}:\d{2} [AP]M$/);
+    // The edit dialog reads the stored UTC sale dates in the store's time zone too.
+    await rows.first().getByRole('button', { name: `Edit ${name} 1 g` }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByLabel('Special until (empty = open-ended)')).toHaveAccessibleDescription(/^Store time: Jan 3[01], 2026, \d{1,2}:\d{2} [AP]M$/);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
 
     // Every size, in number order.
     await search.fill(name);

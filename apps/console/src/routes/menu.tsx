@@ -369,6 +369,7 @@ export function MenuPage() {
         key={editing?.productId ?? 'none'}
         item={editing}
         storeId={store.id}
+        timeZone={store.timezone}
         manager={manager}
         onClose={() => setEditing(null)}
         onSaved={(item) => {
@@ -616,15 +617,25 @@ function valuesOf(item: MenuItem): FormValues {
 }
 
 /** Quick edit: only the fields that changed are sent, with the version the form was opened at. */
+/** A sale date typed or stored (UTC, as in the menu file) read in the store's time zone; null when it is not a date. */
+function storeTimeOf(value: string, timeZone: string): string | null {
+  const v = value.trim();
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v)) return null;
+  const ms = Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v);
+  return Number.isNaN(ms) ? null : dateTime(new Date(ms).toISOString(), timeZone);
+}
+
 function EditDialog({
   item,
   storeId,
+  timeZone,
   manager,
   onClose,
   onSaved,
 }: {
   item: MenuItem | null;
   storeId: number;
+  timeZone: string;
   manager: boolean;
   onClose: () => void;
   onSaved: (item: MenuItem) => void;
@@ -700,9 +711,18 @@ function EditDialog({
                 inputMode={f.key === 'stock' ? 'numeric' : f.key.startsWith('special') && f.key !== 'specialPrice' ? 'text' : 'decimal'}
                 value={values[f.key]}
                 aria-invalid={errors[f.key] ? true : undefined}
-                aria-describedby={errors[f.key] ? `edit-${f.key}-error` : undefined}
+                aria-describedby={
+                  [errors[f.key] ? `edit-${f.key}-error` : '', (f.key === 'specialFrom' || f.key === 'specialTo') && storeTimeOf(values[f.key], timeZone) ? `edit-${f.key}-local` : '']
+                    .filter(Boolean)
+                    .join(' ') || undefined
+                }
                 onChange={(e) => setValues({ ...values, [f.key]: e.target.value })}
               />
+              {(f.key === 'specialFrom' || f.key === 'specialTo') && storeTimeOf(values[f.key], timeZone) && (
+                <p id={`edit-${f.key}-local`} className="mt-1 text-sm text-stone-700">
+                  Store time: {storeTimeOf(values[f.key], timeZone)}
+                </p>
+              )}
               {errors[f.key] && (
                 <p id={`edit-${f.key}-error`} className="mt-1 text-sm text-red-800">
                   {errors[f.key]}
