@@ -108,12 +108,12 @@ test('the manager imports a menu file, fixes the reported row, applies it; a sho
     await expect(row).toBeVisible();
     // Scrolled down to the row (the import panel is above the table), its buttons are on screen.
     await row.getByText(gummy, { exact: true }).scrollIntoViewIfNeeded();
-    await expect(row.getByRole('button', { name: `Sold out: ${gummy}` })).toBeInViewport();
-    await row.getByRole('button', { name: `Sold out: ${gummy}` }).click();
+    await expect(row.getByRole('button', { name: `Mark sold out: ${gummy}` })).toBeInViewport();
+    await row.getByRole('button', { name: `Mark sold out: ${gummy}` }).click();
     await expect(row.getByRole('button', { name: 'Confirm sold out' })).toBeFocused();
     await expect(row.getByRole('button', { name: 'Confirm sold out' })).toBeInViewport();
     await row.getByRole('button', { name: 'Confirm sold out' }).click();
-    await expect(page.getByTestId('menu-announcer')).toHaveText(`${gummy} is marked sold out.`);
+    await expect(page.getByTestId('menu-announcer')).toHaveText(`${gummy} is marked sold out. Restock to 12 undoes it.`);
     await expect(row.getByText('Sold out', { exact: true })).toBeVisible();
 
     // The shopper's product page says so (the page is read again until the change has reached it).

@@ -185,6 +185,13 @@ export interface CatalogProduct extends PriceFields {
   strain_type: string | null;
   thc_percent: number | null;
   cbd_percent: number | null;
+  /**
+   * Lab facts from the menu (present only when known): test date `2026-05-02`, batch / lot number,
+   * certificate of analysis link. A product with sizes has those its listed sizes agree on.
+   */
+  lab_tested_at?: string;
+  batch_number?: string;
+  coa_url?: string;
   description: string;
   short_description: string;
   discovery_tags: string[];

@@ -171,6 +171,19 @@ export function MenuImport({ storeId, onApplied }: { storeId: number; onApplied:
             <Count label="Taken off" value={report.counts.removed} />
             <Count label="Problems" value={report.counts.problems} />
           </dl>
+          {report.problems.some((p) => p.row === 0) && (
+            // Problems of the whole file (another store's menu, an unreadable file) block it before any row.
+            <div role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-red-900" data-testid="file-problems">
+              <p className="font-semibold">This file cannot be applied:</p>
+              <ul className="list-disc pl-5">
+                {report.problems
+                  .filter((p) => p.row === 0)
+                  .map((p, i) => (
+                    <li key={i}>{p.reason.charAt(0).toUpperCase() + p.reason.slice(1)}</li>
+                  ))}
+              </ul>
+            </div>
+          )}
           {report.problems.length > 0 && (
             // Focusable: a keyboard can scroll the table sideways on a phone.
             <div className="overflow-x-auto" role="region" aria-label="Problems in the file" tabIndex={0}>

@@ -6,9 +6,11 @@
  * The server decides what a role may do; the page only hides what the server would refuse.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
 import { Dialog } from '../components/Dialog.tsx';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
 import { api, ApiFailure, errorText, query } from '../lib/api.ts';
+import { dateTime } from '../lib/format.ts';
 import { useSession } from '../lib/session.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useStore, useTitle } from './layout.tsx';
@@ -34,6 +36,10 @@ export interface MenuItem {
   status: 'active' | 'disabled';
   version: number;
   thumbnail: string | null;
+  /** The sale now: on (the storefront charges it), not yet started, or over. */
+  specialState: 'current' | 'scheduled' | 'expired' | null;
+  /** Sold out by its last stock change: the count it had (what "Restock" puts back). */
+  restoreStock: number | null;
 }
 
 interface MenuPage {
@@ -65,14 +71,32 @@ type Filters = {
   page: number;
 };
 const NO_FILTERS: Filters = { q: '', category: '', status: '', stock: '', orderable: '', license: '', sort: 'name', page: 1 };
+const FILTER_KEYS = ['q', 'category', 'status', 'stock', 'orderable', 'license', 'sort'] as const;
+
+/** The filters live in the address (?q=…&stock=out&page=2): a reload, a shared link and Back keep them. */
+function filtersOf(params: URLSearchParams): Filters {
+  const f: Filters = { ...NO_FILTERS };
+  for (const k of FILTER_KEYS) f[k] = params.get(k) ?? NO_FILTERS[k];
+  const page = Number(params.get('page'));
+  f.page = Number.isInteger(page) && page > 0 ? page : 1;
+  return f;
+}
 
 export function MenuPage() {
   useTitle('Menu');
   const { store } = useStore();
   const { staff } = useSession();
   const manager = staff?.role === 'owner' || staff?.role === 'manager';
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const [search, setSearch] = useState('');
+  const [params, setParams] = useSearchParams();
+  const filters = filtersOf(params);
+  const setFilters = (next: (f: Filters) => Filters) => {
+    const f = next(filtersOf(params));
+    const out = new URLSearchParams();
+    for (const k of FILTER_KEYS) if (f[k] && f[k] !== NO_FILTERS[k]) out.set(k, f[k]);
+    if (f.page > 1) out.set('page', String(f.page));
+    if (out.toString() !== params.toString()) setParams(out, { replace: true });
+  };
+  const [search, setSearch] = useState(filters.q);
   const [announce, setAnnounce] = useState('');
   const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
@@ -295,6 +319,7 @@ export function MenuPage() {
                     key={item.productId}
                     item={item}
                     storeId={store.id}
+                    timeZone={store.timezone}
                     selected={selected.has(item.productId)}
                     onSelect={(on) =>
                       setSelected((s) => {
@@ -344,6 +369,7 @@ export function MenuPage() {
         key={editing?.productId ?? 'none'}
         item={editing}
         storeId={store.id}
+        timeZone={store.timezone}
         manager={manager}
         onClose={() => setEditing(null)}
         onSaved={(item) => {
@@ -389,6 +415,7 @@ function failureText(err: unknown): { text: string; current?: MenuItem } {
 function Row({
   item,
   storeId,
+  timeZone,
   selected,
   onSelect,
   onEdit,
@@ -398,6 +425,7 @@ function Row({
 }: {
   item: MenuItem;
   storeId: number;
+  timeZone: string;
   selected: boolean;
   onSelect: (on: boolean) => void;
   onEdit: () => void;
@@ -410,7 +438,7 @@ function Row({
   // Where focus goes after the buttons change: the confirm button on the first tap, back to
   // "Sold out" on cancel. The row's actions are drawn twice (under the name on phones, in their
   // own column on wider screens); the one that is visible takes focus.
-  const [focusTarget, setFocusTarget] = useState<'confirm' | 'sold-out' | null>(null);
+  const [focusTarget, setFocusTarget] = useState<'confirm' | 'sold-out' | 'restock' | null>(null);
   const rowRef = useRef<HTMLTableRowElement>(null);
   useEffect(() => {
     if (!focusTarget) return;
@@ -421,14 +449,15 @@ function Row({
     setFocusTarget(null);
   }, [focusTarget, confirming]);
 
-  async function markSoldOut() {
+  async function setStock(stock: number, done: (updated: MenuItem) => string, focus: 'restock' | 'sold-out') {
     setBusy(true);
     try {
       const updated = await api<MenuItem>('PATCH', `/stores/${storeId}/menu/variants/${item.productId}`, {
-        stock: 0,
+        stock,
         version: item.version,
       });
-      onChanged(updated, `${item.name} is marked sold out.`);
+      onChanged(updated, done(updated));
+      setFocusTarget(focus);
     } catch (err) {
       const { text, current } = failureText(err);
       onError(text, current);
@@ -437,24 +466,48 @@ function Row({
       setConfirming(false);
     }
   }
+  const markSoldOut = () =>
+    setStock(
+      0,
+      (u) => `${item.name} is marked sold out.${u.restoreStock ? ` Restock to ${u.restoreStock} undoes it.` : ''}`,
+      'restock',
+    );
+  const cancelConfirm = () => {
+    setConfirming(false);
+    setFocusTarget('sold-out');
+  };
 
   const soldOut = item.stock === 0;
   const actions = (
-    <div className="flex flex-wrap gap-2">
+    <div
+      className="flex flex-wrap gap-2"
+      // Escape backs out of the two-tap "Confirm sold out", as Cancel does.
+      onKeyDown={(e) => {
+        if (confirming && e.key === 'Escape') {
+          e.preventDefault();
+          cancelConfirm();
+        }
+      }}
+    >
+      {soldOut && item.restoreStock != null && (
+        <button
+          data-focus="restock"
+          type="button"
+          className="btn-secondary"
+          disabled={busy}
+          aria-label={`Restock to ${item.restoreStock}: ${item.name} (undo sold out)`}
+          onClick={() => void setStock(item.restoreStock!, () => `${item.name} is back in stock (${item.restoreStock}).`, 'sold-out')}
+        >
+          Restock to {item.restoreStock}
+        </button>
+      )}
       {!soldOut &&
         (confirming ? (
           <>
             <button data-focus="confirm" type="button" className="btn-danger" disabled={busy} onClick={() => void markSoldOut()}>
               Confirm sold out
             </button>
-            <button
-              type="button"
-              className="btn-secondary"
-              onClick={() => {
-                setConfirming(false);
-                setFocusTarget('sold-out');
-              }}
-            >
+            <button type="button" className="btn-secondary" onClick={cancelConfirm}>
               Cancel
             </button>
           </>
@@ -463,13 +516,13 @@ function Row({
             data-focus="sold-out"
             type="button"
             className="btn-secondary"
-            aria-label={`Sold out: ${item.name}`}
+            aria-label={`Mark sold out: ${item.name}`}
             onClick={() => {
               setConfirming(true);
               setFocusTarget('confirm');
             }}
           >
-            Sold out
+            Mark sold out
           </button>
         ))}
       <button type="button" className="btn-secondary" aria-label={`${soldOut ? 'Restock or edit' : 'Edit'} ${item.name}`} onClick={onEdit}>
@@ -510,10 +563,20 @@ function Row({
         <div className="mt-2 sm:hidden">{actions}</div>
       </td>
       <td>
-        {item.specialPrice ? (
+        {item.specialPrice && item.specialState === 'current' ? (
           <>
             <span className="font-semibold">${item.specialPrice}</span> <s className="text-stone-700">${item.price}</s>
-            {item.specialTo && <span className="block text-sm text-stone-700">until {item.specialTo.slice(0, 10)}</span>}
+            {item.specialTo && <span className="block text-sm text-stone-700">Sale until {dateTime(item.specialTo, timeZone)}</span>}
+          </>
+        ) : item.specialPrice ? (
+          // Not charged now: the price is what the storefront charges; the sale is shown as past or coming.
+          <>
+            <span className="font-semibold">${item.price}</span>
+            <span className="block text-sm text-stone-700" data-testid="sale-note">
+              {item.specialState === 'expired'
+                ? `Sale $${item.specialPrice} ended ${dateTime(item.specialTo, timeZone)}`
+                : `Sale $${item.specialPrice} starts ${dateTime(item.specialFrom, timeZone)}`}
+            </span>
           </>
         ) : (
           `$${item.price}`
@@ -554,15 +617,25 @@ function valuesOf(item: MenuItem): FormValues {
 }
 
 /** Quick edit: only the fields that changed are sent, with the version the form was opened at. */
+/** A sale date typed or stored (UTC, as in the menu file) read in the store's time zone; null when it is not a date. */
+function storeTimeOf(value: string, timeZone: string): string | null {
+  const v = value.trim();
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v)) return null;
+  const ms = Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v);
+  return Number.isNaN(ms) ? null : dateTime(new Date(ms).toISOString(), timeZone);
+}
+
 function EditDialog({
   item,
   storeId,
+  timeZone,
   manager,
   onClose,
   onSaved,
 }: {
   item: MenuItem | null;
   storeId: number;
+  timeZone: string;
   manager: boolean;
   onClose: () => void;
   onSaved: (item: MenuItem) => void;
@@ -638,9 +711,18 @@ function EditDialog({
                 inputMode={f.key === 'stock' ? 'numeric' : f.key.startsWith('special') && f.key !== 'specialPrice' ? 'text' : 'decimal'}
                 value={values[f.key]}
                 aria-invalid={errors[f.key] ? true : undefined}
-                aria-describedby={errors[f.key] ? `edit-${f.key}-error` : undefined}
+                aria-describedby={
+                  [errors[f.key] ? `edit-${f.key}-error` : '', (f.key === 'specialFrom' || f.key === 'specialTo') && storeTimeOf(values[f.key], timeZone) ? `edit-${f.key}-local` : '']
+                    .filter(Boolean)
+                    .join(' ') || undefined
+                }
                 onChange={(e) => setValues({ ...values, [f.key]: e.target.value })}
               />
+              {(f.key === 'specialFrom' || f.key === 'specialTo') && storeTimeOf(values[f.key], timeZone) && (
+                <p id={`edit-${f.key}-local`} className="mt-1 text-sm text-stone-700">
+                  Store time: {storeTimeOf(values[f.key], timeZone)}
+                </p>
+              )}
               {errors[f.key] && (
                 <p id={`edit-${f.key}-error`} className="mt-1 text-sm text-red-800">
                   {errors[f.key]}

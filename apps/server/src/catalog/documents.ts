@@ -344,6 +344,19 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
     if (doc.type_id === 'configurable' || doc.type_id === 'grouped' || doc.type_id === 'bundle') {
       Object.assign(doc, summaryPriceFields(doc, options.now));
     }
+    // Potency and lab facts of a menu file live on the sizes: a product with sizes shows those its
+    // listed sizes agree on (sizes of one batch), so the card and page show an imported flower's THC.
+    const sizes = p.type_id === 'configurable' ? (children.get(p.id) ?? []).filter((c) => c.status <= 2) : [];
+    if (sizes.length > 0) {
+      if (doc.thc_percent == null) doc.thc_percent = agreed(sizes.map((c) => c.thc_percent));
+      if (doc.cbd_percent == null) doc.cbd_percent = agreed(sizes.map((c) => c.cbd_percent));
+    }
+    const lab = {
+      lab_tested_at: p.lab_tested_at ?? agreed(sizes.map((c) => c.lab_tested_at)),
+      batch_number: p.batch_number ?? agreed(sizes.map((c) => c.batch_number)),
+      coa_url: p.coa_url ?? agreed(sizes.map((c) => c.coa_url)),
+    };
+    for (const [key, value] of Object.entries(lab)) if (value != null) (doc as unknown as Record<string, unknown>)[key] = value;
     return doc;
   };
 
@@ -370,4 +383,15 @@ export async function loadDocuments(
     (id) => stores.find((s) => s.storeId === id) ?? { storeId: id, products: [], categories: [] },
   );
   return { stores: complete, attributes: rows.attributes.map(toAttribute), rows };
+}
+
+/** The one value the given ones agree on (missing ones ignored); null when they differ or none has one. */
+function agreed<T>(values: readonly (T | null | undefined)[]): T | null {
+  let found: T | null = null;
+  for (const v of values) {
+    if (v == null) continue;
+    if (found !== null && v !== found) return null;
+    found = v;
+  }
+  return found;
 }

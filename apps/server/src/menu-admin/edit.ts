@@ -59,6 +59,10 @@ export interface MenuItem {
   version: number;
   /** A 150×150 thumbnail (/img/150/150/…), or null. */
   thumbnail: string | null;
+  /** The sale at this moment: on now (the storefront charges it), not yet started, or over (not charged). */
+  specialState: 'current' | 'scheduled' | 'expired' | null;
+  /** Sold out by its last stock change: the count before it (what "Restock" puts back); else null. */
+  restoreStock: number | null;
 }
 
 export class EditProblems extends Error {
@@ -85,10 +89,25 @@ export class UnknownVariant extends Error {
 type Db = Kysely<Database>;
 
 /** Extra per-variant facts (stock version, image) for menu rows. */
-export async function itemsOf(db: Db | Transaction<Database>, variants: readonly CurrentVariant[]): Promise<MenuItem[]> {
+export async function itemsOf(
+  db: Db | Transaction<Database>,
+  variants: readonly CurrentVariant[],
+  now: Date = new Date(),
+): Promise<MenuItem[]> {
   const ids = variants.flatMap((v) => (v.parentId ? [v.productId, v.parentId] : [v.productId]));
   const versions = new Map<number, number>();
   const images = new Map<number, string | null>();
+  const lastStock = new Map<number, { before: string | null; after: string | null }>();
+  const soldOut = variants.filter((v) => v.row.stock === 0).map((v) => v.productId);
+  for (let i = 0; i < soldOut.length; i += 500)
+    for (const c of await db
+      .selectFrom('menu_changes')
+      .select(['product_id', 'before', 'after'])
+      .where('product_id', 'in', soldOut.slice(i, i + 500))
+      .where('field', '=', 'stock')
+      .orderBy('id', 'desc')
+      .execute())
+      if (c.product_id != null && !lastStock.has(c.product_id)) lastStock.set(c.product_id, c);
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     for (const s of await db.selectFrom('stock').select(['product_id', 'version']).where('product_id', 'in', chunk).execute())
@@ -97,11 +116,22 @@ export async function itemsOf(db: Db | Transaction<Database>, variants: readonly
   }
   return variants.map((v) => {
     const image = images.get(v.productId) || (v.parentId ? images.get(v.parentId) : null) || null;
-    return toItem(v, versions.get(v.productId) ?? 0, image && image !== 'no_selection' ? image : null);
+    const last = lastStock.get(v.productId);
+    const before = last && last.after === '0' ? Number(last.before) : NaN;
+    const restore = Number.isInteger(before) && before > 0 ? before : null;
+    return toItem(v, versions.get(v.productId) ?? 0, image && image !== 'no_selection' ? image : null, now, restore);
   });
 }
 
-function toItem(v: CurrentVariant, version: number, image: string | null): MenuItem {
+function specialStateOf(r: CurrentVariant['row'], now: Date): MenuItem['specialState'] {
+  if (r.special_price == null) return null;
+  const t = now.getTime();
+  if (r.special_from && Date.parse(r.special_from) > t) return 'scheduled';
+  if (r.special_to && Date.parse(r.special_to) <= t) return 'expired';
+  return 'current';
+}
+
+function toItem(v: CurrentVariant, version: number, image: string | null, now: Date, restoreStock: number | null): MenuItem {
   const r = v.row;
   return {
     productId: v.productId,
@@ -123,6 +153,8 @@ function toItem(v: CurrentVariant, version: number, image: string | null): MenuI
     status: r.status,
     version,
     thumbnail: image ? `/img/150/150/${image.replace(/^\/+/, '')}` : null,
+    specialState: specialStateOf(r, now),
+    restoreStock,
   };
 }
 
@@ -168,7 +200,7 @@ export async function editVariants(db: Db, opts: EditOptions): Promise<EditResul
         const menu = await readStoreMenu(trx, opts.storeId);
         const v = menu.variants.find((x) => x.productId === e.productId);
         if (!v) throw new UnknownVariant(e.productId);
-        throw new StaleEdit(e.productId, (await itemsOf(trx, [v]))[0]);
+        throw new StaleEdit(e.productId, (await itemsOf(trx, [v], opts.at))[0]);
       }
     }
     const menu = await readStoreMenu(trx, opts.storeId);
@@ -232,7 +264,7 @@ export async function editVariants(db: Db, opts: EditOptions): Promise<EditResul
       : null;
     const merged = new Map(plan.writes.map((w) => [w.row.sku, w.row]));
     const edited = opts.edits.map((e) => byId.get(e.productId)!).map((v) => ({ ...v, row: merged.get(v.row.sku) ?? v.row }));
-    const items = await itemsOf(trx, edited);
+    const items = await itemsOf(trx, edited, opts.at);
     return { productIds, changed: plan.updated.length, changes: changes.length, batchId, items };
   });
 }

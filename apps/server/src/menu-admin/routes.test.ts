@@ -29,6 +29,10 @@ interface Item {
   status: 'active' | 'disabled';
   version: number;
   category: string;
+  parentId: number | null;
+  weightG: number | null;
+  specialState: string | null;
+  restoreStock: number | null;
 }
 
 describeEachDatabase('console menu routes', (getDb) => {
@@ -427,6 +431,19 @@ describeEachDatabase('console menu routes', (getDb) => {
     expect(json.body.result).toBe('Choose a menu file (CSV or JSON) to upload.');
   });
 
+  it("upload: harbor's export previewed into downtown is a blocking problem naming both stores; applying it writes nothing", async () => {
+    const harbor = await app.inject({ url: '/api/console/stores/4/menu/export.csv', headers: { host: HOST, ...owner.headers } });
+    expect(harbor.statusCode).toBe(200);
+    const before = await historyCount();
+    const preview = await upload(harbor.body, '', owner);
+    expect(preview.body.result.outcome).toBe('problems');
+    expect(preview.body.result.problems[0]).toMatchObject({ row: 0, column: 'store', value: 'harbor' });
+    expect(preview.body.result.problems[0].reason).toMatch(/this file is the menu of store harbor .* not of downtown: nothing is applied/);
+    const applied = await upload(harbor.body, `?apply=${preview.body.result.fileHash}`, owner);
+    expect(applied.body.result.outcome).toBe('problems');
+    expect(await historyCount()).toBe(before);
+  });
+
   it('exports the menu as CSV and JSON that re-import as no change', async () => {
     const csv = await app.inject({ url: `${BASE}/export.csv`, headers: { host: HOST, ...budtender.headers } });
     expect(csv.statusCode).toBe(200);
@@ -437,5 +454,54 @@ describeEachDatabase('console menu routes', (getDb) => {
     expect(again.body.result.counts.unchanged).toBeGreaterThan(5);
     const json = await app.inject({ url: `${BASE}/export.json`, headers: { host: HOST, ...manager.headers } });
     expect(JSON.parse(json.body).length).toBeGreaterThan(5);
+  });
+
+  it('search matches every word across name and size ("Blue Dream 1" finds the 1 g, not the 14 g); sizes sort by number', async () => {
+    const all = (await list('?size=200')).items;
+    const sized = all.filter((i) => i.parentId != null && i.weightG != null);
+    const byParent = new Map<number, Item[]>();
+    for (const i of sized) byParent.set(i.parentId!, [...(byParent.get(i.parentId!) ?? []), i]);
+    const family = [...byParent.values()].find((f) => f.some((i) => i.weightG === 1) && f.some((i) => i.weightG! >= 10))!;
+    expect(family).toBeDefined();
+    const base = family[0].name.replace(/ [\d.]+ g$/, '');
+    const found = await list(`?q=${encodeURIComponent(`${base} 1`)}&size=200`);
+    expect(found.items.map((i) => i.productId)).toEqual(family.filter((i) => i.weightG === 1).map((i) => i.productId));
+    expect((await list(`?q=${encodeURIComponent(`${base.toUpperCase()}`)}&size=200`)).total).toBeGreaterThanOrEqual(family.length);
+    const sorted = (await list(`?q=${encodeURIComponent(base)}&sort=name&size=200`)).items
+      .filter((i) => i.parentId === family[0].parentId)
+      .map((i) => i.weightG);
+    expect(sorted).toEqual([...sorted].sort((a, b) => a! - b!));
+    expect(sorted.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('says whether a sale is on now, not yet, or over (an expired one is not what the storefront charges)', async () => {
+    const item = (await list('?stock=in&size=200')).items
+      .reverse()
+      .find((i) => !used.has(i.productId) && !i.specialPrice && Number(i.price) > 5 && i.parentId == null)!;
+    used.add(item.productId);
+    const special = (Number(item.price) - 1).toFixed(2);
+    const patch = async (from: string, to: string, version: number) =>
+      call('PATCH', `${BASE}/variants/${item.productId}`, { specialPrice: special, specialFrom: from, specialTo: to, version });
+    const past = await patch('2026-05-01', '2026-06-01', item.version);
+    expect(past.status, JSON.stringify(past.body)).toBe(200);
+    expect(past.body.result.specialState).toBe('expired');
+    expect((await list(`?q=${encodeURIComponent(item.sku)}`)).items[0].specialState).toBe('expired');
+    const later = await patch('2026-07-01', '2026-07-31', past.body.result.version);
+    expect(later.body.result.specialState).toBe('scheduled');
+    const now = await patch('2026-06-01', '2026-06-30', later.body.result.version);
+    expect(now.body.result.specialState).toBe('current');
+  });
+
+  it('a sold-out item knows the count it had, so one action restores it (and nothing once restocked)', async () => {
+    const item = (await list('?stock=in&size=200')).items.reverse().find((i) => !used.has(i.productId) && i.stock > 1)!;
+    used.add(item.productId);
+    const out = await call('PATCH', `${BASE}/variants/${item.productId}`, { stock: 0, version: item.version }, budtender);
+    expect(out.status).toBe(200);
+    expect(out.body.result).toMatchObject({ stock: 0, restoreStock: item.stock });
+    expect((await list(`?q=${encodeURIComponent(item.sku)}`)).items.find((i) => i.productId === item.productId)).toMatchObject({
+      restoreStock: item.stock,
+    });
+    const back = await call('PATCH', `${BASE}/variants/${item.productId}`, { stock: item.stock, version: out.body.result.version }, budtender);
+    expect(back.body.result).toMatchObject({ stock: item.stock, restoreStock: null });
   });
 });

@@ -203,11 +203,17 @@ export function registerMenuAdminRoutes(app: FastifyInstance, deps: MenuAdminDep
     const storeId = await storeOf(request);
     const q = parseOr400(listQuery, request.query);
     const menu = await readStoreMenu(db, storeId);
-    const text = q.q?.toLowerCase();
+    // Every word must match: a number a size or other number of the item exactly ("1" is 1 g, not
+    // 14 g), other words anywhere in its name, size, brand, sku or POS id ("Blue Dream 1").
+    const words = (q.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const category = q.category?.toLowerCase();
     let variants = menu.variants.filter((v) => {
       const r = v.row;
-      if (text && ![r.name, r.brand ?? '', r.sku, r.external_id].some((s) => s.toLowerCase().includes(text))) return false;
+      if (words.length > 0) {
+        const hay = [r.name, r.weight_g != null ? `${r.weight_g} g` : '', r.brand ?? '', r.sku, r.external_id].join(' ').toLowerCase();
+        const numbers = new Set(hay.split(/[^\d.]+/).filter(Boolean));
+        if (!words.every((w) => (/^\d+(\.\d+)?$/.test(w) ? numbers.has(w) : hay.includes(w)))) return false;
+      }
       if (category && !(r.category.toLowerCase() === category || r.category.toLowerCase().startsWith(`${category} > `))) return false;
       if (q.status && r.status !== q.status) return false;
       if (q.stock && (q.stock === 'in') !== r.stock > 0) return false;
@@ -216,7 +222,9 @@ export function registerMenuAdminRoutes(app: FastifyInstance, deps: MenuAdminDep
       return true;
     });
     const key = {
-      name: (v: (typeof variants)[number]) => v.row.name.toLowerCase() + '\u0000' + String(v.row.weight_g ?? 0).padStart(8, '0'),
+      // Sizes in number order (1, 3.5, 7, 14, 28 g): the weight in milligrams, zero-padded.
+      name: (v: (typeof variants)[number]) =>
+        v.row.name.toLowerCase() + '\u0000' + String(Math.round((v.row.weight_g ?? 0) * 1000)).padStart(10, '0'),
       sku: (v: (typeof variants)[number]) => v.row.sku.toLowerCase(),
       category: (v: (typeof variants)[number]) => v.row.category.toLowerCase(),
       price: (v: (typeof variants)[number]) => v.row.price,
@@ -231,7 +239,7 @@ export function registerMenuAdminRoutes(app: FastifyInstance, deps: MenuAdminDep
     const total = variants.length;
     const page = variants.slice((q.page - 1) * q.size, q.page * q.size);
     return ok({
-      items: await itemsOf(db, page),
+      items: await itemsOf(db, page, now()),
       total,
       page: q.page,
       size: q.size,

@@ -25,8 +25,10 @@ describe('parseImportArgs', () => {
       format: 'csv',
       dryRun: true,
       full: false,
+      adoptIds: false,
     });
     expect(parseImportArgs(['--store', 'harbor', '--full', 'm.json'])).toMatchObject({ format: 'json', full: true });
+    expect(parseImportArgs(['--store', 'harbor', '--adopt-ids', 'm.csv'])).toMatchObject({ adoptIds: true });
     expect(parseImportArgs(['--store', 'harbor', '--export', 'out.csv'])).toEqual({
       command: 'export',
       store: 'harbor',
@@ -117,6 +119,19 @@ describe('npm run import', () => {
     const unknown = await cli(['--store', 'nowhere', file]);
     expect(unknown.code).toBe(2);
     expect((await cli(['--store', 'harbor', join(dataDir, 'missing.csv')])).code).toBe(2);
+  });
+
+  it("refuses another store's export (harbor's into downtown) before anything is applied, and says why", async () => {
+    const file = join(dataDir, 'harbor-menu.csv');
+    expect((await cli(['--store', 'harbor', '--export', file])).code).toBe(0);
+    expect(readFileSync(file, 'utf8').split('\n')[1]).toMatch(/^harbor,/);
+    for (const flags of [['--dry-run'], [], ['--full'], ['--adopt-ids']]) {
+      const r = await cli(['--store', 'downtown', file, ...flags]);
+      expect(r.code).toBe(1);
+      expect(r.out).toContain('nothing was changed.');
+      expect(r.out.split('\n')[1]).toMatch(/^  the file, store "harbor": this file is the menu of store harbor \(\d+ of \d+ rows say so\), not of downtown: nothing is applied/);
+    }
+    expect((await cli(['--store', 'harbor', file])).out).toContain('Nothing to change.');
   });
 
   it('exports the menu as CSV and JSON that import as no change', async () => {

@@ -26,18 +26,19 @@ import { exportMenuCsv, exportMenuJson, importMenu, type ImportReport } from './
 
 export const IMPORT_USAGE = [
   'Usage:',
-  '  npm run import -- --store CODE FILE.csv|FILE.json [--dry-run] [--full]',
+  '  npm run import -- --store CODE FILE.csv|FILE.json [--dry-run] [--full] [--adopt-ids]',
   '  npm run import -- --store CODE --export FILE.csv|FILE.json',
   '',
   '  --dry-run  report what would change; write nothing',
   '  --full     the file is the whole menu: variants not in it are taken off the menu',
+  '  --adopt-ids  items with no external id of their own (the demo menu) take the file\'s external ids, matched by sku',
   'The format: apps/server/src/menu-import/FORMAT.md; an example: examples/menu/example-menu.csv',
 ].join('\n');
 
 export class UsageError extends Error {}
 
 export type ImportCommand =
-  | { command: 'import'; store: string; file: string; format: 'csv' | 'json'; dryRun: boolean; full: boolean }
+  | { command: 'import'; store: string; file: string; format: 'csv' | 'json'; dryRun: boolean; full: boolean; adoptIds: boolean }
   | { command: 'export'; store: string; file: string; format: 'csv' | 'json' };
 
 function formatOf(file: string): 'csv' | 'json' {
@@ -59,6 +60,7 @@ export function parseImportArgs(argv: string[]): ImportCommand {
         store: { type: 'string' },
         'dry-run': { type: 'boolean', default: false },
         full: { type: 'boolean', default: false },
+        'adopt-ids': { type: 'boolean', default: false },
         export: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -71,13 +73,21 @@ export function parseImportArgs(argv: string[]): ImportCommand {
   const store = values.store?.trim().toLowerCase();
   if (!store) throw new UsageError(`--store is required\n${IMPORT_USAGE}`);
   if (values.export !== undefined) {
-    if (positionals.length > 0 || values['dry-run'] || values.full)
+    if (positionals.length > 0 || values['dry-run'] || values.full || values['adopt-ids'])
       throw new UsageError(`--export takes no other file or flag\n${IMPORT_USAGE}`);
     return { command: 'export', store, file: values.export, format: formatOf(values.export) };
   }
   if (positionals.length !== 1) throw new UsageError(`give exactly one file to import\n${IMPORT_USAGE}`);
   const file = positionals[0];
-  return { command: 'import', store, file, format: formatOf(file), dryRun: values['dry-run'] === true, full: values.full === true };
+  return {
+    command: 'import',
+    store,
+    file,
+    format: formatOf(file),
+    dryRun: values['dry-run'] === true,
+    full: values.full === true,
+    adoptIds: values['adopt-ids'] === true,
+  };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -89,7 +99,7 @@ export function reportLines(report: ImportReport, opts: { dryRun: boolean; full:
     lines.push(`${plural(report.problemCount, 'problem')} in ${plural(report.rows, 'row')}; nothing was changed.`);
     for (const p of report.problems)
       lines.push(
-        `  row ${p.row}${p.column ? `, ${p.column}` : ''}${p.value ? ` "${p.value.replace(/\s+/g, ' ').slice(0, 80)}"` : ''}: ${p.reason}`,
+        `  ${p.row ? `row ${p.row}` : 'the file'}${p.column ? `, ${p.column}` : ''}${p.value ? ` "${p.value.replace(/\s+/g, ' ').slice(0, 80)}"` : ''}: ${p.reason}`,
       );
     if (report.problemCount > report.problems.length) lines.push(`  … and ${report.problemCount - report.problems.length} more`);
     return lines;
@@ -174,6 +184,7 @@ export async function runImportCli(
       format: args.format,
       dryRun: args.dryRun,
       full: args.full,
+      adoptExternalIds: args.adoptIds,
       onProgress: (rows) => io.progress?.(rows, bytes, size),
       // Pictures named in the file are beside it; copied into the media the storefront serves.
       images: { sourceDir: dirname(args.file), mediaDir: join(config.dataDir, 'media') },

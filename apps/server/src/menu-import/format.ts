@@ -22,6 +22,8 @@ export interface WeightDiscount {
 
 /** One variant as the file describes it (all values canonical). */
 export interface MenuRow {
+  /** The code of the store whose menu this is (an export writes it; an import checks it, never writes it). */
+  store: string | null;
   external_id: string;
   sku: string;
   parent_external_id: string | null;
@@ -105,6 +107,9 @@ const id = (cell: string): Parsed<string> => {
 
 const optionalId = (cell: string): Parsed<string | null> => (cell.trim() ? id(cell) : ok(null));
 
+/** Every price of a menu (price, sale, medical, weight discounts) is under $100,000. */
+export const MAX_PRICE_CENTS = 10_000_000;
+
 /** `12.50`, `12`, `$12.50` → 1250 cents; at most 2 decimals, not negative, under $100,000. */
 export function parseMoney(cell: string): Parsed<number | null> {
   const v = cell.trim().replace(/^\$/, '');
@@ -112,7 +117,7 @@ export function parseMoney(cell: string): Parsed<number | null> {
   if (/^-/.test(v)) return fail('must not be negative');
   if (!/^\d+(\.\d{1,2})?$/.test(v)) return fail('must be an amount in dollars such as 12.50');
   const cents = Math.round(Number(v) * 100);
-  if (cents >= 10_000_000) return fail('must be under $100,000');
+  if (cents >= MAX_PRICE_CENTS) return fail('must be under $100,000');
   return ok(cents);
 }
 
@@ -224,7 +229,10 @@ function weightDiscounts(cell: string): Parsed<WeightDiscount[]> {
     const grams = Number(m[1]);
     if (!Object.values(SIZE_WEIGHTS_GRAMS).includes(grams)) return fail(`${grams} g is not a size (1, 3.5, 7, 14 or 28 g)`);
     if (out.some((d) => d.grams === grams)) return fail(`${grams} g is given twice`);
-    out.push({ grams, priceCents: Math.round(Number(m[2]) * 100) });
+    const priceCents = Math.round(Number(m[2]) * 100);
+    // The bound of every other price (parseMoney): the catalogue's integer cents column holds it on every database.
+    if (priceCents >= MAX_PRICE_CENTS) return fail(`${grams} g: the price must be under $100,000`);
+    out.push({ grams, priceCents });
   }
   return ok(out.sort((a, b) => a.grams - b.grams));
 }
@@ -254,6 +262,7 @@ const joinList = (v: string[]) => v.join(', ');
 
 /** Every column, in file order. */
 export const COLUMNS = [
+  col('store', "The code of the store whose menu this is (written by an export; an import into another store is refused).", optionalId, str, null),
   col('external_id', 'The POS id of this variant; unique in the file.', id, str, '', { required: true }),
   col('sku', 'The variant sku; unique in the store.', id, str, '', { required: true }),
   col('parent_external_id', 'The POS id of the product this variant is a size of; empty = a product of its own.', optionalId, str, null),

@@ -37,6 +37,11 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** The file is the whole menu: variants not in it are taken off the menu (status disabled). */
   full?: boolean;
+  /**
+   * Let the file's external ids be given to variants that have none of their own, matched by sku
+   * (moving the demo menu to a POS's ids). Without it a known sku under a new external id is a problem.
+   */
+  adoptExternalIds?: boolean;
   /** After a write: tell the catalogue (reindex, drop cached pages, tell other nodes). */
   onChanged?: (storeId: number, productIds: number[]) => Promise<void>;
   onProgress?: (rows: number) => void;
@@ -91,7 +96,7 @@ export async function importMenu(db: Kysely<Database>, opts: ImportOptions): Pro
   const run = async (dry: boolean) =>
     db.transaction().execute(async (trx) => {
       const menu = await readStoreMenu(trx, opts.storeId);
-      const plan = planImport(menu, parsed, opts.full === true);
+      const plan = planImport(menu, parsed, opts.full === true, { adoptExternalIds: opts.adoptExternalIds === true });
       const pictures = opts.images && plan.problemCount === 0 ? await picturesToTake(plan, opts.images) : undefined;
       const now = (opts.clock ?? (() => new Date()))();
       const write = !dry && plan.problemCount === 0 && plan.writes.length > 0;
@@ -165,18 +170,20 @@ async function recordImport(
   audit: NonNullable<ImportOptions['audit']>,
   at: Date,
 ): Promise<void> {
-  const externalIds = [...plan.created, ...plan.updated, ...plan.removed].map((v) => v.external_id);
+  // By sku (unique in the store, and exactly as written): a variant that never had an external id of
+  // its own (the demo's, or one only a quick stock or price change touched) is found as well.
+  const skus = [...new Set([...plan.created, ...plan.updated, ...plan.removed].map((v) => v.sku))];
   const idOf = new Map<string, number>();
-  for (let i = 0; i < externalIds.length; i += 500) {
+  for (let i = 0; i < skus.length; i += 500) {
     const rows = await trx
       .selectFrom('products')
-      .select(['id', 'external_id'])
+      .select(['id', 'sku'])
       .where('store_id', '=', storeId)
-      .where('external_id', 'in', externalIds.slice(i, i + 500))
+      .where('sku', 'in', skus.slice(i, i + 500))
       .execute();
-    for (const r of rows) idOf.set(r.external_id!, r.id);
+    for (const r of rows) idOf.set(r.sku, r.id);
   }
-  const base = (v: PlannedVariant) => ({ productId: idOf.get(v.external_id) ?? null, sku: v.sku, externalId: v.external_id });
+  const base = (v: PlannedVariant) => ({ productId: idOf.get(v.sku) ?? null, sku: v.sku, externalId: v.external_id });
   const changes: MenuChange[] = [
     ...plan.created.map((v) => ({ ...base(v), field: 'created', before: null, after: v.name })),
     ...plan.updated.flatMap((v) => (v.changes ?? []).map((c) => ({ ...base(v), field: c.column, before: c.before, after: c.after }))),

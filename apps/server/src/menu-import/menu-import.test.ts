@@ -11,6 +11,7 @@ import { exportMenuCsv, exportMenuJson, importMenu, type ImportOptions } from '.
 import { escapeCell, unescapeCell } from '../http/csv.ts';
 import { COLUMN_BY_NAME, COLUMN_NAMES, REQUIRED_COLUMNS } from './format.ts';
 import { MAX_ROWS, parseMenuFile } from './parse.ts';
+import { listMenuChanges } from '../menu-admin/audit.ts';
 
 const EXAMPLE_CSV = readFileSync(join(REPO_ROOT, 'examples/menu/example-menu.csv'));
 const EXAMPLE_JSON = readFileSync(join(REPO_ROOT, 'examples/menu/example-menu.json'));
@@ -147,6 +148,47 @@ describeEachDatabase('menu import', (getDb) => {
       ['AUD-1', 'price', '30.00', '28.00'],
       ['AUD-1', 'stock', '10', '0'],
     ]);
+  });
+
+  it('stores the product on every history row of an import or an API push, also for a demo item with no external id of its own', async () => {
+    const { db } = getDb();
+    const rows = parseCsvSync(await exportMenuCsv(db, STORE.b), { columns: true }) as Record<string, string>[];
+    const demo = rows.filter((r) => r.external_id === r.sku && r.unit === 'g').slice(0, 2);
+    expect(demo).toHaveLength(2);
+    const stored = await db
+      .selectFrom('products')
+      .select(['id', 'sku', 'external_id'])
+      .where('store_id', '=', STORE.b)
+      .where('sku', 'in', demo.map((r) => r.sku))
+      .execute();
+    expect(stored.map((p) => p.external_id)).toEqual([null, null]);
+    const idOf = new Map(stored.map((p) => [p.sku, p.id]));
+    const cols = ['external_id', 'sku', 'name', 'category', 'unit', 'weight_g', 'price', 'stock'];
+    const file = (price: (r: Record<string, string>) => string, stock: (r: Record<string, string>) => string) =>
+      stringifyCsv([cols, ...demo.map((r) => cols.map((c) => (c === 'price' ? price(r) : c === 'stock' ? stock(r) : r[c])))]);
+    // Console import: a quick price change (only the price and stock rows are written).
+    const viaImport = await run(STORE.b, file((r) => (Number(r.price) + 1).toFixed(2), (r) => r.stock), {
+      audit: { source: 'import', actor: { type: 'staff', id: 4, name: 'Dana Cole' } },
+    });
+    expect(viaImport.outcome).toBe('applied');
+    // Integration API: the same engine, JSON rows, a stock change.
+    const viaApi = await importMenu(db, {
+      storeId: STORE.b,
+      source: [JSON.stringify(demo.map((r) => ({ ...Object.fromEntries(cols.map((c) => [c, r[c]])), price: (Number(r.price) + 1).toFixed(2), stock: '7' })))],
+      format: 'json',
+      clock: () => NOW,
+      audit: { source: 'api', actor: { type: 'api_key', id: 1, name: 'POS' } },
+    });
+    expect(viaApi.outcome).toBe('applied');
+    for (const r of demo) {
+      const history = await listMenuChanges(db, STORE.b, { productId: idOf.get(r.sku)! });
+      expect(history.map((h) => [h.source, h.field, h.after]).reverse()).toEqual([
+        ['import', 'price', (Number(r.price) + 1).toFixed(2)],
+        ['api', 'stock', '7'],
+      ]);
+    }
+    const orphans = await db.selectFrom('menu_changes').select('id').where('store_id', '=', STORE.b).where('product_id', 'is', null).execute();
+    expect(orphans).toEqual([]);
   });
 
   it("a stock, orderable or price change of a size writes just those rows; the parent total and both pages' updated_at follow", async () => {
@@ -311,6 +353,97 @@ describeEachDatabase('menu import', (getDb) => {
     expect(by(8)[0][0]).toBe('weight_g');
     expect(by(8)[0][2]).toMatch(/implausible for an edible/);
     expect(await snapshot(STORE.c)).toBe(before);
+  });
+
+  it('a known sku under a new external id is "sku belongs to another variant", also for a demo item (its external id shown as its sku); --adopt-ids gives it the id', async () => {
+    const { db } = getDb();
+    const rows = parseCsvSync(await exportMenuCsv(db, STORE.c), { columns: true }) as Record<string, string>[];
+    const demo = rows.find((r) => r.external_id === r.sku && r.parent_external_id === '' && Number(r.price) > 2 && r.special_price === '')!;
+    expect(demo).toBeDefined();
+    const cols = ['external_id', 'sku', 'name', 'category', 'unit', 'weight_g', 'price', 'stock'];
+    const file = stringifyCsv([cols, cols.map((c) => (c === 'external_id' ? 'POS-NEW-1' : c === 'price' ? '1.00' : demo[c]))]);
+    const before = await snapshot(STORE.c);
+    const r = await run(STORE.c, file, { dryRun: true });
+    expect(r.outcome).toBe('problems');
+    expect(r.updated).toEqual([]);
+    expect(r.problems.map((p) => [p.row, p.column, p.value, p.reason])).toEqual([
+      [2, 'sku', demo.sku, `sku ${demo.sku} belongs to the variant with external_id ${demo.external_id}`],
+    ]);
+    expect((await run(STORE.c, file)).outcome).toBe('problems');
+    expect(await snapshot(STORE.c)).toBe(before);
+    // Explicitly moving the demo menu to a POS's ids: the variant takes the new id (once; then it is its own).
+    const adopted = await run(STORE.c, file, { adoptExternalIds: true });
+    expect(adopted.problems).toEqual([]);
+    expect(adopted.updated.map((u) => u.changes?.map((c) => c.column))).toEqual([['external_id', 'price']]);
+    const again = stringifyCsv([cols, cols.map((c) => (c === 'external_id' ? 'POS-NEW-2' : c === 'price' ? '1.00' : demo[c]))]);
+    const taken = await run(STORE.c, again, { adoptExternalIds: true, dryRun: true });
+    expect(taken.problems.map((p) => p.reason)).toEqual([`sku ${demo.sku} belongs to the variant with external_id POS-NEW-1`]);
+  });
+
+  it("flags another store's menu file before anything is applied: harbor's real export into downtown (CSV and JSON, dry run and apply)", async () => {
+    const { db } = getDb();
+    const before = await snapshot(STORE.a);
+    const csv = await exportMenuCsv(db, STORE.d);
+    const json = await exportMenuJson(db, STORE.d);
+    expect(csv.split('\n')[0].split(',')[0]).toBe('store');
+    for (const [text, format] of [
+      [csv, 'csv'],
+      [json, 'json'],
+    ] as const)
+      for (const o of [{ dryRun: true }, {}, { full: true }, { adoptExternalIds: true }]) {
+        const r = await run(STORE.a, text, { format, ...o });
+        expect(r.outcome).toBe('problems');
+        expect(r.problems[0]).toMatchObject({ row: 0, column: 'store', value: 'harbor' });
+        expect(r.problems[0].reason).toMatch(/^this file is the menu of store harbor \(\d+ of \d+ rows say so\), not of downtown: nothing is applied/);
+        expect(r.removed).toEqual([]);
+      }
+    expect(await snapshot(STORE.a)).toBe(before);
+    // Its own export carries its own code and changes nothing; an empty store column is no claim.
+    expect((await run(STORE.d, csv)).outcome).toBe('unchanged');
+    const own = await run(STORE.a, await exportMenuCsv(db, STORE.a));
+    expect(own.outcome).toBe('unchanged');
+  });
+
+  it("flags a file whose skus are the store's but most external ids unknown (another store's or POS's ids), without a store column", async () => {
+    const { db } = getDb();
+    const rows = parseCsvSync(await exportMenuCsv(db, STORE.a), { columns: true }) as Record<string, string>[];
+    const cols = ['external_id', 'sku', 'name', 'category', 'unit', 'weight_g', 'price', 'stock'];
+    const some = rows.filter((r) => r.parent_external_id === '').slice(0, 5);
+    expect(some.length).toBe(5);
+    const file = stringifyCsv([cols, ...some.map((r, i) => cols.map((c) => (c === 'external_id' ? `OTHER-${i}` : r[c])))]);
+    const before = await snapshot(STORE.a);
+    const r = await run(STORE.a, file, { dryRun: true });
+    expect(r.outcome).toBe('problems');
+    expect(r.problems[0]).toMatchObject({ row: 0, column: 'external_id' });
+    expect(r.problems[0].reason).toMatch(/^this file looks like another store's menu: 5 of its 5 rows have a sku of downtown under an external id downtown does not know; nothing is applied/);
+    expect(r.problems.slice(1).map((p) => p.reason)).toEqual(some.map((s) => `sku ${s.sku} belongs to the variant with external_id ${s.external_id}`));
+    expect((await run(STORE.a, file)).outcome).toBe('problems');
+    expect(await snapshot(STORE.a)).toBe(before);
+  });
+
+  it('bounds weight-discount prices like every other price: $100,000 is refused in the preview, $99,999.99 is stored on every database', async () => {
+    const head = 'external_id,sku,name,category,unit,weight_g,price,weight_discounts,stock';
+    const before = await snapshot(STORE.c);
+    const huge = await run(STORE.c, [head, 'WD-1,WD-1,Big Discount,Flower > Indica,g,1,10.00,7=99999999999.00,1'].join('\n'), { dryRun: true });
+    expect(huge.outcome).toBe('problems');
+    expect(huge.problems.map((p) => [p.row, p.column, p.reason])).toEqual([
+      [2, 'weight_discounts', 'weight_discounts 7 g: the price must be under $100,000'],
+    ]);
+    const edge = await run(STORE.c, [head, 'WD-1,WD-1,Big Discount,Flower > Indica,g,1,10.00,7=100000.00,1'].join('\n'));
+    expect(edge.outcome).toBe('problems');
+    expect(await snapshot(STORE.c)).toBe(before);
+    const top = await run(STORE.c, [head, 'WD-1,WD-1,Big Discount,Flower > Indica,g,1,10.00,7=99999.99,1'].join('\n'));
+    expect(top.problems).toEqual([]);
+    expect(top.outcome).toBe('applied');
+    const { db } = getDb();
+    const stored = await db
+      .selectFrom('qty_discounts')
+      .innerJoin('products', 'products.id', 'qty_discounts.product_id')
+      .select(['qty_discounts.qty_to_buy', 'qty_discounts.price_cents'])
+      .where('products.sku', '=', 'WD-1')
+      .where('products.store_id', '=', STORE.c)
+      .execute();
+    expect(stored.map((d) => [Number(d.qty_to_buy), Number(d.price_cents)])).toEqual([[7, 9_999_999]]);
   });
 
   it('refuses a sku or id that belongs to another product of the store, and a product key that is a variant id', async () => {

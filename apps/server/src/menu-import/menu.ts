@@ -24,10 +24,14 @@ export interface CurrentVariant {
   parentId: number | null;
   /** Visibility of the listed product (the variant itself, or its parent). */
   visibility: number;
+  /** The variant has an external id of its own (products.external_id); without one its row shows its sku. */
+  ownExternalId: boolean;
 }
 
 export interface StoreMenu {
   storeId: number;
+  /** The store's code (the `store` column of its rows). */
+  storeCode: string;
   variants: CurrentVariant[];
   /** Configurable parents by key (external_id, else sku). */
   parents: Map<string, { id: number; sku: string }>;
@@ -121,6 +125,7 @@ export async function readStoreMenu(db: Db, storeId: number): Promise<StoreMenu>
   const { categoryIds, categoryPath } = await loadCategories(db, storeId);
   const { brandIds, brandNames } = await loadBrands(db);
   const products = await db.selectFrom('products').selectAll().where('store_id', '=', storeId).orderBy('id').execute();
+  const storeCode = (await db.selectFrom('stores').select('code').where('id', '=', storeId).executeTakeFirst())?.code ?? String(storeId);
   const byId = new Map(products.map((p) => [p.id, p]));
   const parents = new Map<string, { id: number; sku: string }>();
   for (const p of products) if (p.type_id === 'configurable') parents.set(p.external_id ?? p.sku, { id: p.id, sku: p.sku });
@@ -213,6 +218,7 @@ export async function readStoreMenu(db: Db, storeId: number): Promise<StoreMenu>
     const effects = withoutTags(listOf(product.discovery_tags), [...flavours, ...terpenes]);
     const orderable = parent ? v.status <= 1 || v.status === 3 : v.status <= 1;
     const row: MenuRow = {
+      store: storeCode,
       external_id: v.external_id ?? v.sku,
       sku: v.sku,
       parent_external_id: parent ? (parent.external_id ?? parent.sku) : null,
@@ -251,12 +257,12 @@ export async function readStoreMenu(db: Db, storeId: number): Promise<StoreMenu>
       coa_url: v.coa_url ?? null,
       images: pa[ATTR.images] ? pa[ATTR.images].split(';').filter(Boolean) : [],
     };
-    return { row, productId: v.id, parentId: parent?.id ?? null, visibility: product.visibility };
+    return { row, productId: v.id, parentId: parent?.id ?? null, visibility: product.visibility, ownExternalId: v.external_id != null };
   });
   const skus = new Map(products.map((p) => [p.sku.toLowerCase(), p.id]));
   const externalIds = new Map(products.filter((p) => p.external_id).map((p) => [p.external_id!.toLowerCase(), p.id]));
   const urlPaths = new Set(products.map((p) => p.url_path));
-  return { storeId, variants, parents, categoryIds, categoryPath, brandIds, brandNames, skus, externalIds, urlPaths };
+  return { storeId, storeCode, variants, parents, categoryIds, categoryPath, brandIds, brandNames, skus, externalIds, urlPaths };
 }
 
 // ---------------------------------------------------------------- plan
@@ -333,10 +339,20 @@ function rowProblems(r: MenuRow, menu: StoreMenu): { column: ColumnName; reason:
 }
 
 /** Compute what importing `rows` would do to `menu`. `full`: the file is the whole menu. */
+export interface PlanOptions {
+  /**
+   * A row with a new external_id and the sku of a variant that has no external id of its own (the
+   * demo's) gives that variant the id. Off by default: then such a row is the problem "sku belongs to
+   * another variant", as for any other variant (a file of another store or POS never takes items over).
+   */
+  adoptExternalIds?: boolean;
+}
+
 export function planImport(
   menu: StoreMenu,
   parsed: { rows: ParsedRow[]; problems: Problem[]; problemCount: number },
   full: boolean,
+  options: PlanOptions = {},
 ): ImportPlan {
   const plan: ImportPlan = {
     created: [],
@@ -356,17 +372,24 @@ export function planImport(
   const fileIds = new Map(parsed.rows.filter((r) => r.values.external_id).map((r) => [r.values.external_id!.toLowerCase(), r.row]));
   const fileSkus = new Map(parsed.rows.filter((r) => r.values.sku).map((r) => [r.values.sku!.toLowerCase(), r.row]));
   const seen = new Set<CurrentVariant>();
+  // A file of another store: rows naming another store code, or rows whose sku is the store's under an
+  // external id it does not know (another store's or POS's ids for the same skus).
+  const otherStores = new Map<string, number>();
+  let foreignIds = 0;
   const groups = new Map<string, { row: number; merged: MenuRow }>();
   for (const pr of parsed.rows) {
     const ext = pr.values.external_id;
     const sku = pr.values.sku;
     if (!ext || !sku) continue; // reported by the parser
+    if (pr.values.store && pr.values.store.toLowerCase() !== menu.storeCode.toLowerCase())
+      otherStores.set(pr.values.store, (otherStores.get(pr.values.store) ?? 0) + 1);
+    if (!byExternal.has(ext.toLowerCase()) && !menu.externalIds.has(ext.toLowerCase()) && menu.skus.has(sku.toLowerCase())) foreignIds++;
     const current =
       byExternal.get(ext.toLowerCase()) ?? (bySku.get(sku.toLowerCase())?.productId ? bySku.get(sku.toLowerCase()) : undefined);
     if (
       current &&
       current.row.external_id.toLowerCase() !== ext.toLowerCase() &&
-      current.row.external_id.toLowerCase() !== current.row.sku.toLowerCase()
+      !(options.adoptExternalIds === true && !current.ownExternalId)
     ) {
       problem({
         row: pr.row,
@@ -389,6 +412,7 @@ export function planImport(
     if (current) seen.add(current);
     const merged: MenuRow = { ...(current ? current.row : emptyRow()) };
     for (const col of pr.present) if (col in pr.values) (merged as unknown as Record<string, unknown>)[col] = pr.values[col];
+    merged.store = menu.storeCode; // checked above, never written
     if (!merged.parent_external_id) merged.parent_sku = null;
     else if (!merged.parent_sku) merged.parent_sku = menu.parents.get(merged.parent_external_id)?.sku ?? merged.parent_external_id;
     // An effect that is also a flavour or terpene is that (it is one tag of the product).
@@ -449,7 +473,27 @@ export function planImport(
       plan.writes.push({ row: merged, current });
     }
   }
-  if (full && parsed.problemCount === 0 && parsed.rows.length > 0)
+  const fileProblems: Problem[] = [];
+  for (const [code, rows] of otherStores)
+    fileProblems.push({
+      row: 0,
+      column: 'store',
+      value: code,
+      reason: `this file is the menu of store ${code} (${rows} of ${parsed.rows.length} rows say so), not of ${menu.storeCode}: nothing is applied. Import it into ${code}, or, to copy that menu here on purpose, empty the store column first`,
+    });
+  const adopting = options.adoptExternalIds === true;
+  if (!adopting && foreignIds >= 3 && foreignIds * 2 > parsed.rows.length)
+    fileProblems.push({
+      row: 0,
+      column: 'external_id',
+      value: '',
+      reason: `this file looks like another store's menu: ${foreignIds} of its ${parsed.rows.length} rows have a sku of ${menu.storeCode} under an external id ${menu.storeCode} does not know; nothing is applied. Import it into the store it came from (to give ${menu.storeCode}'s items these POS ids, use npm run import with --adopt-ids)`,
+    });
+  if (fileProblems.length) {
+    plan.problemCount += fileProblems.length;
+    plan.problems = [...fileProblems, ...plan.problems].slice(0, 1000);
+  }
+  if (full && parsed.problemCount === 0 && fileProblems.length === 0 && parsed.rows.length > 0)
     for (const v of menu.variants) {
       if (seen.has(v) || v.row.status === 'disabled') continue;
       plan.removed.push({ row: 0, external_id: v.row.external_id, sku: v.row.sku, name: v.row.name });

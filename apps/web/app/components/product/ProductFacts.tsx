@@ -1,4 +1,12 @@
-import { cultivationFacts, infusedPotency, LICENSE_LABELS, potencyLine, type CatalogProduct, type LicenseType } from '@verdant/domain';
+import {
+  cultivationFacts,
+  formatDate,
+  infusedPotency,
+  LICENSE_LABELS,
+  potencyLine,
+  type CatalogProduct,
+  type LicenseType,
+} from '@verdant/domain';
 import { cachedElement } from '../../lib/cached-element.tsx';
 import { pageFragments } from '../../lib/fragment-cache.ts';
 import { percentLabel, strainLabel } from '../../lib/product-view.ts';
@@ -30,5 +38,42 @@ export function ProductFacts({ product }: { product: CatalogProduct }) {
         <dd className="font-semibold text-stone-900">{value}</dd>
       </div>
     )),
+  );
+}
+
+/** The lab test date, batch and certificate of analysis a menu gives (nothing when it gives none). */
+export function LabFacts({ product }: { product: Pick<CatalogProduct, 'lab_tested_at' | 'batch_number' | 'coa_url' | 'name'> }) {
+  const coa = product.coa_url && /^https?:\/\//i.test(product.coa_url) ? product.coa_url : null;
+  if (!product.lab_tested_at && !product.batch_number && !coa) return null;
+  return (
+    <section aria-labelledby="lab-facts-heading" className="mt-3 text-sm" data-testid="lab-facts">
+      <h2 id="lab-facts-heading" className="sr-only">
+        Lab results
+      </h2>
+      <dl className="flex flex-wrap gap-x-4 gap-y-1 text-stone-700">
+        {product.lab_tested_at ? (
+          <div className="flex gap-1">
+            <dt>Lab tested</dt>
+            <dd className="font-semibold text-stone-900">{formatDate(`${product.lab_tested_at.slice(0, 10)}T12:00:00Z`)}</dd>
+          </div>
+        ) : null}
+        {product.batch_number ? (
+          <div className="flex gap-1">
+            <dt>Batch</dt>
+            <dd className="font-semibold text-stone-900">{product.batch_number}</dd>
+          </div>
+        ) : null}
+        {coa ? (
+          <div className="flex gap-1">
+            <dt className="sr-only">Certificate of analysis</dt>
+            <dd>
+              <a href={coa} target="_blank" rel="noopener noreferrer nofollow" className="font-semibold text-brand-ink underline">
+                Certificate of analysis (COA)<span className="sr-only"> for {product.name}, opens in a new tab</span>
+              </a>
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+    </section>
   );
 }

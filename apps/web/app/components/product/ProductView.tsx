@@ -7,7 +7,7 @@ import { AddToCart } from './AddToCart.tsx';
 import { Price } from './Price.tsx';
 import { ProductGallery } from './ProductGallery.tsx';
 import { SizeSelector } from './SizeSelector.tsx';
-import { ProductFacts } from './ProductFacts.tsx';
+import { LabFacts, ProductFacts } from './ProductFacts.tsx';
 import { splitComponent } from '../ui/SplitComponent.tsx';
 import type { BreadcrumbItem } from '../../lib/category-tree.ts';
 import { chosenPriceView, galleryImages, pageCustomerGroup, sizeChoices, stockLabel } from '../../lib/product-page.ts';
@@ -114,6 +114,7 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
           {product.brand ? <p className="text-sm font-semibold tracking-wide text-stone-600 uppercase">{product.brand}</p> : null}
           <h1 className="mt-1 font-display text-3xl font-bold tracking-tight text-stone-900 sm:text-4xl">{product.name}</h1>
           <ProductFacts product={product} />
+          <LabFacts product={product} />
           <div data-testid="product-price">
             <Price price={price.price} finalPrice={price.final_price} from={!child && price.from} money={store.money} className="mt-4 text-2xl" />
             {chosen && qty > 1 ? <p className="text-sm text-stone-700">{`Each, when buying ${qty}`}</p> : null}
