@@ -207,6 +207,21 @@ describeEachDatabase('purchase-limit buckets', (getDb) => {
     });
   });
 
+  it('a burst of parallel orders from one customer can’t together pass a per-day limit (lock before the check)', async () => {
+    now = new Date('2026-06-21T18:00:00.000Z');
+    const { token, customerId } = await loginCustomer(app, '(916) 555-3110');
+    // 3 g of concentrate each: two fit in the day's 8 g, a third would make 9 g.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        call('POST', '/api/order/save', orderBody({ license_type: 'recreational', products: [{ sku: ROSIN, qty: 3 }] }), bearer(token)),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
+    expect(answers.filter((a) => a.status !== 200).every((a) => a.status === 400 && a.errorCode === 'purchase_limit')).toBe(true);
+    const placed = await db().selectFrom('orders').select('id').where('customer_id', '=', customerId).execute();
+    expect(placed).toHaveLength(2);
+  });
+
   it('a medical and a recreational order of one customer on the same day count toward each other', async () => {
     now = new Date('2026-06-21T17:00:00.000Z');
     const { token } = await loginCustomer(app, '(916) 555-3104');
