@@ -113,7 +113,7 @@ describeEachDatabase('purchase-limit buckets', (getDb) => {
   it('keeps today’s per-order limit where the store has no model of its own (spec §8 message)', async () => {
     now = new Date('2026-06-20T19:00:00.000Z');
     const s = await shopper(null, 'recreational', 'eastside.localhost');
-    expect((await app.storeSettings.get(2, LIMITS)).source).toBe('default');
+    expect((await app.storeSettings.get(2, LIMITS)).source).toBe('stores-file');
     // Eastside: 28.5 g per order; 8 eighths are 28 g, a ninth makes 31.5 g: 3 g over.
     expect(await s.add(EIGHTH, 8)).toMatchObject({ status: 200 });
     const over = await s.add(EIGHTH, 1);
