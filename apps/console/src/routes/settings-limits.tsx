@@ -12,7 +12,9 @@ import { ParsedInput } from '../components/settings/ParsedInput.tsx';
 import { FieldProblems, SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
 import { PageTitle } from '../components/ui.tsx';
 import { useSettingsSection, type FieldProblem, type SettingsSource } from '../lib/use-settings-section.ts';
-import { useTitle } from './layout.tsx';
+import { useStore, useTitle } from './layout.tsx';
+import { api } from '../lib/api.ts';
+import { useResource } from '../lib/use-resource.ts';
 
 interface LimitsValue {
   preset: LimitPresetId | null;
@@ -20,10 +22,56 @@ interface LimitsValue {
   licence_holder: string | null;
 }
 
+/** GET /stores/:id/limits/in-force (issue 26): which model is in force, why, and which products count by a derivation. */
+interface LimitsInForce {
+  model: 'per_order' | 'preset' | 'own';
+  reason: string;
+  counting: 'spec' | 'menu';
+  derived_products: { id: number; sku: string; name: string; kind: string | null; derived: string[] }[];
+}
+
+/** The model in force and why; the products whose limit facts are derived from their kind (the menu gives none). */
+function InForce({ version }: { version: number }) {
+  const { store } = useStore();
+  const answer = useResource(`${store.id}:${version}`, () => api<LimitsInForce>('GET', `/stores/${store.id}/limits/in-force`));
+  const a = answer.data;
+  if (!a) return null;
+  return (
+    <section aria-labelledby="limits-in-force" className="card mb-4 grid max-w-3xl gap-2">
+      <h2 id="limits-in-force" className="font-semibold">
+        In force now
+      </h2>
+      <p>{a.reason}</p>
+      {a.counting === 'spec' ? (
+        <p className="text-sm text-stone-700">Products count as the spec says: a sized item its weight, others their THC-equivalent grams, else 1 g.</p>
+      ) : a.derived_products.length === 0 ? (
+        <p className="text-sm text-stone-700">Every product’s menu row gives what the limits count.</p>
+      ) : (
+        <details>
+          <summary>
+            {a.derived_products.length} {a.derived_products.length === 1 ? 'product counts' : 'products count'} by a derivation from
+            its kind (the menu gives no concentrate grams, THC or weight)
+          </summary>
+          <p className="text-sm text-stone-700">
+            Give these rows of the menu file <code>concentrate_g</code>, <code>thc</code> in mg or <code>weight_g</code> to count them exactly.
+          </p>
+          <ul className="list-disc pl-5 text-sm">
+            {a.derived_products.map((p) => (
+              <li key={p.id}>
+                {p.name} (<span className="font-mono">{p.sku}</span>): {p.derived.join('; ')}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
+  );
+}
+
 const SOURCE: Record<SettingsSource, string> = {
   saved: 'saved in the console',
   'stores-file': 'from the stores file',
-  default: 'today’s per-order limit (the default)',
+  default: 'the default (the preset of the store’s state, else the per-order limit)',
 };
 
 /** The model as enforced (defaults filled in), or null while the draft's model is wrong. */
@@ -208,6 +256,7 @@ export function LimitsSettingsPage() {
         and a window (the order, the calendar day in the store’s time zone, rolling days, the month). The cart and the server enforce the
         same model; a guest is counted per order only. The model now is {SOURCE[current.source]}.
       </p>
+      <InForce version={current.version} />
       <SettingsForm
         form={form}
         label="Purchase limits"

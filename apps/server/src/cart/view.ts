@@ -115,11 +115,12 @@ export async function totalsOf(db: Db, catalog: CatalogSource | null, store: Sto
     sellable.map((e) => ({ item_id: e.row.id })),
     { couponCode: coupon?.code ?? null, shippingMethod: cart.order_type, creditsRequested: cart.credits },
   );
-  // A store with a limit model of its own (issue 14): over_limit is that model's verdict, earlier
-  // orders in the windows counted, residency not known here (the stricter caps; GET /api/cart/limits
-  // answers for a stated residency, with the meters). Today's per-order check stays for the others.
+  // A store with a limit model other than the spec's per-order limit (issue 14; a state preset it
+  // starts on, issue 26): over_limit is that model's verdict, earlier orders in the windows counted,
+  // residency not known here (the stricter caps; GET /api/cart/limits answers for a stated residency,
+  // with the meters). Today's per-order check stays for a store on the spec's per-order limit.
   const scope = await limitScope(db, store);
-  if (scope.limits.source !== 'default') {
+  if (scope.limits.menuFacts) {
     const verdict = await evaluateCart(
       db,
       { ...scope, customerType: cart.license_type, residency: null, customerId: customer?.id ?? null, now },

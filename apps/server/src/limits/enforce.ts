@@ -22,10 +22,10 @@
  */
 import {
   evaluateLimits,
-  isCannabisType,
+  isSpecPerOrderModel,
   limitFactsFromCartItem,
+  limitFactsFromMenu,
   normaliseLimitModel,
-  thcMgPerPackage,
   windowStart,
   type LicenseType,
   type LimitCartLine,
@@ -49,7 +49,10 @@ export interface StoreLimits {
   model: LimitModel;
   source: SettingsSource;
   licenceHolder: string | null;
-  /** Count the menu's fields (concentrate, THC mg): false while the store keeps today's default. */
+  /**
+   * Count the menu's fields (concentrate, THC mg, net weight) and the product's kind: false while
+   * the store keeps the spec's per-order limit (isSpecPerOrderModel), whose products count as spec §5 says.
+   */
   menuFacts: boolean;
 }
 
@@ -68,7 +71,8 @@ export function bindStoreLimits(stores: readonly Store[]): void {
  */
 export async function storeLimits(conn: Db, store: Store): Promise<StoreLimits> {
   const { value, source } = await sectionOf(conn, store, LIMITS);
-  return { model: normaliseLimitModel(value.model), source, licenceHolder: value.licence_holder, menuFacts: source !== 'default' };
+  const model = normaliseLimitModel(value.model);
+  return { model, source, licenceHolder: value.licence_holder, menuFacts: !isSpecPerOrderModel(model) };
 }
 
 /** What a check needs besides the shopper: the store's model and the deployment's stores. */
@@ -101,32 +105,16 @@ async function menuFactsOf(db: Db, productIds: readonly number[]): Promise<Map<n
   return out;
 }
 
-const num = (v: string | undefined): number | null => {
-  if (v == null || !v.trim()) return null;
-  const n = Number(v.replace(/[^\d.]/g, ''));
-  return Number.isFinite(n) ? n : null;
-};
-
-/** One package's facts: spec §5's fields, plus the menu's when the store has its own model. */
+/**
+ * One package's facts: spec §5's fields while the store keeps the spec's per-order limit; under any
+ * other model also the menu's fields and the product's kind (domain limitFactsFromMenu; issue 26).
+ */
 export function factsOf(
   limit: { size?: number | null; unit_weight_grams_equivelent?: number | null; canna_type?: number | null },
   attrs: Record<string, string> | undefined,
+  menuFacts = attrs != null,
 ): LimitProductFacts {
-  const base = limitFactsFromCartItem(limit);
-  if (!attrs) return base;
-  const concentrate = num(attrs.concentrate_grams);
-  const thc =
-    attrs.thc_mg != null
-      ? thcMgPerPackage(num(attrs.thc_mg), 'mg', null)
-      : thcMgPerPackage(num(attrs.thc_mg_per_piece), 'mg_per_piece', num(attrs.pieces));
-  const net = num(attrs.net_weight);
-  return {
-    ...base,
-    cannabis: isCannabisType(limit.canna_type),
-    ...(concentrate != null ? { concentrate_g: concentrate } : {}),
-    ...(thc != null ? { thc_mg: thc } : {}),
-    ...(base.unit === 'ea' && net != null && net > 0 ? { weight_g: net } : {}),
-  };
+  return menuFacts ? limitFactsFromMenu(limit, attrs ?? {}) : limitFactsFromCartItem(limit);
 }
 
 /** The cart's lines as the evaluation's lines: one per component, id `<line>:<component>`. */
@@ -138,7 +126,11 @@ export async function limitCartLines(db: Db, limits: StoreLimits, lines: readonl
       )
     : null;
   return lines.flatMap((l, i) =>
-    l.components.map((c, k) => ({ id: `${i}:${k}`, qty: l.qty * c.qtyPerUnit, facts: factsOf(c.limit, attrs?.get(c.productId)) })),
+    l.components.map((c, k) => ({
+      id: `${i}:${k}`,
+      qty: l.qty * c.qtyPerUnit,
+      facts: factsOf(c.limit, attrs?.get(c.productId), limits.menuFacts),
+    })),
   );
 }
 
@@ -215,6 +207,7 @@ export async function earlierOrdersOf(
         facts: factsOf(
           { size: i.size, unit_weight_grams_equivelent: i.unit_weight_grams_equivelent, canna_type: i.canna_type },
           i.product_id != null ? attrs?.get(i.product_id) : undefined,
+          limits.menuFacts,
         ),
       })),
   }));

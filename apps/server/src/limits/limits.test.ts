@@ -113,7 +113,7 @@ describeEachDatabase('purchase-limit buckets', (getDb) => {
   it('keeps today’s per-order limit where the store has no model of its own (spec §8 message)', async () => {
     now = new Date('2026-06-20T19:00:00.000Z');
     const s = await shopper(null, 'recreational', 'eastside.localhost');
-    expect((await app.storeSettings.get(2, LIMITS)).source).toBe('default');
+    expect((await app.storeSettings.get(2, LIMITS)).source).toBe('stores-file');
     // Eastside: 28.5 g per order; 8 eighths are 28 g, a ninth makes 31.5 g: 3 g over.
     expect(await s.add(EIGHTH, 8)).toMatchObject({ status: 200 });
     const over = await s.add(EIGHTH, 1);
@@ -205,6 +205,21 @@ describeEachDatabase('purchase-limit buckets', (getDb) => {
       errorCode: 'purchase_limit',
       meta: { violations: [{ bucket: 'concentrate', excess: 2 }] },
     });
+  });
+
+  it('a burst of parallel orders from one customer can’t together pass a per-day limit (lock before the check)', async () => {
+    now = new Date('2026-06-21T18:00:00.000Z');
+    const { token, customerId } = await loginCustomer(app, '(916) 555-3110');
+    // 3 g of concentrate each: two fit in the day's 8 g, a third would make 9 g.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        call('POST', '/api/order/save', orderBody({ license_type: 'recreational', products: [{ sku: ROSIN, qty: 3 }] }), bearer(token)),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
+    expect(answers.filter((a) => a.status !== 200).every((a) => a.status === 400 && a.errorCode === 'purchase_limit')).toBe(true);
+    const placed = await db().selectFrom('orders').select('id').where('customer_id', '=', customerId).execute();
+    expect(placed).toHaveLength(2);
   });
 
   it('a medical and a recreational order of one customer on the same day count toward each other', async () => {

@@ -14,6 +14,10 @@ import { parseOr400 } from '../http/parse.ts';
 import { cartTokenOf, requireCartWithLines, viewerOf } from '../cart/repository.ts';
 import { readCart } from '../cart/view.ts';
 import { evaluateCart, limitScope } from './enforce.ts';
+import { limitsInForce } from './in-force.ts';
+import { ApiError } from '../http/envelope.ts';
+
+const consoleStoreParams = z.object({ storeId: z.coerce.number().int().positive().max(2_147_483_647) });
 
 const limitsQuerySchema = z.object({
   cartId: z.string().max(128).optional(),
@@ -21,6 +25,33 @@ const limitsQuerySchema = z.object({
 });
 
 export function registerLimitRoutes(app: FastifyInstance, c: CommerceContext): void {
+  // Issue 26: which model is in force at the store and why, and which products count by a
+  // derivation from their kind (the menu gives no explicit concentrate grams, THC or weight).
+  app.get(
+    '/api/console/stores/:storeId/limits/in-force',
+    {
+      config: {
+        console: { permission: 'orders:read' },
+        docs: {
+          summary: 'Which purchase-limit model is in force, why, and which products count by a derivation',
+          description:
+            '`model` (`per_order`: the spec’s per-order limit, `preset`, `own`), `preset`, the store’s `state` and its `state_preset`, ' +
+            '`source` (saved, stores-file, default), `reason` in words, `counting` (`spec`: products count as spec §5 says; `menu`: ' +
+            'the menu’s facts and the product’s kind) and `derived_products`: each product whose limit facts the menu leaves out, ' +
+            'with how they were derived from its kind and net weight.',
+          tags: ['Console'],
+          params: consoleStoreParams,
+        },
+      },
+    },
+    async (request) => {
+      const { storeId } = parseOr400(consoleStoreParams, request.params);
+      const store = c.registry.stores.find((s) => s.storeId === storeId);
+      if (!store) throw new ApiError(404, 'No such store.');
+      return ok(await limitsInForce(c.db, store));
+    },
+  );
+
   app.get(
     '/api/cart/limits',
     {

@@ -8,10 +8,10 @@
  *  - The stores file has no licence-holder field, so the section names it (`licence_holder`): stores
  *    whose limits section gives the same holder count each other's orders. Customers are per store
  *    (customers.store_id), so "the same customer" across stores is the same phone number.
- *  - The default (`initial`) is today's per-transaction limit as a one-bucket model
- *    (transactionLimitModel), so a demo store behaves exactly as before until a manager picks a preset.
+ *  - The default (`initial`, issue 26): the preset of the store's state (place_info.address.region_code)
+ *    when there is one, else today's per-transaction limit as a one-bucket model (transactionLimitModel).
  */
-import { LIMIT_PRESETS, limitModelSchema, type LicenseType, type Store } from '@verdant/domain';
+import { LIMIT_PRESETS, limitModelSchema, type LicenseType, type LimitPresetId, type Store } from '@verdant/domain';
 import { z } from 'zod';
 import { defineSection } from '../store-settings/registry.ts';
 
@@ -49,9 +49,27 @@ export function transactionLimitsSetting(store: Store): LimitsSetting {
   });
 }
 
+/** The preset of the store's state (its address's region_code), if the product has one. */
+export function statePresetOf(store: Store): LimitPresetId | null {
+  const code = store.dispensarySettings.place_info.address.region_code.toUpperCase();
+  return Object.hasOwn(LIMIT_PRESETS, code) ? (code as LimitPresetId) : null;
+}
+
+/**
+ * Where the stores file gives a store no limits of its own (issue 26): its state's preset when the
+ * product has one (a California store starts on California's daily flower and concentrate limits),
+ * else today's per-order limit. A store that wants the spec's per-order limit says so in the stores
+ * file (the demo's downtown, eastside and wellness do).
+ */
+export function initialLimitsSetting(store: Store): LimitsSetting {
+  const preset = statePresetOf(store);
+  if (!preset) return transactionLimitsSetting(store);
+  return limitsSectionSchema.parse({ preset, licence_holder: null, model: structuredClone(LIMIT_PRESETS[preset].model) });
+}
+
 export const LIMITS = defineSection({
   name: 'limits',
   title: 'Purchase limits',
   schema: limitsSectionSchema,
-  initial: transactionLimitsSetting,
+  initial: initialLimitsSetting,
 });

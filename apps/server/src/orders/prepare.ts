@@ -79,7 +79,11 @@ export async function prepareOrder(
   if (card) throw new ApiError(400, card);
   const mix = licenseProblem(lines, licenseType);
   if (mix) throw new ApiError(400, mix);
-  // Purchase-limit buckets (issue 14), with the customer's earlier orders read in this transaction.
+  // Purchase-limit buckets (issue 14), with the customer's earlier orders read in this transaction,
+  // under the customer's lock taken BEFORE the check (issue 26): parallel orders of one customer
+  // are checked one after the other, each seeing the orders saved before it, so together they can't
+  // pass a per-day limit (PostgreSQL; SQLite runs one write transaction at a time).
+  if (customer?.id != null) await lockPointsOf(trx, customer.id);
   const limits = { ...(await limitScope(trx, store)), customerType: licenseType, residency: input.residency ?? null, customerId: customer?.id ?? null, now };
   await assertWithinLimits(trx, limits, lines);
 
@@ -91,9 +95,8 @@ export async function prepareOrder(
   const customerId = customer?.id ?? null;
   const credits = input.credits ?? cart?.credits ?? 0;
   if (credits > 0) {
-    // Spent at most once: concurrent orders of the customer wait here until this one is done, and
-    // then read the balance it left (PostgreSQL; SQLite runs one write transaction at a time).
-    if (customerId != null) await lockPointsOf(trx, customerId);
+    // Spent at most once: concurrent orders of the customer waited at the lock above until this one
+    // was done, and then read the balance it left.
     const balance = await pointsBalance(trx, customerId, store.storeId);
     if (credits > balance) throw new ApiError(400, M.notEnoughPoints(balance));
   }

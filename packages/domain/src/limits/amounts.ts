@@ -19,6 +19,144 @@ export interface LimitProductFacts {
   concentrate_g?: number | null;
   /** mg of THC in one package (thcMgPerPackage turns thc_unit mg_per_piece into this). */
   thc_mg?: number | null;
+  /**
+   * The product's kind (from canna_type, limitKindOf), for a menu that gives no explicit facts:
+   * a concentrate or vape counts its weight as concentrate, an infused product its THC, a pre-roll
+   * its weight as flower (issue 26). Absent: today's rule (the weight as flower, else 1 g).
+   */
+  kind?: LimitProductKind | null;
+}
+
+/** What a product is, for counting it when the menu omits its facts (canna_type 1, 2, 3, 5). */
+export const LIMIT_PRODUCT_KINDS = ['flower', 'preroll', 'concentrate', 'infused'] as const;
+export type LimitProductKind = (typeof LIMIT_PRODUCT_KINDS)[number];
+
+/** canna_type → kind: 1 flower, 2 pre-roll, 3 concentrate (vapes, wax, rosin…), 5 infused (edibles, tinctures, topicals). */
+export function limitKindOf(cannaType: number | null | undefined): LimitProductKind | null {
+  switch (cannaType) {
+    case 1:
+      return 'flower';
+    case 2:
+      return 'preroll';
+    case 3:
+      return 'concentrate';
+    case 5:
+      return 'infused';
+    default:
+      return null;
+  }
+}
+
+/**
+ * Rates used only to derive a measure the menu does not give (never to count one it gives): the
+ * Colorado equivalence the demo catalogue's flower equivalents are built on (1 oz of flower =
+ * 8 g of concentrate = 800 mg of THC, at 28 g to the ounce: the lower figure gives the larger,
+ * more conservative derived amount), and 100 mg of THC for an infused package of unknown potency
+ * (California's most for one edible package).
+ */
+export const DERIVE_FLOWER_G_PER_CONCENTRATE_G = 3.5;
+export const DERIVE_FLOWER_G_PER_THC_MG = 0.035;
+export const DERIVE_UNKNOWN_INFUSED_THC_MG = 100;
+export const DERIVE_UNKNOWN_CONCENTRATE_G = 1;
+
+/**
+ * The facts a product counts with once its kind fills what the menu left out (productMeasures
+ * applies this), and in words how each derived figure came about: empty when the menu gave
+ * everything the product's kind needs. The console lists the products that rely on a derivation.
+ */
+export function deriveLimitFacts(f: LimitProductFacts): {
+  facts: LimitProductFacts;
+  derived: string[];
+} {
+  if (f.cannabis === false || !f.kind) {
+    if (f.cannabis !== false && !f.kind && positive(f.concentrate_g) == null && positive(f.thc_mg) == null) {
+      const w = positive(f.weight_g);
+      const e = positive(f.flower_equivalent_g);
+      return {
+        facts: f,
+        derived: [
+          w != null
+            ? `kind unknown: counted as ${round3(w)} g of flower (its weight)`
+            : `kind unknown: counted as ${round3(e ?? 1)} g of flower (${e != null ? 'its flower equivalent' : 'no weight given'})`,
+        ],
+      };
+    }
+    return { facts: f, derived: [] };
+  }
+  const weight = positive(f.weight_g);
+  const equivalent = positive(f.flower_equivalent_g);
+  const concentrate = positive(f.concentrate_g);
+  const thc = positive(f.thc_mg);
+  switch (f.kind) {
+    case 'concentrate':
+      // Its concentrate is all the cannabis in it (the rest of the weight is packaging or carrier, not flower).
+      if (concentrate != null) return { facts: { ...f, weight_g: concentrate }, derived: [] };
+      // By weight even when the label gives mg of THC: a 1 g cart of 850 mg counts 1 g of concentrate.
+      if (weight != null)
+        return {
+          facts: { ...f, concentrate_g: weight },
+          derived: [`concentrate ${round3(weight)} g: its net weight`],
+        };
+      if (thc != null) return { facts: f, derived: [] };
+      if (equivalent != null) {
+        const g = round3(equivalent / DERIVE_FLOWER_G_PER_CONCENTRATE_G);
+        return {
+          facts: { ...f, concentrate_g: g },
+          derived: [`concentrate ${g} g: from its flower equivalent of ${round3(equivalent)} g`],
+        };
+      }
+      return {
+        facts: { ...f, concentrate_g: DERIVE_UNKNOWN_CONCENTRATE_G },
+        derived: [`concentrate ${DERIVE_UNKNOWN_CONCENTRATE_G} g: no weight given, counted as a 1 g package`],
+      };
+    case 'infused':
+      if (thc != null || concentrate != null) return { facts: f, derived: [] };
+      if (equivalent != null) {
+        const mg = round3(equivalent / DERIVE_FLOWER_G_PER_THC_MG);
+        return {
+          facts: { ...f, thc_mg: mg },
+          derived: [`THC ${mg} mg: from its flower equivalent of ${round3(equivalent)} g`],
+        };
+      }
+      return {
+        // With a flower equivalent too, for the models that count infused products only by theirs (Michigan).
+        facts: { ...f, thc_mg: DERIVE_UNKNOWN_INFUSED_THC_MG, flower_equivalent_g: DERIVE_UNKNOWN_INFUSED_THC_MG * DERIVE_FLOWER_G_PER_THC_MG },
+        derived: [`THC ${DERIVE_UNKNOWN_INFUSED_THC_MG} mg: no potency given, counted as the most a package may hold`],
+      };
+    case 'preroll':
+      if (concentrate == null && weight != null && equivalent != null && equivalent > weight + 1e-9) {
+        // An infused pre-roll: its flower equivalent beyond its weight is the concentrate rolled in.
+        const g = round3((equivalent - weight) / DERIVE_FLOWER_G_PER_CONCENTRATE_G);
+        return {
+          facts: { ...f, concentrate_g: g, weight_g: weight + g },
+          derived: [
+            `infused: flower ${round3(weight)} g (its net weight) and concentrate ${g} g (its flower equivalent beyond its weight)`,
+          ],
+        };
+      }
+      return flowerByWeight(f, weight, equivalent, concentrate, thc);
+    case 'flower':
+      return flowerByWeight(f, weight, equivalent, concentrate, thc);
+  }
+}
+
+function flowerByWeight(
+  f: LimitProductFacts,
+  weight: number | null,
+  equivalent: number | null,
+  concentrate: number | null,
+  thc: number | null,
+): { facts: LimitProductFacts; derived: string[] } {
+  if (weight != null || concentrate != null || thc != null) return { facts: f, derived: [] };
+  return {
+    facts: f,
+    derived: [`flower ${round3(equivalent ?? 1)} g: ${equivalent != null ? 'its flower equivalent' : 'no weight given, counted as 1 g'}`],
+  };
+}
+
+/** Rounded UP to the mg: a derived amount is never lighter than the figure it comes from. */
+function round3(n: number): number {
+  return Math.ceil(n * 1000 - 1e-6) / 1000;
 }
 
 /** Per-package measures, in thousandths (mg of flower/concentrate, µg of THC). */
@@ -70,9 +208,18 @@ export function isCannabisType(cannaType: number | null | undefined): boolean {
  *   weight; an infused pre-roll: the flower part; a vape cart, whose weight is its concentrate: 0).
  *   With no weight at all: the flower equivalent, else 1 g — the spec §5 fallback, so an item with
  *   unknown facts is never counted as nothing.
+ * With a `kind`, what the menu leaves out is first derived from it (deriveLimitFacts): a concentrate
+ * or vape without concentrate grams counts its net weight as concentrate, never as flower.
  */
-export function productMeasures(f: LimitProductFacts): ProductMeasures {
-  if (f.cannabis === false) return { flower_g: 0, concentrate_g: 0, thc_mg: 0, flower_equivalent_g: null };
+export function productMeasures(given: LimitProductFacts): ProductMeasures {
+  const f = given.kind ? deriveLimitFacts(given).facts : given;
+  if (f.cannabis === false)
+    return {
+      flower_g: 0,
+      concentrate_g: 0,
+      thc_mg: 0,
+      flower_equivalent_g: null,
+    };
   const concentrate = positive(f.concentrate_g) ?? 0;
   const thc = concentrate > 0 ? 0 : (positive(f.thc_mg) ?? 0);
   const weight = positive(f.weight_g);

@@ -1,6 +1,6 @@
 import type { LicenseType } from '../license.ts';
 import { isSizeId, sizeWeightGrams } from '../sizes.ts';
-import { isCannabisType, type LimitProductFacts } from './amounts.ts';
+import { isCannabisType, limitKindOf, thcMgPerPackage, type LimitProductFacts } from './amounts.ts';
 import { parseLimitModel, type LimitModel, type LimitModelInput } from './model.ts';
 
 /**
@@ -309,6 +309,27 @@ export function transactionLimitModel(usableMax: Partial<Record<LicenseType, num
 }
 
 /**
+ * Whether a model is the spec's per-order limit (transactionLimitModel's shape, whatever its caps):
+ * products then count exactly as spec §5 counts them (limitFactsFromCartItem), its message is the
+ * spec's word for word. Any other model counts the menu's facts and the product's kind.
+ */
+export function isSpecPerOrderModel(model: LimitModel): boolean {
+  if (model.buckets.length !== 1) return false;
+  const b = model.buckets[0];
+  const one = (f: { amount: number; countsAs: number } | undefined) => f != null && f.amount === f.countsAs;
+  return (
+    b.id === 'cannabis' &&
+    b.label === 'Cannabis' &&
+    b.unit === 'flower_equivalent_g' &&
+    b.window.type === 'transaction' &&
+    b.useProductEquivalent &&
+    one(b.counts.flower_g) &&
+    one(b.counts.concentrate_g) &&
+    b.counts.thc_mg == null
+  );
+}
+
+/**
  * Facts for today's cart items (cart/limits.ts LimitItem: size, unit_weight_grams_equivelent,
  * canna_type), counted exactly as spec §5 does: the size's weight when a size is set, else the unit
  * equivalent, else 1 g; canna_type 4 and 6 count nothing. With transactionLimitModel this gives the
@@ -323,4 +344,47 @@ export function limitFactsFromCartItem(item: {
   if (item.size != null && isSizeId(Number(item.size))) return { cannabis, unit: 'g', weight_g: sizeWeightGrams(item.size) };
   const equivalent = item.unit_weight_grams_equivelent;
   return equivalent != null && equivalent > 0 ? { cannabis, unit: 'ea', flower_equivalent_g: equivalent } : { cannabis, unit: 'ea' };
+}
+
+const menuNumber = (v: string | undefined): number | null => {
+  if (v == null || !v.trim()) return null;
+  const n = Number(v.replace(/[^\d.]/g, ''));
+  return Number.isFinite(n) ? n : null;
+};
+
+/** A net weight as the menu writes it ("1 g", "500 mg", "0.5", "1 oz") in grams; null when it is not one. */
+export function menuWeightGrams(v: string | undefined): number | null {
+  if (v == null) return null;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(mg|g|grams?|oz|ounces?)?\s*$/i.exec(v);
+  if (!m) return null;
+  const n = Number(m[1]);
+  const unit = (m[2] ?? 'g').toLowerCase();
+  const g = unit === 'mg' ? n / 1000 : unit.startsWith('o') ? n * 28.3495 : n;
+  return Number.isFinite(g) && g > 0 ? g : null;
+}
+
+/**
+ * Facts of a product under a store's own model (not the spec's per-order limit): spec §5's fields,
+ * the menu's attributes (concentrate_grams, thc_mg or thc_mg_per_piece × pieces, net_weight) and
+ * the product's kind from canna_type, which fills what the menu leaves out (deriveLimitFacts: a wax
+ * without concentrate grams counts its net weight as concentrate, never as flower; issue 26).
+ */
+export function limitFactsFromMenu(
+  item: { size?: number | null; unit_weight_grams_equivelent?: number | null; canna_type?: number | null },
+  attrs: Readonly<Record<string, string | undefined>>,
+): LimitProductFacts {
+  const base = limitFactsFromCartItem(item);
+  const concentrate = menuNumber(attrs.concentrate_grams);
+  const thc =
+    attrs.thc_mg != null
+      ? thcMgPerPackage(menuNumber(attrs.thc_mg), 'mg', null)
+      : thcMgPerPackage(menuNumber(attrs.thc_mg_per_piece), 'mg_per_piece', menuNumber(attrs.pieces));
+  const net = menuWeightGrams(attrs.net_weight);
+  return {
+    ...base,
+    kind: limitKindOf(item.canna_type),
+    ...(concentrate != null ? { concentrate_g: concentrate } : {}),
+    ...(thc != null ? { thc_mg: thc } : {}),
+    ...(base.unit === 'ea' && net != null ? { weight_g: net } : {}),
+  };
 }
