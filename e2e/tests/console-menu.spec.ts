@@ -64,7 +64,14 @@ test('the manager imports a menu file, fixes the reported row, applies it; a sho
   await expect(panel.getByTestId('import-status')).toHaveText('The file has 1 problem; nothing was changed.');
   const problems = panel.getByRole('table', { name: 'Problems' });
   await expect(problems.getByRole('row')).toHaveCount(2);
-  await expect(problems.getByRole('row').nth(1).getByRole('cell')).toHaveText(['2', 'price', '-4.00', 'price must not be negative']);
+  // The row is named by its sku and name beside its number.
+  await expect(problems.getByRole('row').nth(1).getByRole('cell')).toHaveText([
+    '2',
+    `J-${word.toUpperCase()}-GUM — ${gummy}`,
+    'price',
+    '-4.00',
+    'price must not be negative',
+  ]);
   await expect(panel.getByRole('button', { name: /^Apply/ })).toHaveCount(0);
 
   // Fix the file, check it again, apply exactly what was checked.
@@ -75,8 +82,12 @@ test('the manager imports a menu file, fixes the reported row, applies it; a sho
     'Checked: 2 new, 0 updated, 0 unchanged. Nothing is changed until you apply it.',
   );
   await panel.getByRole('button', { name: 'Apply these 2 changes' }).click();
-  await expect(panel.getByTestId('import-status')).toHaveText('Menu updated: 2 new, 0 updated, 0 unchanged.');
+  // Said once: the menu page's notice (announced once), not again in the panel.
   await expect(page.getByTestId('menu-announcer')).toHaveText('Menu updated: 2 new, 0 updated, 0 unchanged.');
+  await expect(panel.getByRole('heading', { name: 'Applied' })).toBeVisible();
+  await expect(panel.getByTestId('import-status')).toHaveText('');
+  await expect(page.getByRole('status').filter({ hasText: 'Menu updated' })).toHaveCount(1);
+  await expect(page.getByText('Menu updated: 2 new, 0 updated, 0 unchanged.', { exact: true })).toHaveCount(2); // the notice and its announcer
 
   // A shopper in another browser finds the new product by search (no restart, no reload of the server).
   const shop = await shopper(browser, '10.77.1.1');

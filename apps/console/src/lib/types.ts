@@ -11,6 +11,8 @@ export interface StaffView {
   storeIds: number[];
   totpEnabled: boolean;
   disabled?: boolean;
+  /** Invited, no password set yet: the Staff page offers "Resend invite". */
+  invitePending?: boolean;
 }
 
 export interface SessionAnswer {

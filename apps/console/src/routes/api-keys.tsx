@@ -65,43 +65,47 @@ export function ApiKeysPage() {
       ) : keys.data.length === 0 ? (
         <p>No API keys yet.</p>
       ) : (
-        <table className="w-full text-left">
-          <caption className="sr-only">API keys of {store.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((k) => (
-              <tr key={k.id} className="border-t border-stone-300">
-                <td className="py-2">{k.name}</td>
-                <td className="font-mono">{k.hint}</td>
-                <td>{k.scopes.join(', ')}</td>
-                <td>
-                  {dateTime(k.created_at, store.timezone)} by {k.created_by}
-                </td>
-                <td>{k.last_used_at ? dateTime(k.last_used_at, store.timezone) : 'Never'}</td>
-                <td>
-                  {k.revoked_at ? (
-                    <Badge tone="red">Revoked</Badge>
-                  ) : (
-                    <button type="button" className="btn-danger" onClick={() => setRevoking(k)}>
-                      Revoke<span className="sr-only"> {k.name}</span>
-                    </button>
-                  )}
-                </td>
+        // On a phone the table scrolls sideways in its own box, which a keyboard can focus and scroll
+        // (relative: its visually hidden texts stay inside the box instead of widening the page).
+        <div className="relative overflow-x-auto" role="region" aria-label={`API keys of ${store.name}, scrollable`} tabIndex={0}>
+          <table className="w-full min-w-[40rem] text-left">
+            <caption className="sr-only">API keys of {store.name}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {keys.data.map((k) => (
+                <tr key={k.id} className="border-t border-stone-300">
+                  <td className="py-2 pr-2 break-words">{k.name}</td>
+                  <td className="whitespace-nowrap pr-2 font-mono">{k.hint}</td>
+                  <td>{k.scopes.join(', ')}</td>
+                  <td>
+                    {dateTime(k.created_at, store.timezone)} by {k.created_by}
+                  </td>
+                  <td>{k.last_used_at ? dateTime(k.last_used_at, store.timezone) : 'Never'}</td>
+                  <td>
+                    {k.revoked_at ? (
+                      <Badge tone="red">Revoked</Badge>
+                    ) : (
+                      <button type="button" className="btn-danger" onClick={() => setRevoking(k)}>
+                        Revoke<span className="sr-only"> {k.name}</span>
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <CreateDialog
         open={creating}

@@ -24,6 +24,8 @@ export function LoginPage() {
   const [resetOpen, setResetOpen] = useState(false);
   const [resetSent, setResetSent] = useState<string | null>(null);
   const totpRef = useRef<HTMLInputElement>(null);
+  // From the mail sent when wrong passwords locked the account: the right password signs in anyway.
+  const unlock = params.get('unlock') ?? undefined;
 
   useEffect(() => {
     if (needsTotp) totpRef.current?.focus();
@@ -36,7 +38,12 @@ export function LoginPage() {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api<SessionAnswer>('POST', '/session', { email, password, ...(needsTotp ? { totp } : {}) });
+      const answer = await api<SessionAnswer>('POST', '/session', {
+        email,
+        password,
+        ...(needsTotp ? { totp } : {}),
+        ...(unlock ? { unlock } : {}),
+      });
       await signedIn(answer);
     } catch (err) {
       if (err instanceof ApiFailure && err.errorCode === 'totp_required') {
@@ -69,6 +76,11 @@ export function LoginPage() {
     <main id="main" className="mx-auto max-w-md p-6">
       <h1 className="mb-1 text-2xl font-semibold">Verdant console</h1>
       <p className="mb-6 text-stone-700">Sign in with your staff account.</p>
+      {unlock && (
+        <p className="mb-4 text-stone-700" role="note">
+          You opened the link from the mail about your locked account: sign in with your password to unlock it.
+        </p>
+      )}
       {!resetOpen ? (
         <form onSubmit={submit} className="card grid gap-4" aria-label="Sign in">
           <ErrorNote>{error}</ErrorNote>

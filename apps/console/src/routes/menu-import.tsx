@@ -26,7 +26,8 @@ interface ImportAnswer {
   created: PlannedVariant[];
   updated: PlannedVariant[];
   removed: PlannedVariant[];
-  problems: { row: number; column: string; value: string; reason: string }[];
+  /** sku and name: the row's own, as the file writes them (none for a problem about the whole file). */
+  problems: { row: number; sku?: string; name?: string; column: string; value: string; reason: string }[];
   fileHash: string;
   notifyError?: string;
 }
@@ -96,14 +97,15 @@ export function MenuImport({ storeId, onApplied }: { storeId: number; onApplied:
     setError(null);
     try {
       const answer = await upload(storeId, file, { format, full: full ? 'yes' : 'no', apply: report.fileHash });
-      setReport(answer);
       const text =
         answer.outcome === 'applied'
           ? `Menu updated: ${summary(answer)}.`
           : answer.outcome === 'unchanged'
             ? 'The menu already matches this file: nothing changed.'
             : `The file could not be applied: ${answer.counts.problems} ${answer.counts.problems === 1 ? 'problem' : 'problems'}; nothing was changed.`;
-      setStatus(text);
+      // Said once: a done import by the menu page's notice (it stays above the list), a refusal here.
+      setStatus(answer.outcome === 'applied' || answer.outcome === 'unchanged' ? '' : text);
+      setReport(answer);
       if (answer.outcome === 'applied' || answer.outcome === 'unchanged') onApplied(text);
     } catch (err) {
       setError(errorText(err));
@@ -170,12 +172,14 @@ export function MenuImport({ storeId, onApplied }: { storeId: number; onApplied:
             <Count label="Problems" value={report.counts.problems} />
           </dl>
           {report.problems.length > 0 && (
-            <div className="overflow-x-auto">
+            // Focusable: a keyboard can scroll the table sideways on a phone.
+            <div className="overflow-x-auto" role="region" aria-label="Problems in the file" tabIndex={0}>
               <table className="data-table" aria-label="Problems">
-                <caption className="sr-only">Problems: row, column, value and reason</caption>
+                <caption className="sr-only">Problems: row, item, column, value and reason</caption>
                 <thead>
                   <tr>
                     <th scope="col">Row</th>
+                    <th scope="col">Item</th>
                     <th scope="col">Column</th>
                     <th scope="col">Value</th>
                     <th scope="col">Reason</th>
@@ -185,6 +189,7 @@ export function MenuImport({ storeId, onApplied }: { storeId: number; onApplied:
                   {report.problems.map((p, i) => (
                     <tr key={i}>
                       <td>{p.row || '—'}</td>
+                      <td>{itemOf(p)}</td>
                       <td className="font-mono">{p.column || '—'}</td>
                       <td className="max-w-48 break-all font-mono">{p.value}</td>
                       <td>{p.reason}</td>
@@ -220,6 +225,12 @@ export function MenuImport({ storeId, onApplied }: { storeId: number; onApplied:
       )}
     </section>
   );
+}
+
+/** A problem's row as the file names it: `RX-OG-35 — OG Kush 3.5 g`, or a dash for the file as a whole. */
+function itemOf(p: ImportAnswer['problems'][number]): string {
+  if (p.sku && p.name) return `${p.sku} — ${p.name}`;
+  return p.sku || p.name || '—';
 }
 
 function summary(r: ImportAnswer): string {

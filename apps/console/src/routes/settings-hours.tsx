@@ -116,14 +116,14 @@ export function HoursSettingsPage() {
         {HOURS_ORDER_TYPES.map((type) => (
           <fieldset key={type} className="card grid gap-3">
             <legend className="font-semibold">{TYPE_LABEL[type]}</legend>
+            {/* Three columns, a day's hours wrapping under each other on a phone: the table fits 390 px. */}
             <table className="w-full text-left">
               <caption className="sr-only">{TYPE_LABEL[type]} hours by weekday</caption>
               <thead>
                 <tr>
                   <th scope="col">Day</th>
                   <th scope="col">Open</th>
-                  <th scope="col">Opens</th>
-                  <th scope="col">Closes</th>
+                  <th scope="col">Hours (opens – closes)</th>
                 </tr>
               </thead>
               <tbody>
@@ -135,47 +135,48 @@ export function HoursSettingsPage() {
                       if (row) row[field] = t;
                     });
                   return (
-                    <tr key={day}>
-                      <th scope="row">{day}</th>
-                      <td>
+                    <tr key={day} className="border-t border-stone-200">
+                      <th scope="row" className="py-1 pr-2 align-top">
+                        <span className="mt-3 block">{day}</span>
+                      </th>
+                      <td className="py-1 pr-2 align-top">
                         <input
                           type="checkbox"
+                          className="mt-3 size-5"
                           aria-label={`${TYPE_LABEL[type]} open on ${day}`}
                           checked={!!w}
                           onChange={(e) => setDay(type, day, e.target.checked)}
                         />
                       </td>
-                      <td>
+                      <td className="py-1 align-top">
                         {w ? (
-                          <>
-                            <input
-                              {...form.fieldProps(weeklyField(type, day, 'open'))}
-                              type="time"
-                              className="field"
-                              aria-label={`${TYPE_LABEL[type]} opens on ${day}`}
-                              value={w.open}
-                              onChange={(e) => edit('open', e.target.value)}
-                            />
-                            <FieldProblems form={form} field={weeklyField(type, day, 'open')} />
-                          </>
+                          <div className="flex flex-wrap items-start gap-x-2">
+                            <div>
+                              <input
+                                {...form.fieldProps(weeklyField(type, day, 'open'))}
+                                type="time"
+                                className="field w-36"
+                                aria-label={`${TYPE_LABEL[type]} opens on ${day}`}
+                                value={w.open}
+                                onChange={(e) => edit('open', e.target.value)}
+                              />
+                              <FieldProblems form={form} field={weeklyField(type, day, 'open')} />
+                            </div>
+                            <div>
+                              <input
+                                {...form.fieldProps(weeklyField(type, day, 'close'))}
+                                type="time"
+                                className="field w-36"
+                                aria-label={`${TYPE_LABEL[type]} closes on ${day}`}
+                                value={w.close}
+                                onChange={(e) => edit('close', e.target.value)}
+                              />
+                              <FieldProblems form={form} field={weeklyField(type, day, 'close')} />
+                            </div>
+                          </div>
                         ) : (
-                          'Closed'
+                          <p className="mt-3">Closed</p>
                         )}
-                      </td>
-                      <td>
-                        {w ? (
-                          <>
-                            <input
-                              {...form.fieldProps(weeklyField(type, day, 'close'))}
-                              type="time"
-                              className="field"
-                              aria-label={`${TYPE_LABEL[type]} closes on ${day}`}
-                              value={w.close}
-                              onChange={(e) => edit('close', e.target.value)}
-                            />
-                            <FieldProblems form={form} field={weeklyField(type, day, 'close')} />
-                          </>
-                        ) : null}
                       </td>
                     </tr>
                   );

@@ -15,6 +15,10 @@ export function StaffPage() {
   const { staff: me, stores } = useSession();
   const members = useResource(can(me, 'staff:manage') ? 'staff' : null, () => api<StaffView[]>('GET', '/staff'));
   const [editing, setEditing] = useState<StaffView | 'new' | null>(null);
+  // What the last invitation, resend or save did (announced; a failed resend is an alert instead).
+  const [notice, setNotice] = useState('');
+  const [resendError, setResendError] = useState<string | null>(null);
+  const [resending, setResending] = useState<number | null>(null);
   const storeName = (id: number) => stores.find((s) => s.id === id)?.name ?? `Store ${id}`;
 
   return (
@@ -32,6 +36,10 @@ export function StaffPage() {
         >
           Staff
         </PageTitle>
+        <p role="status" className={notice ? 'mb-3 rounded border border-green-300 bg-green-50 px-3 py-2 text-green-950' : ''}>
+          {notice}
+        </p>
+        <ErrorNote>{resendError}</ErrorNote>
         {!can(me, 'staff:manage') ? (
           <p>Only owners and managers manage staff.</p>
         ) : (
@@ -40,7 +48,8 @@ export function StaffPage() {
             {!members.data ? (
               <Loading />
             ) : (
-              <div className="overflow-x-auto">
+              // relative: the table's visually hidden texts stay inside the scroll box (not widening the page).
+              <div className="relative overflow-x-auto" role="region" aria-label="Staff members, scrollable" tabIndex={0}>
                 <table className="data-table" aria-label="Staff members">
                   <thead>
                     <tr>
@@ -62,13 +71,32 @@ export function StaffPage() {
                         <td>{ROLE_LABELS[m.role]}</td>
                         <td>{m.role === 'owner' ? 'All stores' : m.storeIds.map(storeName).join(', ') || '—'}</td>
                         <td>
-                          {m.disabled ? <Badge tone="red">Disabled</Badge> : <Badge tone="green">Active</Badge>}{' '}
+                          {m.disabled ? (
+                            <Badge tone="red">Disabled</Badge>
+                          ) : m.invitePending ? (
+                            <Badge tone="amber">Invited</Badge>
+                          ) : (
+                            <Badge tone="green">Active</Badge>
+                          )}{' '}
                           {m.totpEnabled && <Badge>Two-step</Badge>}
                         </td>
                         <td>
-                          <button type="button" className="btn-ghost" onClick={() => setEditing(m)} aria-label={`Edit ${m.name}`}>
-                            Edit
-                          </button>
+                          <div className="flex flex-wrap gap-1">
+                            <button type="button" className="btn-ghost" onClick={() => setEditing(m)} aria-label={`Edit ${m.name}`}>
+                              Edit
+                            </button>
+                            {m.invitePending && !m.disabled && (
+                              <button
+                                type="button"
+                                className="btn-ghost"
+                                disabled={resending === m.id}
+                                aria-label={`Resend invite to ${m.name}`}
+                                onClick={() => void resend(m)}
+                              >
+                                {resending === m.id ? 'Sending…' : 'Resend invite'}
+                              </button>
+                            )}
+                          </div>
                         </td>
                       </tr>
                     ))}
@@ -81,17 +109,42 @@ export function StaffPage() {
         <MemberDialog
           member={editing}
           onClose={() => setEditing(null)}
-          onSaved={() => {
+          onSaved={(text) => {
             setEditing(null);
+            setResendError(null);
+            setNotice(text);
             void members.reload();
           }}
         />
       </main>
     </>
   );
+
+  async function resend(m: StaffView) {
+    setResending(m.id);
+    setNotice('');
+    setResendError(null);
+    try {
+      const answer = await api<{ message: string }>('POST', `/staff/${m.id}/resend-invite`);
+      setNotice(answer.message);
+    } catch (err) {
+      setResendError(errorText(err));
+    } finally {
+      setResending(null);
+    }
+  }
 }
 
-function MemberDialog({ member, onClose, onSaved }: { member: StaffView | 'new' | null; onClose: () => void; onSaved: () => void }) {
+function MemberDialog({
+  member,
+  onClose,
+  onSaved,
+}: {
+  member: StaffView | 'new' | null;
+  onClose: () => void;
+  /** With what to announce: the invitation sent, or the member added or saved. */
+  onSaved: (notice: string) => void;
+}) {
   const { staff: me, stores } = useSession();
   const isNew = member === 'new';
   const current = member && member !== 'new' ? member : null;
@@ -141,14 +194,18 @@ function MemberDialog({ member, onClose, onSaved }: { member: StaffView | 'new' 
       return;
     }
     try {
+      let notice: string;
       if (isNew) {
-        await api('POST', '/staff', {
+        const made = await api<StaffView>('POST', '/staff', {
           email: form.email,
           name: form.name,
           role: form.role,
           storeIds: form.storeIds,
           ...(form.password ? { password: form.password } : {}),
         });
+        notice = made.invitePending
+          ? `Invitation sent to ${made.email}: the link to set a password works for 7 days.`
+          : `${made.name} was added and can sign in with the password you gave.`;
       } else if (current) {
         await api('PATCH', `/staff/${current.id}`, {
           ...(nameChanged ? { name: form.name } : {}),
@@ -156,8 +213,9 @@ function MemberDialog({ member, onClose, onSaved }: { member: StaffView | 'new' 
           storeIds: form.storeIds,
           disabled: form.disabled,
         });
-      }
-      onSaved();
+        notice = `${form.name.trim() || current.name}: changes saved.`;
+      } else return;
+      onSaved(notice);
     } catch (err) {
       setError(errorText(err));
     }

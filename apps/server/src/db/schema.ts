@@ -66,6 +66,8 @@ export interface Database {
   staff_stores: S.StaffStoresTable;
   staff_sessions: S.StaffSessionsTable;
   staff_password_resets: S.StaffPasswordResetsTable;
+  staff_login_throttle: S.StaffLoginThrottleTable;
+  staff_unlock_tokens: S.StaffUnlockTokensTable;
   order_events: S.OrderEventsTable;
   store_order_settings: S.StoreOrderSettingsTable;
   outbox_events: S.OutboxEventsTable;
@@ -131,6 +133,8 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'staff_stores',
   'staff_sessions',
   'staff_password_resets',
+  'staff_login_throttle',
+  'staff_unlock_tokens',
   'order_events',
   'store_order_settings',
   'outbox_events',

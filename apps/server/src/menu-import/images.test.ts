@@ -49,8 +49,8 @@ describeEachDatabase('menu import: pictures beside the file', (getDb) => {
     );
     expect(bad.outcome).toBe('problems');
     expect(bad.problems).toEqual([
-      { row: 2, column: 'images', value: 'fake.jpg', reason: 'not a readable JPEG, PNG or WebP image' },
-      { row: 3, column: 'images', value: 'missing.png', reason: 'no such image file beside the menu file' },
+      { row: 2, sku: 'IMG-1', name: 'Pictured Kush', column: 'images', value: 'fake.jpg', reason: 'not a readable JPEG, PNG or WebP image' },
+      { row: 3, sku: 'IMG-2', name: 'Lost Haze', column: 'images', value: 'missing.png', reason: 'no such image file beside the menu file' },
     ]);
     expect(existsSync(media)).toBe(false);
     expect(await db.selectFrom('products').select('id').where('external_id', 'in', ['IMG-1', 'IMG-2']).execute()).toEqual([]);

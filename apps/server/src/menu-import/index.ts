@@ -19,7 +19,7 @@ import type { Database, MenuChangeSource } from '../db/schema.ts';
 import { recordMenuChanges, type MenuActor, type MenuChange } from '../menu-admin/audit.ts';
 import { cellOf, COLUMN_NAMES, escapeCell, type MenuRow } from './format.ts';
 import { applyPlan, planImport, readStoreMenu, type FieldChange, type ImportPlan, type PlannedVariant } from './menu.ts';
-import { parseMenuFile, MAX_PROBLEMS, type MenuFileFormat, type Problem } from './parse.ts';
+import { labelProblems, parseMenuFile, MAX_PROBLEMS, type MenuFileFormat, type Problem } from './parse.ts';
 import { prepareImages, type ImageSource } from './images.ts';
 
 export type { Problem, MenuFileFormat } from './parse.ts';
@@ -84,7 +84,7 @@ export async function importMenu(db: Kysely<Database>, opts: ImportOptions): Pro
       updated: [],
       unchanged: 0,
       removed: [],
-      problems: parsed.problems,
+      problems: labelProblems(parsed.problems, parsed.labels),
       problemCount: parsed.problemCount,
     };
   const run = async (dry: boolean) =>
@@ -132,7 +132,7 @@ export async function importMenu(db: Kysely<Database>, opts: ImportOptions): Pro
     updated: plan.updated,
     unchanged: plan.unchanged,
     removed: plan.removed,
-    problems: plan.problems,
+    problems: labelProblems(plan.problems, parsed.labels),
     problemCount: plan.problemCount,
     productIds: ids,
     ...(notifyError === undefined ? {} : { notifyError }),

@@ -300,6 +300,8 @@ describeEachDatabase('menu import', (getDb) => {
     const by = (row: number) => r.problems.filter((p) => p.row === row).map((p) => [p.column, p.value, p.reason]);
     expect(by(2)).toEqual([['thc', '140', 'THC % cannot be over 100']]);
     expect(by(3)).toEqual([['price', '-5', 'price must not be negative']]);
+    // A problem found while reading a row names it by its sku and name as written, as the planning's problems do.
+    expect(r.problems.filter((p) => p.row === 3).map((p) => [p.sku, p.name])).toEqual([['S-2', 'Negative']]);
     expect(by(4)).toEqual([['price', 'cheap', 'price must be an amount in dollars such as 12.50']]);
     expect(by(5)[0][0]).toBe('category');
     expect(by(5)[0][2]).toMatch(/unknown category/);
@@ -353,8 +355,9 @@ describeEachDatabase('menu import', (getDb) => {
     );
     expect(r.problems).toEqual([
       { row: 5, column: '', value: '', reason: 'the row has 4 cells, the header 10' },
-      { row: 3, column: 'brand', value: 'Other Brand', reason: 'brand differs from row 2 of the same product (G-P): "Acme"' },
-      { row: 4, column: 'unit', value: 'ea', reason: 'the variants of one product are its sizes: unit must be g' },
+      // Each row is named by its sku and name as the file writes them (the console's report shows them).
+      { row: 3, sku: 'G-2', name: 'Grape Ape', column: 'brand', value: 'Other Brand', reason: 'brand differs from row 2 of the same product (G-P): "Acme"' },
+      { row: 4, sku: 'G-3', name: 'Grape Ape', column: 'unit', value: 'ea', reason: 'the variants of one product are its sizes: unit must be g' },
     ]);
   });
 

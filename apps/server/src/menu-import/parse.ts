@@ -28,6 +28,15 @@ export interface Problem {
   /** The offending cell (cut to 200 characters); '' when none. */
   value: string;
   reason: string;
+  /** The row's sku and name as the file writes them (when it gives them), so a report can name the row. */
+  sku?: string;
+  name?: string;
+}
+
+/** A data row's sku and name as written in the file (cut to 100 characters). */
+export interface RowLabel {
+  sku?: string;
+  name?: string;
 }
 
 /** One variant row as read: the fields its columns gave (absent columns are not in `values`). */
@@ -45,6 +54,8 @@ export interface ParseResult {
   problems: Problem[];
   /** All problems found, also those beyond MAX_PROBLEMS. */
   problemCount: number;
+  /** Each checked data row's sku and name as written, by row number (labelProblems). */
+  labels?: Map<number, RowLabel>;
 }
 
 export type MenuFileFormat = 'csv' | 'json';
@@ -58,7 +69,7 @@ export interface ParseOptions {
 const clip = (v: string) => (v.length > 200 ? `${v.slice(0, 200)}…` : v);
 
 class Collector {
-  readonly result: ParseResult = { rows: [], rowCount: 0, problems: [], problemCount: 0 };
+  readonly result: ParseResult = { rows: [], rowCount: 0, problems: [], problemCount: 0, labels: new Map() };
   private readonly seen = { external_id: new Map<string, number>(), sku: new Map<string, number>() };
   private keptChars = 0;
   private full = false;
@@ -86,6 +97,13 @@ class Collector {
       );
       return;
     }
+    const label: RowLabel = {};
+    for (const [name, raw] of list)
+      if (name === 'sku' || name === 'name') {
+        const v = unescapeCell(raw).trim();
+        if (v) label[name] = v.length > 100 ? `${v.slice(0, 100)}…` : v;
+      }
+    if (label.sku || label.name) this.result.labels!.set(row, label);
     const values: Partial<MenuRow> = {};
     for (const [name, raw] of list) {
       const spec = COLUMN_BY_NAME.get(name)!;
@@ -314,6 +332,15 @@ async function parseJson(source: Source, c: Collector, opts: ParseOptions): Prom
 }
 
 /** Read a whole menu file. Resolves (never rejects) with the rows and every problem found. */
+/** The problems, each about a data row named by that row's sku and name as the file writes them. */
+export function labelProblems(problems: Problem[], labels: ReadonlyMap<number, RowLabel> | undefined): Problem[] {
+  if (!labels?.size) return problems;
+  return problems.map((p) => {
+    const label = p.row > 0 ? labels.get(p.row) : undefined;
+    return label ? { ...p, ...label } : p;
+  });
+}
+
 export async function parseMenuFile(source: Source, opts: ParseOptions): Promise<ParseResult> {
   const c = new Collector();
   try {

@@ -13,12 +13,28 @@ import { parseOr400 } from '../http/parse.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { hashPassword, verifyPassword } from '../users/password-hash.ts';
 import { staffOf, type StaffContext } from './guard.ts';
-import { checkLogin } from './login.ts';
+import { checkLogin, type LockedMember } from './login.ts';
 import { emailSchema, passwordSchema, staffView, type StaffView } from './members.ts';
 import { issueStaffReset, resetUrl, useStaffReset } from './password-reset.ts';
 import { clearedCookie, createSession, revokeAllSessions, revokeSession, sessionCookie } from './sessions.ts';
 import { newTotpSecret, useTotpCode } from './totp.ts';
 import { registerStaffManagementRoutes } from './staff-routes.ts';
+import { issueUnlock, unlockUrl } from './unlock.ts';
+
+/** The mail a member gets when wrong passwords lock their e-mail. */
+export function unlockMail(name: string, link: string): string {
+  return [
+    `Hello ${name},`,
+    '',
+    'Someone entered a wrong password for your Verdant console account 5 times, so signing in is locked for 15 minutes.',
+    '',
+    'If that was you, open this link within an hour and sign in with your password; it works despite the lock:',
+    link,
+    '',
+    'If it was not you, nobody got in and your password still works with this link. Turning on two-step sign-in',
+    '(Account page) keeps your account safe even if your password gets out.',
+  ].join('\n');
+}
 
 export interface StaffRouteDeps {
   db: Kysely<Database>;
@@ -41,7 +57,12 @@ export const STAFF_MESSAGES = {
 const PUBLIC = { config: { console: { permission: 'public' as const } } };
 const SELF = { config: { console: { permission: 'self' as const } } };
 
-const loginBody = z.object({ email: emailSchema, password: z.string().min(1).max(1000), totp: z.string().trim().max(12).optional() });
+const loginBody = z.object({
+  email: emailSchema,
+  password: z.string().min(1).max(1000),
+  totp: z.string().trim().max(12).optional(),
+  unlock: z.string().max(200).optional(),
+});
 const resetBody = z.object({ email: emailSchema });
 const resetConfirmBody = z.object({ token: z.string().min(1).max(200), password: passwordSchema });
 const changeBody = z.object({ current: z.string().min(1).max(1000), password: passwordSchema });
@@ -67,7 +88,18 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
   app.post('/api/console/session', PUBLIC, async (request, reply) => {
     const body = parseOr400(loginBody, request.body);
     const at = now();
-    const { staffId, mfa } = await checkLogin(db, limiter(), body, request.ip, at);
+    // A wrong try that locks a member's e-mail mails them an unlock link, after the answer (whose
+    // time and text are the same for every e-mail).
+    const onLocked = (member: LockedMember) =>
+      void (async () => {
+        const token = await issueUnlock(db, member.id, at);
+        await mailer().send({
+          to: member.email,
+          subject: 'Your Verdant console sign-in is locked',
+          text: unlockMail(member.name, unlockUrl(request.store.url, token)),
+        });
+      })().catch((err: unknown) => request.log.warn({ err }, 'staff unlock mail failed'));
+    const { staffId, mfa } = await checkLogin(db, limiter(), body, request.ip, at, onLocked);
     const session = await createSession(db, staffId, at, { userAgent: request.headers['user-agent'], mfa });
     reply.header('set-cookie', sessionCookie(session.token));
     reply.header('cache-control', 'no-store');
@@ -154,7 +186,7 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
     return ok(rows.map((r) => ({ id: r.id, code: r.code, name: r.name, timezone: timezoneOf(r.settings) })));
   });
 
-  registerStaffManagementRoutes(app, { db, now, mailer });
+  registerStaffManagementRoutes(app, { db, now, mailer, limiter });
 }
 
 function registerTotpRoutes(app: FastifyInstance, db: Kysely<Database>, now: () => Date, limiter: () => RateLimiter): void {

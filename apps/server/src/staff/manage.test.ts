@@ -156,6 +156,58 @@ describeEachDatabase('staff management', (getDb) => {
     expect(s.staff.storeIds).toEqual([4]);
   });
 
+  it('resends a pending invitation: a burst of 40 sends one mail, the new link works and the earlier one is void', async () => {
+    const made = await call('POST', '/api/console/staff', owner, { email: 'resend@manage.test', name: 'Rhea', role: 'budtender', storeIds: [1] });
+    expect(made.body.result).toMatchObject({ email: 'resend@manage.test', invitePending: true });
+    const tokenOf = (text: string) => /\/console\/reset-password\?token=([A-Za-z0-9_-]{43})/.exec(text)![1];
+    const first = tokenOf(t.mailer.lastTo('resend@manage.test')!.text);
+    const mails = () => t.mailer.sent.filter((m) => m.to === 'resend@manage.test').length;
+    expect(mails()).toBe(1);
+
+    // 40 clicks at once: one is sent, the others are told to wait (counted before sending, on every node).
+    t.clock.advance(61_000);
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, () => call('POST', `/api/console/staff/${made.body.result.id}/resend-invite`, owner)),
+    );
+    expect(burst.map((r) => r.status).sort()).toEqual([200, ...Array<number>(39).fill(429)]);
+    expect(burst.find((r) => r.status === 200)!.body.result.message).toBe(
+      'A new invitation link was sent to resend@manage.test. The earlier link no longer works.',
+    );
+    expect(burst.find((r) => r.status === 429)!.body.result).toBe(
+      'An invitation was sent to this member less than a minute ago. Please wait a minute before sending another.',
+    );
+    expect(mails()).toBe(2);
+    const second = tokenOf(t.mailer.lastTo('resend@manage.test')!.text);
+    expect(second).not.toBe(first);
+
+    const confirm = (token: string, password: string) =>
+      app.inject({ method: 'POST', url: '/api/console/password-reset/confirm', headers: { host: HOST }, payload: { token, password } });
+    expect((await confirm(first, 'rhea-password-1')).statusCode).toBe(400);
+    expect((await confirm(second, 'rhea-password-2')).statusCode).toBe(200);
+    expect((await confirm(second, 'rhea-password-3')).statusCode).toBe(400);
+    await loginStaff(app, 'resend@manage.test', { password: 'rhea-password-2', ip: '10.230.0.6' });
+
+    // Once the password is set there is nothing to resend; a manager of other stores does not see the member.
+    t.clock.advance(61_000);
+    const done = await call('POST', `/api/console/staff/${made.body.result.id}/resend-invite`, owner);
+    expect(done).toMatchObject({ status: 409, body: { errorCode: 'invite_not_pending' } });
+    const list = (await call('GET', '/api/console/staff', owner)).body.result as { email: string; invitePending: boolean }[];
+    expect(list.find((m) => m.email === 'resend@manage.test')!.invitePending).toBe(false);
+    const other = await call('POST', '/api/console/staff', owner, { email: 'resend3@manage.test', name: 'Remy', role: 'budtender', storeIds: [3] });
+    expect((await call('POST', `/api/console/staff/${other.body.result.id}/resend-invite`, manager)).status).toBe(404);
+    expect((await call('POST', `/api/console/staff/${other.body.result.id}/resend-invite`, budtender)).status).toBe(403);
+  });
+
+  it('limits resending one invitation to five a day', async () => {
+    const made = await call('POST', '/api/console/staff', owner, { email: 'daily@manage.test', name: 'Dara', role: 'budtender', storeIds: [1] });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      t.clock.advance(61_000);
+      statuses.push((await call('POST', `/api/console/staff/${made.body.result.id}/resend-invite`, owner)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
   it("keeps a manager's hands off owners, other stores' staff and their own role", async () => {
     const { db } = getDb();
     const ownerId = owner.staff.id;

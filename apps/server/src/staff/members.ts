@@ -43,6 +43,8 @@ export interface StaffView {
   storeIds: number[];
   totpEnabled: boolean;
   disabled: boolean;
+  /** Invited and has not set a password yet (the console offers "Resend invite"). */
+  invitePending: boolean;
 }
 
 /** Every store id of the deployment, ascending. */
@@ -58,7 +60,15 @@ export async function storeIdsOf(db: Db, staffId: number, role: StaffRole): Prom
   return rows.map((r) => r.store_id);
 }
 
-type StaffRow = { id: number; email: string; name: string; role: StaffRole; totp_enabled_at: string | null; disabled_at: string | null };
+type StaffRow = {
+  id: number;
+  email: string;
+  name: string;
+  role: StaffRole;
+  totp_enabled_at: string | null;
+  disabled_at: string | null;
+  password_hash: string | null;
+};
 
 export async function viewsOf(db: Db, rows: StaffRow[]): Promise<StaffView[]> {
   if (rows.length === 0) return [];
@@ -81,10 +91,12 @@ export async function viewsOf(db: Db, rows: StaffRow[]): Promise<StaffView[]> {
     storeIds: r.role === 'owner' ? everyStore : links.filter((l) => l.staff_id === r.id).map((l) => l.store_id),
     totpEnabled: r.totp_enabled_at !== null,
     disabled: r.disabled_at !== null,
+    invitePending: r.password_hash === null,
   }));
 }
 
-const VIEW_COLUMNS = ['id', 'email', 'name', 'role', 'totp_enabled_at', 'disabled_at'] as const;
+// password_hash only to tell whether one is set (the view never carries it).
+const VIEW_COLUMNS = ['id', 'email', 'name', 'role', 'totp_enabled_at', 'disabled_at', 'password_hash'] as const;
 
 export async function staffView(db: Db, staffId: number): Promise<StaffView | undefined> {
   const row = await db.selectFrom('staff').select(VIEW_COLUMNS).where('id', '=', staffId).executeTakeFirst();

@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { hashPassword } from '../users/password-hash.ts';
+import { clearTries } from './login-throttle.ts';
 import { randomToken, revokeAllSessions, tokenHash } from './sessions.ts';
 
 export const STAFF_RESET_TTL_MS = 60 * 60 * 1000;
@@ -62,12 +63,13 @@ export async function useStaffReset(db: Kysely<Database>, token: string, passwor
     if (!claimed) return false;
     const member = await trx
       .updateTable('staff')
-      .set({ password_hash: hash, failed_logins: 0, locked_until: null, updated_at: iso })
+      .set({ password_hash: hash, updated_at: iso })
       .where('id', '=', claimed.staff_id)
       .where('disabled_at', 'is', null)
-      .returning('id')
+      .returning(['id', 'email'])
       .executeTakeFirst();
     if (!member) return false;
+    await clearTries(trx, member.email);
     await revokeAllSessions(trx, claimed.staff_id, now);
     return true;
   });

@@ -65,6 +65,7 @@ describeEachDatabase('staff sessions', (getDb) => {
       storeIds: [1],
       totpEnabled: false,
       disabled: false,
+      invitePending: false,
     });
     expect(res.body.result.csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const cookie = String(res.headers['set-cookie']);

@@ -4,12 +4,13 @@
  * gives only stores of their own, and never makes or edits an owner. Nobody disables themselves
  * or changes their own role. A member created without a password is mailed a link to set one.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database, StaffRole } from '../db/schema.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
+import type { RateLimiter } from '../auth/rate-limit.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { staffOf, type StaffContext } from './guard.ts';
 import {
@@ -36,7 +37,15 @@ export const MANAGE_MESSAGES = {
   notFound: 'No such staff member.',
   self: 'You cannot disable yourself or change your own role.',
   emailTaken: 'A staff member with this e-mail already exists.',
+  inviteNotPending: 'This member has already set a password; they can use “Forgot your password?” on the sign-in page.',
+  inviteDisabled: 'This member is disabled; enable them before sending an invitation.',
+  inviteTooSoon: 'An invitation was sent to this member less than a minute ago. Please wait a minute before sending another.',
+  inviteTooMany: 'Five invitations were sent to this member today. Please try again tomorrow.',
+  inviteSent: (email: string) => `A new invitation link was sent to ${email}. The earlier link no longer works.`,
 } as const;
+
+/** Resends of one member's invitation: at most one a minute, five a day (counted on every node). */
+export const INVITE_RESEND_LIMITS = { perMinute: 1, perDay: 5 } as const;
 
 const storeIdsSchema = z.array(z.number().int().positive()).max(500);
 const createBody = z.object({
@@ -54,12 +63,20 @@ const patchBody = z
     disabled: z.boolean().optional(),
   })
   .strict();
+const staffIdParams = z.object({
+  staffId: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1),
+});
 const MANAGE = { config: { console: { permission: 'staff:manage' as const } } };
 
 interface Deps {
   db: Kysely<Database>;
   now: () => Date;
   mailer: () => Mailer;
+  limiter: () => RateLimiter;
 }
 
 /** Whether `me` may manage a member in this state (role and stores). */
@@ -106,18 +123,46 @@ export function registerStaffManagementRoutes(app: FastifyInstance, deps: Deps):
       if (error instanceof EmailTakenError) throw new ApiError(409, MANAGE_MESSAGES.emailTaken, { errorCode: 'email_taken' });
       throw error;
     }
-    if (!body.password) {
-      const token = await issueStaffReset(db, id, at, STAFF_INVITE_TTL_MS);
-      await deps
-        .mailer()
-        .send({
-          to: body.email,
-          subject: 'Your Verdant console account',
-          text: `Hello ${body.name},\n\n${me.name} added you to the store console. Open this link within 7 days to set your password:\n${resetUrl(request.store.url, token)}\n`,
-        })
-        .catch((err: unknown) => request.log.warn({ err }, 'staff invitation mail failed'));
-    }
+    if (!body.password) await sendInvite(request, { id, email: body.email, name: body.name }, me, at);
     return ok((await staffView(db, id)) as StaffView);
+  });
+
+  /** A new link to set a password (7 days), mailed; it voids the member's earlier links (issueStaffReset). */
+  async function sendInvite(request: FastifyRequest, member: { id: number; email: string; name: string }, me: StaffContext, at: Date) {
+    const token = await issueStaffReset(db, member.id, at, STAFF_INVITE_TTL_MS);
+    await deps
+      .mailer()
+      .send({
+        to: member.email,
+        subject: 'Your Verdant console account',
+        text: `Hello ${member.name},\n\n${me.name} added you to the store console. Open this link within 7 days to set your password:\n${resetUrl(request.store.url, token)}\n`,
+      })
+      .catch((err: unknown) => request.log.warn({ err }, 'staff invitation mail failed'));
+  }
+
+  /**
+   * Resend the invitation of a member who has not set a password yet: a new link, the earlier one
+   * void at once (one live link per member). Counted per member before anything is sent, so a burst
+   * of clicks sends one mail.
+   */
+  app.post('/api/console/staff/:staffId/resend-invite', MANAGE, async (request) => {
+    const me = staffOf(request);
+    const { staffId } = parseOr400(staffIdParams, request.params);
+    const target = await staffView(db, staffId);
+    if (!target || !mayManage(me, target.role, target.storeIds))
+      throw new ApiError(404, MANAGE_MESSAGES.notFound, { errorCode: 'not_found' });
+    if (target.disabled) throw new ApiError(409, MANAGE_MESSAGES.inviteDisabled, { errorCode: 'member_disabled' });
+    if (!target.invitePending) throw new ApiError(409, MANAGE_MESSAGES.inviteNotPending, { errorCode: 'invite_not_pending' });
+    // Counted per minute and per day of the app's clock (shared counters: one mail for a burst on any node).
+    const at = now();
+    const minute = Math.floor(at.getTime() / 60_000);
+    const day = Math.floor(minute / (24 * 60));
+    if (!(await deps.limiter().hit(`staff-invite-minute:${staffId}:${minute}`, INVITE_RESEND_LIMITS.perMinute, 2 * 60_000)))
+      throw new ApiError(429, MANAGE_MESSAGES.inviteTooSoon, { errorCode: 'rate_limited' });
+    if (!(await deps.limiter().hit(`staff-invite-day:${staffId}:${day}`, INVITE_RESEND_LIMITS.perDay, 2 * 24 * 60 * 60_000)))
+      throw new ApiError(429, MANAGE_MESSAGES.inviteTooMany, { errorCode: 'rate_limited' });
+    await sendInvite(request, target, me, at);
+    return ok({ message: MANAGE_MESSAGES.inviteSent(target.email), member: target });
   });
 
   app.patch('/api/console/staff/:staffId', MANAGE, async (request) => {

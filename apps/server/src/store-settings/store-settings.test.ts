@@ -155,4 +155,34 @@ describeEachDatabase('store settings', (getDb) => {
     ]);
     expect((await call('GET', '/api/console/stores/1/settings/sections/nope', manager)).statusCode).toBe(404);
   });
+
+  it('zones: a fee or minimum past the bound of every price (under $100,000) or negative is refused naming the field; nothing saved', async () => {
+    const url = '/api/console/stores/1/settings/sections/zones';
+    const put = (zone: object, version: number) =>
+      app.inject({
+        method: 'PUT',
+        url,
+        remoteAddress: '10.241.1.2',
+        headers: { host: 'downtown.localhost', ...manager.headers },
+        payload: { value: { zones: [{ type: 'zips', name: 'Midtown', zips: ['95816'], fee: 400, fee_incl_tax: 500, eta_minutes: 45, ...zone }] }, version },
+      });
+    const before = (
+      await app.inject({ method: 'GET', url, remoteAddress: '10.241.1.2', headers: { host: 'downtown.localhost', ...manager.headers } })
+    ).json().result;
+    for (const [zone, field] of [
+      [{ fee_incl_tax: 100_000_00 }, 'fee_incl_tax'],
+      [{ minimum_order: 100_000_00 }, 'minimum_order'],
+      [{ free_over: 250_000_00 }, 'free_over'],
+      [{ fee: -500 }, 'fee'],
+      [{ fee_incl_tax: '5,00' }, 'fee_incl_tax'],
+    ] as const) {
+      const refused = await put(zone, before.version);
+      expect(refused.statusCode, JSON.stringify(zone)).toBe(400);
+      expect(refused.json()).toMatchObject({ errorCode: 'invalid_settings', result: expect.stringContaining(field) });
+    }
+    const after = await app.inject({ method: 'GET', url, remoteAddress: '10.241.1.2', headers: { host: 'downtown.localhost', ...manager.headers } });
+    expect(after.json().result.version).toBe(before.version);
+    const ok = await put({ fee: 99_999_99, fee_incl_tax: 99_999_99, minimum_order: 99_999_99 }, before.version);
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
 });

@@ -13,7 +13,9 @@
  */
 import { z } from 'zod';
 
-const cents = z.number().int().min(0).max(100_000_00);
+/** The bound of every price (menu file, quick edits): under $100,000, so at most $99,999.99. */
+export const ZONE_MAX_CENTS = 99_999_99;
+const cents = z.number().int().min(0).max(ZONE_MAX_CENTS, 'an amount is at most $99,999.99 (cents: 9999999)');
 const lng = z.number().min(-180).max(180);
 const lat = z.number().min(-90).max(90);
 const position = z.tuple([lng, lat]).or(z.tuple([lng, lat, z.number()]));

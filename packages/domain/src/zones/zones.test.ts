@@ -227,5 +227,15 @@ describe('zones: validation', () => {
     expect(bad([{ type: 'circle', name: 'A', ...fees }])).not.toBeNull();
     expect(bad([{ type: 'distance', name: 'A', ...fees, max_miles: 5 }])).toBeNull();
   });
+
+  it('bounds every amount as prices are bounded (under $100,000), and refuses negative and fractional cents', () => {
+    const zone = (extra: object) => [{ type: 'distance', name: 'A', ...fees, max_miles: 5, ...extra }];
+    expect(bad(zone({ fee_incl_tax: 99_999_99, fee: 99_999_99, minimum_order: 99_999_99, free_over: 99_999_99 }))).toBeNull();
+    expect(bad(zone({ fee_incl_tax: 100_000_00 }))).toMatch(/zones\.0\.fee_incl_tax: an amount is at most \$99,999\.99/);
+    expect(bad(zone({ minimum_order: 100_000_00 }))).toMatch(/minimum_order: an amount is at most/);
+    expect(bad(zone({ free_over: 100_000_00 }))).toMatch(/free_over: an amount is at most/);
+    expect(bad(zone({ fee: -1 }))).toMatch(/^zones\.0\.fee: /);
+    expect(bad(zone({ fee: 4.5 }))).toMatch(/^zones\.0\.fee: /);
+  });
 });
 

@@ -54,6 +54,28 @@ export interface StaffPasswordResetsTable {
   created_at: Timestamp;
 }
 
+/** Login tries per e-mail address (migration 0021): staff or not, keyed by the address's hash. */
+export interface StaffLoginThrottleTable {
+  email_hash: string;
+  /** Tries taken since the last success or lock (a try is taken before the password is judged). */
+  tries: Defaulted<number>;
+  /** Set by the try that reaches the limit; tries are refused until then. */
+  locked_until: Timestamp | null;
+  updated_at: Timestamp;
+}
+
+/** One-time links mailed when a member's e-mail gets locked: the right password with one logs in through the lock. */
+export interface StaffUnlockTokensTable {
+  id: Generated<number>;
+  staff_id: number;
+  token_hash: string;
+  /** Password tries taken with this link (at most 5). */
+  tries: Defaulted<number>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 export type OrderActorType = 'staff' | 'customer' | 'system' | 'api_key';
 
 export interface OrderEventsTable {
