@@ -6,8 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { dbAll, expectQueue, queueRow, staffLogin, storeClock } from '../fixtures/console.ts';
-import { expect, expectNoAxeViolations, PORT, test } from '../fixtures/store.ts';
+import AxeBuilder from '@axe-core/playwright';
+import { consoleUrl, dbAll, expectQueue, OWNER, queueRow, staffLogin, storeClock } from '../fixtures/console.ts';
+import { AXE_TAGS, expect, expectNoAxeViolations, PORT, test } from '../fixtures/store.ts';
 import { orderableEighth } from '../fixtures/stock.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -138,3 +139,270 @@ test.describe('ready-by at 1024×768', () => {
     expect(JSON.parse(history[0].data)).toMatchObject({ action: 'confirm', storeClosed: true });
   });
 });
+
+/**
+ * In the page before the app: a Notification that records what it shows (permission asked on a
+ * click, granted) and an AudioContext that counts chimes (two tones each), so the journey can tell
+ * what staff would see and hear.
+ */
+async function recordAlerts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __notes: string[]; __tones: number; Notification: unknown; AudioContext: unknown };
+    w.__notes = [];
+    w.__tones = 0;
+    class FakeNotification {
+      static permission: NotificationPermission = 'default';
+      static requestPermission(): Promise<NotificationPermission> {
+        FakeNotification.permission = 'granted';
+        return Promise.resolve('granted');
+      }
+      onclick: (() => void) | null = null;
+      constructor(title: string) {
+        w.__notes.push(title);
+      }
+      close(): void {}
+    }
+    w.Notification = FakeNotification;
+    const node = () => ({ connect: (next: unknown) => next ?? node() });
+    class FakeAudio {
+      currentTime = 0;
+      destination = {};
+      createOscillator() {
+        return { ...node(), type: 'sine', frequency: { value: 0 }, start: () => void (w.__tones += 1), stop: () => undefined };
+      }
+      createGain() {
+        return { ...node(), gain: { setValueAtTime: () => undefined, exponentialRampToValueAtTime: () => undefined } };
+      }
+    }
+    w.AudioContext = FakeAudio;
+  });
+}
+
+const chimes = (page: Page) => page.evaluate(() => (window as unknown as { __tones: number }).__tones / 2);
+
+test.describe('new orders at 1024×768', () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+
+  test('a new order alerts on any page, reminds every 30 s until opened, keeps its New flag over a reload; mute is per session', async ({
+    page,
+    context,
+    request,
+  }) => {
+    await recordAlerts(page);
+    await page.clock.install();
+    await staffLogin(page);
+    await expectQueue(page);
+    // Staff are on the Menu page, not the queue.
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Menu' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: /Menu/ })).toBeVisible();
+    const mute = page.getByRole('button', { name: /^Mute sound/ });
+    await expect(mute).toHaveAttribute('aria-pressed', 'false');
+    await expect(mute).toHaveAccessibleName('Mute sound (sound on)');
+    // System notifications: asked on a click.
+    await page.getByRole('button', { name: /^Turn on desktop alerts/ }).click();
+    await expect(page.getByRole('button', { name: /^Turn on desktop alerts/ })).toHaveCount(0);
+
+    const before = await chimes(page);
+    const order = await placeGuest(request, { name: 'Nina New' });
+    const banner = page.getByRole('region', { name: /new orders? waiting/ });
+    const mine = banner.getByRole('listitem').filter({ hasText: `#${order.incrementId}` });
+    await expect(mine).toBeVisible({ timeout: 5000 });
+    await expect(mine).toContainText('pickup · waiting under 1 min');
+    await expect(page.getByTestId('live-announcer')).toHaveText(/^New (pickup|delivery) order #[A-Z0-9-]+\.$/);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __notes: string[] }).__notes)).toContain(`New pickup order #${order.incrementId}`);
+    await expect.poll(() => chimes(page)).toBeGreaterThan(before);
+    await expectNoAxeViolations(page);
+
+    // Not opened: the chime comes again every 30 s, and the wait counts up.
+    for (let i = 0; i < 2; i++) {
+      const n = await chimes(page);
+      await page.clock.fastForward(30_000);
+      await expect.poll(() => chimes(page)).toBe(n + 1);
+    }
+    await page.clock.fastForward(60_000);
+    await expect(mine).toContainText(/waiting [12] min/);
+
+    // Muted: it shows, and the reminders are silent.
+    await mute.click();
+    await expect(mute).toHaveAttribute('aria-pressed', 'true');
+    await expect(mute).toHaveAccessibleName('Mute sound (muted)');
+    const silent = await chimes(page);
+    await page.clock.fastForward(30_000);
+    await page.clock.fastForward(30_000);
+    expect(await chimes(page)).toBe(silent);
+
+    // A reload keeps the New flag (the server's: nobody opened the order) and the mute (same session).
+    await page.reload();
+    await expect(mine).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Mute sound/ })).toHaveAttribute('aria-pressed', 'true');
+    // A new tab is a new session: sound on.
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await expect(other.getByRole('button', { name: /^Mute sound/ })).toHaveAttribute('aria-pressed', 'false');
+    await other.close();
+
+    // In the queue: New, and how long it has waited.
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Orders' }).click();
+    await expectQueue(page);
+    await page.getByLabel('Number, name or phone').fill(order.incrementId);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const row = queueRow(page, order.incrementId);
+    await expect(row.getByText('New', { exact: true })).toBeVisible();
+    await expect(row.getByTestId('waiting')).toHaveText(/^Waiting \d+ min$/);
+
+    // On the queue the banner names it (the row is the link); opening it ends the alert, after a reload too; the heading has the focus.
+    await expect(mine).toBeVisible();
+    await expect(mine.getByRole('link')).toHaveCount(0);
+    await row.getByRole('link', { name: `#${order.incrementId}` }).click();
+    await expect(page.getByRole('heading', { level: 1, name: `Order #${order.incrementId}` })).toBeFocused();
+    await expect(page.getByRole('list', { name: 'New orders' }).getByRole('link', { name: `#${order.incrementId}` })).toHaveCount(0);
+    await expect.poll(() => dbAll<{ opened_at: string | null }>('select opened_at from orders where id = ?', order.id)[0].opened_at).not.toBeNull();
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: `Order #${order.incrementId}` })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'New orders' }).getByRole('link', { name: `#${order.incrementId}` })).toHaveCount(0);
+  });
+
+  test('the queue sorts by time slot, earliest due first', async ({ page, request }) => {
+    const slots = await request.get(`http://127.0.0.1:${PORT}/api/order/slots?order_type=pickup`, { headers: { host: DOWNTOWN } });
+    const list = ((await slots.json()) as { result: { slots: { start: string }[] } }).result.slots;
+    // Placed first, due first; then placed later, due last: newest first shows the later one first.
+    const early = await placeGuest(request, { slot: list[1].start, name: 'Eli Early' });
+    const late = await placeGuest(request, { slot: list.at(-1)!.start, name: 'Lou Late' });
+    await staffLogin(page);
+    await expectQueue(page);
+    const ids = async () => page.locator('tbody tr[data-order]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-order')));
+    await expect.poll(async () => (await ids()).indexOf(early.incrementId)).toBeGreaterThanOrEqual(0);
+    expect((await ids()).indexOf(late.incrementId)).toBeLessThan((await ids()).indexOf(early.incrementId));
+    await page.getByLabel('Sort').selectOption({ label: 'Due first (time slot)' });
+    await expect(page).toHaveURL(/[?&]sort=slot/);
+    await expect.poll(async () => (await ids()).indexOf(early.incrementId) < (await ids()).indexOf(late.incrementId)).toBe(true);
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('keyboard at 1024×768', () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+
+  test('a skip link to the orders list and the arrow keys reach the second order in four key presses; the opened order’s heading has the focus', async ({
+    page,
+    request,
+  }) => {
+    await placeGuest(request, { name: 'Kim Keys' });
+    await placeGuest(request, { name: 'Kit Keys' });
+    await staffLogin(page);
+    await expectQueue(page);
+    const links = page.locator('#orders-list tbody a[data-row]');
+    await expect(links.nth(1)).toBeVisible();
+    const second = (await links.nth(1).textContent())!;
+    // Only one order link is in the Tab order.
+    await expect(page.locator('#orders-list tbody a[tabindex="0"]')).toHaveCount(1);
+
+    await page.locator('body').focus();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Skip to the orders list' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(links.nth(0)).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(links.nth(1)).toBeFocused();
+    await expect(links.nth(1)).toHaveText(second);
+    // Four presses. Home/End and ArrowUp move too, and Tab leaves the list from the current order.
+    await page.keyboard.press('End');
+    await expect(links.last()).toBeFocused();
+    await page.keyboard.press('Home');
+    await expect(links.nth(0)).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1, name: `Order ${second}` })).toBeFocused();
+  });
+});
+
+/** Every console page an owner has, by its heading. */
+const PAGES: { path: (store: number) => string; heading: RegExp }[] = [
+  { path: (s) => `/stores/${s}/orders`, heading: /^Orders$/ },
+  { path: (s) => `/stores/${s}/menu`, heading: /Menu/ },
+  { path: (s) => `/stores/${s}/reports`, heading: /report/i },
+  { path: (s) => `/stores/${s}/settings`, heading: /^Order settings$/ },
+  { path: (s) => `/stores/${s}/settings-hours`, heading: /Hours/ },
+  { path: (s) => `/stores/${s}/settings-zones`, heading: /zones/i },
+  { path: (s) => `/stores/${s}/settings-limits`, heading: /limits/i },
+  { path: (s) => `/stores/${s}/settings-tax`, heading: /Tax/ },
+  { path: (s) => `/stores/${s}/settings-age`, heading: /Age/ },
+  { path: (s) => `/stores/${s}/webhooks`, heading: /Webhooks/ },
+  { path: (s) => `/stores/${s}/api-keys`, heading: /API keys/ },
+  { path: () => '/staff', heading: /Staff/ },
+  { path: () => '/account', heading: /account|Account/ },
+];
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1024, height: 768 },
+]) {
+  test.describe(`layout at ${viewport.width}×${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test('every console page fits the width (no sideways scrolling), is axe clean, and leads back to the orders', async ({ page, request }, testInfo) => {
+      test.setTimeout(240_000);
+      const order = await placeGuest(request, { type: 'delivery', name: 'Lay Out' });
+      await staffLogin(page, OWNER);
+      await expect(page).toHaveURL(/\/console\/?$/);
+      await page.getByRole('link', { name: 'Downtown' }).first().click();
+      await expectQueue(page);
+      const store = Number(/\/stores\/(\d+)\//.exec(page.url())![1]);
+      const narrow = viewport.width < 768;
+      const overflow = () => page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
+      const shot = async (name: string) => {
+        const file = testInfo.outputPath(`${viewport.width}-${name}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        if (process.env.SHOTS_DIR) await page.screenshot({ path: `${process.env.SHOTS_DIR}/${viewport.width}-${name}.png`, fullPage: true });
+      };
+
+      const problems: string[] = [];
+      const pages = [...PAGES.slice(0, 1), { path: (s: number) => `/stores/${s}/orders/${order.id}`, heading: new RegExp(`^Order #${order.incrementId}$`) }, ...PAGES.slice(1)];
+      for (const p of pages) {
+        await page.goto(consoleUrl(p.path(store)));
+        await expect(page.getByRole('heading', { level: 1, name: p.heading })).toBeVisible();
+        await page.waitForLoadState('networkidle');
+        const name = p.path(store).split('/').filter(Boolean).slice(-1)[0].replace(/^\d+$/, 'order');
+        await shot(name);
+        const wider = await overflow();
+        if (wider > 0) problems.push(`${name}: ${wider} px wider than the window`);
+        const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+        for (const v of results.violations) problems.push(`${name}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+        // The way back to the orders: in the navigation (behind the Menu button on a phone).
+        const nav = page.getByRole('navigation', { name: 'Console' });
+        if (narrow) {
+          const menu = page.getByRole('button', { name: 'Menu' });
+          await expect(menu).toHaveAttribute('aria-expanded', 'false');
+          await expect(nav).toBeHidden();
+          await menu.click();
+          await expect(menu).toHaveAttribute('aria-expanded', 'true');
+        }
+        await expect(nav.getByRole('link', { name: 'Orders' })).toBeVisible();
+        if (narrow && p === pages[0]) {
+          await shot('menu-open');
+          expect(await overflow()).toBeLessThanOrEqual(0);
+          await expectNoAxeViolations(page);
+        }
+      }
+      expect(problems).toEqual([]);
+      // From Account (the last page), Orders is one click away.
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Orders' }).click();
+      await expectQueue(page);
+      if (narrow) await expect(page.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false');
+
+      // The order page on a phone: every action button whole and inside the window.
+      await page.goto(consoleUrl(`/stores/${store}/orders/${order.id}`));
+      const actions = page.getByRole('list', { name: 'Order actions' }).getByRole('button');
+      await expect(actions.first()).toBeVisible();
+      for (const button of await actions.all()) {
+        const box = (await button.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+        expect(await button.evaluate((b) => b.scrollWidth <= b.clientWidth)).toBe(true);
+      }
+      await expect(page.getByRole('button', { name: 'Cancel order' })).toHaveText('Cancel order');
+    });
+  });
+}

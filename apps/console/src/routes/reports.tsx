@@ -53,7 +53,7 @@ export function ReportsPage() {
       {report.loading && !report.data ? (
         <Loading />
       ) : (
-        <div className="overflow-x-auto">
+        <div className="overflow-x-auto" role="region" aria-label="Daily report table, scrollable" tabIndex={0}>
           <table className="data-table" aria-label={`Orders per day, ${range.from} to ${range.to}`}>
             <thead>
               <tr>

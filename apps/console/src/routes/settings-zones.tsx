@@ -141,7 +141,7 @@ export function ZonesSettingsPage() {
         The checkout finds the zone of a delivery address from its ZIP code; the first zone listed that contains it is used. An address
         outside every zone is refused and pickup is offered. These zones are {SOURCE[current.source]}.
       </p>
-      <div className="card mb-4 max-w-4xl overflow-x-auto">
+      <div className="card mb-4 max-w-4xl overflow-x-auto" role="region" aria-label="Zones now, scrollable" tabIndex={0}>
         <table className="data-table">
           <caption className="text-left font-semibold">Zones now</caption>
           <thead>
