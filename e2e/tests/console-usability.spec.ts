@@ -10,6 +10,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { consoleUrl, dbAll, expectQueue, OWNER, queueRow, staffLogin, storeClock } from '../fixtures/console.ts';
 import { AXE_TAGS, expect, expectNoAxeViolations, PORT, test } from '../fixtures/store.ts';
 import { orderableEighth } from '../fixtures/stock.ts';
+import { createCustomer, newCustomer } from '../fixtures/account.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -392,11 +393,31 @@ for (const viewport of [
       await expectQueue(page);
       if (narrow) await expect(page.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false');
 
-      // The order page on a phone: every action button whole and inside the window.
-      await page.goto(consoleUrl(`/stores/${store}/orders/${order.id}`));
+      // A customer's order page: every action button and Verify / Reject whole and inside the window.
+      const customer = newCustomer({ firstname: 'Vera', lastname: 'Fication' });
+      const { token } = await createCustomer(request, customer);
+      const product = orderableEighth();
+      const placed = await request.post(`http://127.0.0.1:${PORT}/api/order/save`, {
+        headers: { host: DOWNTOWN, authorization: `Bearer ${token}` },
+        data: {
+          idempotency_key: randomUUID(),
+          order_type: 'pickup',
+          license_type: 'recreational',
+          personal_details: { firstName: customer.firstname, lastName: customer.lastname, emailAddress: customer.email, phone: customer.phone },
+          products: [{ sku: product.sku, qty: 1, size: product.size }],
+        },
+      });
+      expect(placed.status(), await placed.text()).toBe(200);
+      const customerOrder = ((await placed.json()) as { result: { order_id: number; increment_id: string } }).result;
+      await page.goto(consoleUrl(`/stores/${store}/orders/${customerOrder.order_id}`));
+      await expect(page.getByRole('heading', { level: 1, name: `Order #${customerOrder.increment_id}` })).toBeVisible();
+      await shot('customer-order');
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      await expectNoAxeViolations(page);
       const actions = page.getByRole('list', { name: 'Order actions' }).getByRole('button');
       await expect(actions.first()).toBeVisible();
-      for (const button of await actions.all()) {
+      await expect(page.getByRole('button', { name: 'Verify ID' })).toBeVisible();
+      for (const button of [...(await actions.all()), page.getByRole('button', { name: 'Verify ID' }), page.getByRole('button', { name: 'Reject ID' })]) {
         const box = (await button.boundingBox())!;
         expect(box.x).toBeGreaterThanOrEqual(0);
         expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
