@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { consoleUrl, dbAll, expectQueue, OWNER, queueRow, staffLogin, storeClock } from '../fixtures/console.ts';
+import { consoleUrl, dbAll, expectQueue, keepSection, OWNER, queueRow, staffLogin, storeClock } from '../fixtures/console.ts';
+import { storeApi } from '../fixtures/cart.ts';
 import { AXE_TAGS, expect, expectNoAxeViolations, PORT, test } from '../fixtures/store.ts';
 import { orderableEighth } from '../fixtures/stock.ts';
 import { createCustomer, newCustomer } from '../fixtures/account.ts';
@@ -138,6 +139,101 @@ test.describe('ready-by at 1024×768', () => {
     await expect(page.getByRole('definition').filter({ hasText: /, 5:00 AM$/ })).toBeVisible();
     const history = dbAll<{ data: string }>("select data from order_events where order_id = ? and to_status = 'confirmed'", order.id);
     expect(JSON.parse(history[0].data)).toMatchObject({ action: 'confirm', storeClosed: true });
+  });
+});
+
+/** A simple product in stock at a store (for an order whose product does not matter). */
+async function simpleInStock(request: APIRequestContext, code: string): Promise<string> {
+  const api = storeApi(request, code);
+  const items = ((await (await api.get('/api/catalog/products?size=50&license_type=medical')).json()).result.items as {
+    sku: string;
+    type_id: string;
+    license_type?: string;
+  }[]).filter((i) => i.type_id === 'simple' && i.license_type !== 'medical');
+  const skus = items.slice(0, 15).map((i) => i.sku);
+  const stock = (await (await api.get(`/api/stock/list?skus=${skus.join(',')}`)).json()).result as { sku: string; status: string }[];
+  const sku = skus.find((s) => stock.some((x) => x.sku === s && x.status === 'ok'));
+  expect(sku, `a simple product in stock at ${code}`).toBeTruthy();
+  return sku!;
+}
+
+test.describe('ready-by while the store is closed, at 390×844', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  // Wellness (store 3) is closed for pickup for the day while this runs: every Wellness order meanwhile
+  // is taken for its next slot (the demo's "outside hours: next slot"), and the hours are put back after.
+  test('closed all day: the order is booked for its next slot, the confirm form says the store is closed and starts at that slot', async ({
+    page,
+    request,
+  }) => {
+    await staffLogin(page, OWNER);
+    await expect(page.getByRole('heading', { level: 1, name: 'Choose a store' })).toBeVisible();
+    const WELLNESS = 3;
+    const putBack = await keepSection(page, WELLNESS, 'hours');
+    try {
+      const today = storeClock(new Date()).date;
+      const saved = await page.evaluate(
+        async ({ store, today }) => {
+          const url = `/api/console/stores/${store}/settings/sections/hours`;
+          const { result } = (await (await fetch(url)).json()) as { result: { value: { exceptions: unknown[] }; version: number } };
+          const session = (await (await fetch('/api/console/session')).json()) as { result: { csrfToken: string } };
+          const value = { ...result.value, exceptions: [...result.value.exceptions, { date: today, order_types: ['pickup'], closed: true, label: 'Stocktake' }] };
+          const put = await fetch(url, {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json', 'x-csrf-token': session.result.csrfToken },
+            body: JSON.stringify({ value, version: result.version }),
+          });
+          return put.status;
+        },
+        { store: WELLNESS, today },
+      );
+      expect(saved).toBe(200);
+
+      const sku = await simpleInStock(request, 'wellness');
+      const res = await storeApi(request, 'wellness').post('/api/order/save', {
+        idempotency_key: randomUUID(),
+        order_type: 'pickup',
+        license_type: 'medical',
+        birthday: '1980-01-01',
+        personal_details: { firstName: 'Cleo', lastName: 'Closed', emailAddress: 'cleo.closed@example.com', phone: '(916) 555-0161' },
+        products: [{ sku, qty: 1 }],
+      });
+      expect(res.status(), await res.text()).toBe(200);
+      const order = ((await res.json()) as { result: { order_id: number; increment_id: string; slot: { start: string; label: string } | null } }).result;
+      expect(order.slot, 'taken for the next slot, not today').not.toBeNull();
+      expect(storeClock(new Date(order.slot!.start)).date > today).toBe(true);
+
+      await page.goto(consoleUrl(`/stores/${WELLNESS}/orders/${order.order_id}`));
+      await expect(page.getByRole('heading', { level: 1, name: `Order #${order.increment_id}` })).toBeFocused();
+      await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Confirm the order' });
+      await expect(dialog.getByTestId('confirm-slot')).toHaveText(order.slot!.label);
+      await expect(dialog.getByText(/^Closed · opens /)).toBeVisible();
+      const start = storeClock(new Date(order.slot!.start));
+      await expect(dialog.getByLabel('Date')).toHaveValue(start.date);
+      await expect(dialog.getByLabel('Ready by')).toHaveValue(start.input);
+      await expect(dialog.getByLabel('Store closed — confirm anyway')).toHaveCount(0);
+      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      await expectNoAxeViolations(page);
+      // What the old form offered: twenty minutes from now, today, while closed. Refused without the tick.
+      const soon = new Date(Date.now() + 20 * 60_000);
+      await dialog.getByLabel('Date').fill(storeClock(soon).date);
+      await dialog.getByLabel('Ready by').fill(storeClock(soon).input);
+      await expect(dialog.getByLabel('Store closed — confirm anyway')).toBeVisible();
+      await expect(dialog.getByRole('button', { name: 'Confirm the order' })).toBeDisabled();
+      // Back to the slot: Enter confirms it.
+      await dialog.getByLabel('Date').fill(start.date);
+      await dialog.getByLabel('Ready by').fill(start.input);
+      await expect(dialog.getByLabel('Store closed — confirm anyway')).toHaveCount(0);
+      await dialog.getByLabel('Ready by').press('Enter');
+      await expect(dialog).toBeHidden();
+      await expect(page.getByRole('article').locator('header')).toContainText('Confirmed');
+      expect(dbAll<{ ready_by: string }>('select ready_by from orders where id = ?', order.order_id)[0].ready_by).toBe(
+        new Date(order.slot!.start).toISOString(),
+      );
+    } finally {
+      await putBack();
+    }
   });
 });
 
