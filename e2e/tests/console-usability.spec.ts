@@ -359,6 +359,25 @@ test.describe('new orders at 1024×768', () => {
     await expect(page.getByRole('list', { name: 'New orders' }).getByRole('link', { name: `#${order.incrementId}` })).toHaveCount(0);
   });
 
+  test('one member opening a new order ends its alert in every other console at once', async ({ page, browser, request, extraHTTPHeaders }) => {
+    await staffLogin(page);
+    await expectQueue(page);
+    const otherContext = await browser.newContext({ extraHTTPHeaders, serviceWorkers: 'block', viewport: { width: 1024, height: 768 } });
+    const other = await otherContext.newPage();
+    await staffLogin(other, OWNER);
+    await other.getByRole('link', { name: 'Verdant Downtown' }).first().click();
+    await expectQueue(other);
+    // The owner is on Settings when the order comes in.
+    await other.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Settings' }).click();
+    const order = await placeGuest(request, { name: 'Otto Other' });
+    const otherItem = other.getByRole('list', { name: 'New orders' }).getByRole('link', { name: `#${order.incrementId}` });
+    await expect(otherItem).toBeVisible({ timeout: 5000 });
+    await page.bringToFront();
+    await openOrder(page, order.incrementId);
+    await expect(otherItem).toHaveCount(0, { timeout: 5000 });
+    await otherContext.close();
+  });
+
   test('the queue sorts by time slot, earliest due first', async ({ page, request }) => {
     const slots = await request.get(`http://127.0.0.1:${PORT}/api/order/slots?order_type=pickup`, { headers: { host: DOWNTOWN } });
     const list = ((await slots.json()) as { result: { slots: { start: string }[] } }).result.slots;
