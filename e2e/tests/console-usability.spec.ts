@@ -308,6 +308,8 @@ test.describe('new orders at 1024×768', () => {
     await expect(page.getByTestId('live-announcer')).toHaveText(/^New (pickup|delivery) order #[A-Z0-9-]+\.$/);
     await expect.poll(() => page.evaluate(() => (window as unknown as { __notes: string[] }).__notes)).toContain(`New pickup order #${order.incrementId}`);
     await expect.poll(() => chimes(page)).toBeGreaterThan(before);
+    // The tab title counts the new orders on any page.
+    await expect(page).toHaveTitle(/^\(\d+\) Menu · Verdant console$/);
     await expectNoAxeViolations(page);
 
     // Not opened: the chime comes again every 30 s, and the wait counts up.

@@ -48,6 +48,11 @@ export interface LiveAlerts {
 
 const AlertsContext = createContext<LiveAlerts | null>(null);
 
+/** The alerts when signed in; null on the public pages (log-in, password reset). */
+export function useOptionalAlerts(): LiveAlerts | null {
+  return useContext(AlertsContext);
+}
+
 export function useAlerts(): LiveAlerts {
   const value = useContext(AlertsContext);
   if (!value) throw new Error('useAlerts outside <AlertsProvider>');
@@ -195,11 +200,11 @@ export function AlertsProvider({ children }: { children: ReactNode }) {
     return () => clearInterval(timer);
   }, []);
 
-  // The tab title carries the count of new orders until each is opened.
+  // The tab title carries the count of new orders until each is opened (pages set the rest: useTitle).
   useEffect(() => {
     const base = document.title.replace(/^\(\d+\) /, '');
     document.title = unseen.size > 0 ? `(${unseen.size}) ${base}` : base;
-  });
+  }, [unseen]);
 
   const markSeen = useCallback(
     (orderId: number) => {

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
 import { Loading, PageTitle } from '../components/ui.tsx';
-import { AlertsProvider, useAlerts, waitingText } from '../lib/alerts.tsx';
+import { AlertsProvider, useAlerts, useOptionalAlerts, waitingText } from '../lib/alerts.tsx';
 import type { LiveOrderEvent, LiveState } from '../lib/live.ts';
 import { can, SessionProvider, useSession } from '../lib/session.tsx';
 import type { ConsoleStore } from '../lib/types.ts';
@@ -10,9 +10,11 @@ const PUBLIC_PATHS = new Set(['/login', '/reset-password']);
 
 /** Sets the tab title: `Page · Verdant console`. */
 export function useTitle(title: string): void {
+  // With the count of new orders in front while any waits unopened (lib/alerts.tsx).
+  const count = useOptionalAlerts()?.unseen.size ?? 0;
   useEffect(() => {
-    document.title = `${title} · Verdant console`;
-  }, [title]);
+    document.title = `${count > 0 ? `(${count}) ` : ''}${title} · Verdant console`;
+  }, [title, count]);
 }
 
 export function Shell() {
