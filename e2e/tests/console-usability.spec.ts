@@ -316,10 +316,11 @@ test.describe('new orders at 1024×768', () => {
     for (let i = 0; i < 2; i++) {
       const n = await chimes(page);
       await page.clock.fastForward(30_000);
-      await expect.poll(() => chimes(page)).toBe(n + 1);
+      // (At least: other journeys' orders may chime too.)
+      await expect.poll(() => chimes(page)).toBeGreaterThanOrEqual(n + 1);
     }
     await page.clock.fastForward(60_000);
-    await expect(mine).toContainText(/waiting [12] min/);
+    await expect(mine).toContainText(/waiting [1-5] min/);
 
     // Muted: it shows, and the reminders are silent.
     await mute.click();
@@ -405,12 +406,16 @@ test.describe('keyboard at 1024×768', () => {
     page,
     request,
   }) => {
-    await placeGuest(request, { name: 'Kim Keys' });
-    await placeGuest(request, { name: 'Kit Keys' });
+    // A name of this run's own, searched: other journeys' orders arriving meanwhile do not move the rows.
+    const word = `Rov${randomUUID().replace(/[^a-f]/g, '').slice(0, 6)}`;
+    await placeGuest(request, { name: `Kim ${word}` });
+    await placeGuest(request, { name: `Kit ${word}` });
     await staffLogin(page);
     await expectQueue(page);
+    await page.goto(`${page.url()}?q=${word}`);
+    await expectQueue(page);
     const links = page.locator('#orders-list tbody a[data-row]');
-    await expect(links.nth(1)).toBeVisible();
+    await expect(links).toHaveCount(2);
     const second = (await links.nth(1).textContent())!;
     // Only one order link is in the Tab order.
     await expect(page.locator('#orders-list tbody a[tabindex="0"]')).toHaveCount(1);
