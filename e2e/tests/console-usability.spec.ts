@@ -221,6 +221,7 @@ test.describe('ready-by while the store is closed, at 390×844', () => {
       await dialog.getByLabel('Ready by').fill(storeClock(soon).input);
       await expect(dialog.getByLabel('Store closed — confirm anyway')).toBeVisible();
       await expect(dialog.getByRole('button', { name: 'Confirm the order' })).toBeDisabled();
+      if (process.env.SHOTS_DIR) await page.screenshot({ path: `${process.env.SHOTS_DIR}/390-confirm-closed.png` });
       // Back to the slot: Enter confirms it.
       await dialog.getByLabel('Date').fill(start.date);
       await dialog.getByLabel('Ready by').fill(start.input);
