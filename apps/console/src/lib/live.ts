@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 /** What the store's event stream pushes for an order (outbox/append.ts OrderEventPayload + ids). */
 export interface LiveOrderEvent {
@@ -10,30 +10,11 @@ export interface LiveOrderEvent {
   previous_status: string | null;
   order_type: 'pickup' | 'delivery';
   version: number;
+  /** On the `order.updated` push of its first opening (issue 26). */
+  opened_at?: string | null;
 }
 
 export type LiveState = 'connecting' | 'live' | 'offline';
-
-const MUTE_KEY = 'verdant-console:mute';
-
-export function useMute(): [boolean, (muted: boolean) => void] {
-  const [muted, setMuted] = useState(() => {
-    try {
-      return localStorage.getItem(MUTE_KEY) === '1';
-    } catch {
-      return false;
-    }
-  });
-  const set = useCallback((value: boolean) => {
-    setMuted(value);
-    try {
-      localStorage.setItem(MUTE_KEY, value ? '1' : '0');
-    } catch {
-      // Private mode without storage: the choice lasts for this page only.
-    }
-  }, []);
-  return [muted, set];
-}
 
 let audio: AudioContext | null = null;
 

@@ -42,6 +42,8 @@ export interface OrderSummary {
   slot_end?: string | null;
   /** A delivery order's address (issue 26); null or absent for pickup. */
   shipping_address?: unknown;
+  /** When staff first opened it (issue 26); null: nobody yet — "New". */
+  opened_at?: string | null;
   customer_name: string;
   phone: string;
   total_cents: number;

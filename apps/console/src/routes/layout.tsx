@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
 import { Loading, PageTitle } from '../components/ui.tsx';
-import { chime, useMute, useStoreEvents, type LiveOrderEvent, type LiveState } from '../lib/live.ts';
+import { AlertsProvider, useAlerts, useOptionalAlerts, waitingText } from '../lib/alerts.tsx';
+import type { LiveOrderEvent, LiveState } from '../lib/live.ts';
 import { can, SessionProvider, useSession } from '../lib/session.tsx';
 import type { ConsoleStore } from '../lib/types.ts';
 import { zoneLabel } from '../lib/format.ts';
@@ -10,9 +11,11 @@ const PUBLIC_PATHS = new Set(['/login', '/reset-password']);
 
 /** Sets the tab title: `Page · Verdant console`. */
 export function useTitle(title: string): void {
+  // With the count of new orders in front while any waits unopened (lib/alerts.tsx).
+  const count = useOptionalAlerts()?.unseen.size ?? 0;
   useEffect(() => {
-    document.title = `${title} · Verdant console`;
-  }, [title]);
+    document.title = `${count > 0 ? `(${count}) ` : ''}${title} · Verdant console`;
+  }, [title, count]);
 }
 
 export function Shell() {
@@ -36,6 +39,13 @@ function Guard() {
     const next = location.pathname === '/' ? '' : `?next=${encodeURIComponent(location.pathname + location.search)}`;
     return <Navigate to={`/login${next}`} replace />;
   }
+  // Signed in: one live stream and the new-order alerts for every page (issue 26).
+  if (staff)
+    return (
+      <AlertsProvider>
+        <Outlet />
+      </AlertsProvider>
+    );
   return <Outlet />;
 }
 
@@ -68,106 +78,208 @@ export function HomeRedirect() {
   );
 }
 
-/** Header of every signed-in page: who is signed in, the member's pages and sign-out. */
-export function TopBar({ store }: { store?: ConsoleStore }) {
+/** Header of every signed-in page: who is signed in, the member's pages and sign-out, and the new-order alerts. */
+export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
   const { staff, stores, signOut } = useSession();
+  const alerts = useAlerts();
+  // Staff and Account pages keep the store last worked in: its Orders and the rest stay one click away.
+  const store = storeProp ?? alerts.store ?? undefined;
   const navigate = useNavigate();
+  const location = useLocation();
+  // Phones: the pages behind a disclosure button; closed again after every navigation.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [location.pathname]);
+  const onQueue = !!store && location.pathname === `/stores/${store.id}/orders`;
   const linkClass = ({ isActive }: { isActive: boolean }) =>
-    `rounded px-2 py-1 ${isActive ? 'bg-green-800 text-white' : 'text-stone-900 underline hover:bg-stone-100'}`;
+    `block rounded px-2 py-2 md:py-1 ${isActive ? 'bg-green-800 text-white' : 'text-stone-900 underline hover:bg-stone-100'}`;
+  const item = (to: string, label: string, end = true) => (
+    <li>
+      <NavLink to={to} end={end} className={linkClass}>
+        {label}
+      </NavLink>
+    </li>
+  );
   return (
-    <header className="border-b border-stone-300 bg-white">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:bg-white focus:p-2">
-        Skip to content
-      </a>
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
-        <p className="font-semibold">Verdant console{store ? <span className="font-normal"> · {store.name}</span> : null}</p>
-        <nav aria-label="Console" className="flex flex-1 flex-wrap items-center gap-1">
-          {store && (
-            <>
-              <NavLink to={`/stores/${store.id}/orders`} end={false} className={linkClass}>
-                Orders
-              </NavLink>
-              <NavLink to={`/stores/${store.id}/menu`} className={linkClass}>
-                Menu
-              </NavLink>
-              {can(staff, 'reports:read') && (
-                <NavLink to={`/stores/${store.id}/reports`} className={linkClass}>
-                  Reports
-                </NavLink>
-              )}
-              {can(staff, 'settings:write') && (
-                <NavLink to={`/stores/${store.id}/settings`} className={linkClass}>
-                  Settings
-                </NavLink>
-              )}
-              {can(staff, 'settings:write') && (
-                <NavLink to={`/stores/${store.id}/settings-hours`} className={linkClass}>
-                  Hours and slots
-                </NavLink>
-              )}
-              {can(staff, 'settings:write') && (
-                <NavLink to={`/stores/${store.id}/settings-zones`} className={linkClass}>
-                  Delivery zones
-                </NavLink>
-              )}
-              {can(staff, 'settings:write') && (
-                <NavLink to={`/stores/${store.id}/settings-limits`} className={linkClass}>
-                  Purchase limits
-                </NavLink>
-              )}
-              {can(staff, 'settings:write') && (
-                <NavLink to={`/stores/${store.id}/settings-tax`} className={linkClass}>
-                  Tax lines
-                </NavLink>
-              )}
-              {can(staff, 'settings:write') && (
-                <NavLink to={`/stores/${store.id}/settings-age`} className={linkClass}>
-                  Age check
-                </NavLink>
-              )}
-              {can(staff, 'webhooks:manage') && (
-                <NavLink to={`/stores/${store.id}/webhooks`} className={linkClass}>
-                  Webhooks
-                </NavLink>
-              )}
-              {/* api-keys:manage: managers and owners, as the server checks it. */}
-              {(staff?.role === 'owner' || staff?.role === 'manager') && (
-                <NavLink to={`/stores/${store.id}/api-keys`} className={linkClass}>
-                  API keys
-                </NavLink>
-              )}
-            </>
-          )}
-          {can(staff, 'staff:manage') && (
-            <NavLink to="/staff" className={linkClass}>
-              Staff
-            </NavLink>
-          )}
-          <NavLink to="/account" className={linkClass}>
-            Account
-          </NavLink>
-          {stores.length > 1 && (
-            <NavLink to="/" end className={linkClass}>
-              Switch store
-            </NavLink>
-          )}
-        </nav>
-        {staff && (
-          <div className="flex items-center gap-2">
-            <span className="text-stone-700">{staff.name}</span>
+    <>
+      <header className="border-b border-stone-300 bg-white">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-10 focus:bg-white focus:p-2">
+          Skip to content
+        </a>
+        {onQueue && (
+          <a
+            href="#orders-list"
+            className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-10 focus:bg-white focus:p-2"
+            onClick={(event) => {
+              // Straight to the current order of the list (its roving focus, queue.tsx).
+              const target = document.querySelector<HTMLElement>('#orders-list a[tabindex="0"]');
+              if (target) {
+                event.preventDefault();
+                target.focus();
+              }
+            }}
+          >
+            Skip to the orders list
+          </a>
+        )}
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
+          <p className="min-w-0 font-semibold">
+            Verdant console{store ? <span className="font-normal"> · {store.name}</span> : null}
+          </p>
+          <div className="ml-auto flex items-center gap-2">
+            {alerts.store && <MuteButton />}
             <button
               type="button"
-              className="btn-secondary"
-              onClick={() => {
-                void signOut().finally(() => navigate('/login', { replace: true }));
-              }}
+              className="btn-secondary md:hidden"
+              aria-expanded={menuOpen}
+              aria-controls="console-menu"
+              onClick={() => setMenuOpen((open) => !open)}
             >
-              Sign out
+              <MenuIcon open={menuOpen} />
+              Menu
             </button>
           </div>
-        )}
+          <div id="console-menu" className={`${menuOpen ? 'flex' : 'hidden'} w-full flex-col gap-2 md:flex md:flex-row md:items-center`}>
+            <nav aria-label="Console" className="md:flex-1">
+              <ul className="flex flex-col gap-1 md:flex-row md:flex-wrap md:items-center">
+                {store && (
+                  <>
+                    {item(`/stores/${store.id}/orders`, 'Orders', false)}
+                    {item(`/stores/${store.id}/menu`, 'Menu')}
+                    {can(staff, 'reports:read') && item(`/stores/${store.id}/reports`, 'Reports')}
+                    {can(staff, 'settings:write') && item(`/stores/${store.id}/settings`, 'Settings')}
+                    {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-hours`, 'Hours and slots')}
+                    {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-zones`, 'Delivery zones')}
+                    {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-limits`, 'Purchase limits')}
+                    {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-tax`, 'Tax lines')}
+                    {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-age`, 'Age check')}
+                    {can(staff, 'webhooks:manage') && item(`/stores/${store.id}/webhooks`, 'Webhooks')}
+                    {/* api-keys:manage: managers and owners, as the server checks it. */}
+                    {(staff?.role === 'owner' || staff?.role === 'manager') && item(`/stores/${store.id}/api-keys`, 'API keys')}
+                  </>
+                )}
+                {can(staff, 'staff:manage') && item('/staff', 'Staff')}
+                {item('/account', 'Account')}
+                {stores.length > 1 && item('/', 'Switch store')}
+              </ul>
+            </nav>
+            {staff && (
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="text-stone-700">{staff.name}</span>
+                <button
+                  type="button"
+                  className="btn-secondary"
+                  onClick={() => {
+                    void signOut().finally(() => navigate('/login', { replace: true }));
+                  }}
+                >
+                  Sign out
+                </button>
+              </div>
+            )}
+          </div>
+        </div>
+      </header>
+      <NewOrdersBar />
+    </>
+  );
+}
+
+function BellIcon({ off = false }: { off?: boolean }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5 shrink-0" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+      <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+      {off && <path d="M3 3l18 18" />}
+    </svg>
+  );
+}
+
+function MenuIcon({ open }: { open: boolean }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="mr-1 size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+      {open ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 6h16M4 12h16M4 18h16" />}
+    </svg>
+  );
+}
+
+/** Sound on or off for this tab's session: a toggle whose state shows (icon, colours, aria-pressed). */
+function MuteButton() {
+  const { muted, setMuted } = useAlerts();
+  return (
+    <button
+      type="button"
+      aria-pressed={muted}
+      onClick={() => setMuted(!muted)}
+      className={`inline-flex min-h-10 items-center gap-1 rounded border px-3 py-2 font-semibold ${
+        muted ? 'border-stone-900 bg-stone-800 text-white hover:bg-stone-900' : 'border-stone-500 bg-white text-stone-900 hover:bg-stone-100'
+      }`}
+    >
+      <BellIcon off={muted} />
+      Mute sound
+      <span className="sr-only md:not-sr-only md:font-normal">{muted ? ' (muted)' : ' (sound on)'}</span>
+    </button>
+  );
+}
+
+/**
+ * On every signed-in page: the orders nobody opened yet, how long each has waited, links to open
+ * them, and the offer of system notifications (asked on a click, as browsers require).
+ */
+function NewOrdersBar() {
+  const { store, newOrders, now, notifications, enableNotifications, markAllSeen, announcement } = useAlerts();
+  const location = useLocation();
+  const onQueue = !!store && location.pathname === `/stores/${store.id}/orders`;
+  return (
+    <>
+      <div role="status" aria-live="polite" className="sr-only" data-testid="live-announcer">
+        {announcement}
       </div>
-    </header>
+      {store && newOrders.length > 0 && (
+        <section aria-labelledby="new-orders-title" className="border-b border-amber-400 bg-amber-50">
+          <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
+            <h2 id="new-orders-title" className="flex items-center gap-1 font-semibold">
+              <BellIcon />
+              {newOrders.length === 1 ? '1 new order' : `${newOrders.length} new orders`} waiting
+            </h2>
+            <ul className="flex flex-wrap gap-x-4 gap-y-1" aria-label="New orders">
+              {newOrders.slice(0, 5).map((o) => (
+                <li key={o.id}>
+                  {/* On the queue the rows below are the links; elsewhere each new order opens from here. */}
+                  {onQueue ? (
+                    <strong>#{o.increment_id}</strong>
+                  ) : (
+                    <Link to={`/stores/${store.id}/orders/${o.id}`} className="link font-semibold">
+                      #{o.increment_id}
+                    </Link>
+                  )}{' '}
+                  <span className="text-sm">
+                    {o.order_type} · {waitingText(o.created_at, now)}
+                  </span>
+                </li>
+              ))}
+              {newOrders.length > 5 && <li className="text-sm">and {newOrders.length - 5} more in the queue</li>}
+            </ul>
+            <div className="flex flex-wrap gap-2 md:ml-auto">
+              {notifications === 'default' && (
+                <button type="button" className="btn-ghost" onClick={enableNotifications}>
+                  Turn on desktop alerts
+                </button>
+              )}
+              <button type="button" className="btn-ghost" onClick={markAllSeen}>
+                Mark all as seen
+              </button>
+            </div>
+          </div>
+        </section>
+      )}
+      {store && newOrders.length === 0 && notifications === 'default' && (
+        <div className="mx-auto flex max-w-6xl justify-end px-4 pt-2">
+          <button type="button" className="btn-ghost text-sm" onClick={enableNotifications}>
+            Turn on desktop alerts for new orders
+          </button>
+        </div>
+      )}
+    </>
   );
 }
 
@@ -183,6 +295,8 @@ export interface StoreOutlet {
   markAllSeen(): void;
   muted: boolean;
   setMuted(muted: boolean): void;
+  /** Ticks every 30 s ("waiting N min"). */
+  now: number;
 }
 
 export function useStore(): StoreOutlet {
@@ -193,55 +307,26 @@ export function StoreLayout() {
   const { storeId } = useParams();
   const { stores } = useSession();
   const store = stores.find((s) => String(s.id) === storeId);
-  const [liveTick, setLiveTick] = useState(0);
-  const [lastEvent, setLastEvent] = useState<LiveOrderEvent | null>(null);
-  const [unseen, setUnseen] = useState<ReadonlySet<number>>(new Set());
-  const [announcement, setAnnouncement] = useState('');
-  const [muted, setMuted] = useMute();
-
-  const onEvent = useCallback(
-    (event: LiveOrderEvent) => {
-      setLastEvent(event);
-      setLiveTick((n) => n + 1);
-      if (event.type === 'order.created') {
-        setUnseen((set) => new Set(set).add(event.order_id));
-        setAnnouncement(`New ${event.order_type} order #${event.increment_id}.`);
-        if (!muted) chime();
-      }
-    },
-    [muted],
-  );
-  const onConnected = useCallback(() => setLiveTick((n) => n + 1), []);
-  const liveState = useStoreEvents(store ? store.id : null, onEvent, onConnected);
-
-  // The tab title carries the count of new orders until each is opened (or all marked seen).
-  useEffect(() => {
-    const base = document.title.replace(/^\(\d+\) /, '');
-    document.title = unseen.size > 0 ? `(${unseen.size}) ${base}` : base;
-  });
-
+  // The live stream and the alerts live above every page (lib/alerts.tsx); the store's pages read them here.
+  const alerts = useAlerts();
+  const same = !!store && alerts.store?.id === store.id;
   const context = useMemo<StoreOutlet | null>(
     () =>
       store
         ? {
             store,
-            liveTick,
-            lastEvent,
-            liveState,
-            unseen,
-            markSeen: (orderId) =>
-              setUnseen((set) => {
-                if (!set.has(orderId)) return set;
-                const next = new Set(set);
-                next.delete(orderId);
-                return next;
-              }),
-            markAllSeen: () => setUnseen(new Set()),
-            muted,
-            setMuted,
+            liveTick: same ? alerts.liveTick : 0,
+            lastEvent: same ? alerts.lastEvent : null,
+            liveState: same ? alerts.liveState : 'connecting',
+            unseen: alerts.unseen,
+            markSeen: alerts.markSeen,
+            markAllSeen: alerts.markAllSeen,
+            muted: alerts.muted,
+            setMuted: alerts.setMuted,
+            now: alerts.now,
           }
         : null,
-    [store, liveTick, lastEvent, liveState, unseen, muted, setMuted],
+    [store, same, alerts],
   );
 
   if (!store || !context) {
@@ -263,9 +348,6 @@ export function StoreLayout() {
   return (
     <>
       <TopBar store={store} />
-      <div role="status" aria-live="polite" className="sr-only" data-testid="live-announcer">
-        {announcement}
-      </div>
       <main id="main" className="mx-auto max-w-6xl p-4">
         <Outlet context={context} />
       </main>

@@ -17,7 +17,7 @@ import { VerificationPanel } from './verification.tsx';
 function Section({ title, children }: { title: string; children: ReactNode }) {
   const id = `section-${title.toLowerCase().replace(/\W+/g, '-')}`;
   return (
-    <section aria-labelledby={id} className="card">
+    <section aria-labelledby={id} className="card min-w-0">
       <h2 id={id} className="mb-3 text-lg font-semibold">
         {title}
       </h2>
@@ -28,11 +28,11 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 function Facts({ rows }: { rows: [string, ReactNode][] }) {
   return (
-    <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
+    <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1">
       {rows.map(([term, value]) => (
         <div key={term} className="contents">
           <dt className="font-medium text-stone-700">{term}</dt>
-          <dd>{value ?? '—'}</dd>
+          <dd className="[overflow-wrap:anywhere]">{value ?? '—'}</dd>
         </div>
       ))}
     </dl>
@@ -80,6 +80,16 @@ export function OrderPage() {
     markSeen(Number(orderId));
   }, [orderId, markSeen]);
 
+  // Opening an order (issue 26): focus on its heading once it has loaded, so a screen reader starts there.
+  const focusedFor = useRef<string | null>(null);
+  const loadedId = order.data ? String(order.data.id) : null;
+  useEffect(() => {
+    if (loadedId && loadedId === orderId && focusedFor.current !== orderId) {
+      focusedFor.current = orderId;
+      headingRef.current?.focus();
+    }
+  }, [loadedId, orderId]);
+
   // Someone else moved this order (another till, auto-confirm): read it again.
   useEffect(() => {
     if (lastEvent && String(lastEvent.order_id) === orderId && (!order.data || lastEvent.version > order.data.version)) void order.reload();
@@ -103,7 +113,7 @@ export function OrderPage() {
   const address = formatAddress(o.shipping_address) ? o.shipping_address : null;
 
   return (
-    <article aria-labelledby="order-title" className="grid gap-4">
+    <article aria-labelledby="order-title" className="grid grid-cols-[minmax(0,1fr)] gap-4">
       <p>
         <Link to={`/stores/${store.id}/orders`} className="link">
           ← All orders
@@ -171,7 +181,7 @@ export function OrderPage() {
         />
       </Section>
 
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-2">
         <Section title="Customer">
           <Facts
             rows={[
@@ -234,25 +244,25 @@ export function OrderPage() {
       </div>
 
       <Section title="Items">
-        <div className="overflow-x-auto">
-          <table className="data-table">
+        <div>
+          <table className="data-table stack-table">
             <thead>
               <tr>
                 <th scope="col">Product</th>
                 <th scope="col">Size / weight</th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="md:text-right">
                   Qty
                 </th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="md:text-right">
                   Price
                 </th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="md:text-right">
                   Discount
                 </th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="md:text-right">
                   THC equiv.
                 </th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="md:text-right">
                   Total
                 </th>
               </tr>
@@ -260,16 +270,26 @@ export function OrderPage() {
             <tbody>
               {o.items.map((line, i) => (
                 <tr key={`${line.sku}-${i}`}>
-                  <td>
+                  <td data-label="Product">
                     {line.name}
-                    <div className="text-sm text-stone-700">SKU {line.sku}</div>
+                    <div className="text-sm break-all text-stone-700">SKU {line.sku}</div>
                   </td>
-                  <td>{line.size !== null && isSizeId(line.size) ? sizeLongLabel(line.size) : line.uom || '—'}</td>
-                  <td className="text-right">{line.qty}</td>
-                  <td className="text-right">{money(line.price_cents)}</td>
-                  <td className="text-right">{line.discount_cents ? `−${money(line.discount_cents)}` : '—'}</td>
-                  <td className="text-right">{grams(line.thc_equivalent_grams)}</td>
-                  <td className="text-right">{money(line.row_total_cents)}</td>
+                  <td data-label="Size">{line.size !== null && isSizeId(line.size) ? sizeLongLabel(line.size) : line.uom || '—'}</td>
+                  <td data-label="Qty" className="md:text-right">
+                    {line.qty}
+                  </td>
+                  <td data-label="Price" className="md:text-right">
+                    {money(line.price_cents)}
+                  </td>
+                  <td data-label="Discount" className="md:text-right">
+                    {line.discount_cents ? `−${money(line.discount_cents)}` : '—'}
+                  </td>
+                  <td data-label="THC equiv." className="md:text-right">
+                    {grams(line.thc_equivalent_grams)}
+                  </td>
+                  <td data-label="Total" className="md:text-right">
+                    {money(line.row_total_cents)}
+                  </td>
                 </tr>
               ))}
             </tbody>

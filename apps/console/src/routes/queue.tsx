@@ -1,11 +1,12 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ORDER_STATUS_LABELS, ORDER_STATUSES, type OrderStatus } from '@verdant/domain';
 import { slotLabel } from '@verdant/domain';
 import { Address } from '../components/Address.tsx';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
 import { api, query } from '../lib/api.ts';
-import { dateTime, money } from '../lib/format.ts';
+import { waitingText } from '../lib/alerts.tsx';
+import { dateTime, money, titleCase } from '../lib/format.ts';
 import { useResource } from '../lib/use-resource.ts';
 import type { OrderList, OrderSummary } from '../lib/types.ts';
 import { useStore, useTitle } from './layout.tsx';
@@ -27,20 +28,22 @@ export function statusTone(status: OrderStatus): 'amber' | 'blue' | 'green' | 'r
 
 export function QueuePage() {
   useTitle('Orders');
-  const { store, liveTick, lastEvent, unseen, markAllSeen, muted, setMuted, liveState } = useStore();
+  const { store, liveTick, lastEvent, unseen, markAllSeen, liveState, now } = useStore();
   const [params, setParams] = useSearchParams();
   const tab = (params.get('tab') as Tab | null) ?? 'active';
   const type = params.get('type') ?? '';
   const from = params.get('from') ?? '';
   const to = params.get('to') ?? '';
   const q = params.get('q') ?? '';
+  // Issue 26: the queue sorted by when orders are due (slot start, else placed), earliest first.
+  const sort = params.get('sort') === 'slot' ? 'slot' : '';
   const [search, setSearch] = useState(q);
   const [more, setMore] = useState<OrderSummary[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [moreError, setMoreError] = useState<string | null>(null);
 
   const statusParam = tab === 'active' ? ACTIVE.join(',') : tab === 'all' ? undefined : tab;
-  const filterQuery = query({ status: statusParam, type, from, to, q, limit: 50 });
+  const filterQuery = query({ status: statusParam, type, from, to, q, sort, limit: 50 });
   const list = useResource(`${store.id}${filterQuery}`, () => api<OrderList>('GET', `/stores/${store.id}/orders${filterQuery}`));
 
   // Live: a pushed order event (or a reconnect) reads the first page and the counts again. A new
@@ -97,7 +100,7 @@ export function QueuePage() {
     try {
       const page = await api<OrderList>(
         'GET',
-        `/stores/${store.id}/orders${query({ status: statusParam, type, from, to, q, limit: 50, cursor })}`,
+        `/stores/${store.id}/orders${query({ status: statusParam, type, from, to, q, sort, limit: 50, cursor })}`,
       );
       setMore((rows) => [...rows, ...page.items]);
       setCursor(page.nextCursor);
@@ -105,6 +108,24 @@ export function QueuePage() {
     } catch (err) {
       setMoreError((err as Error).message);
     }
+  }
+
+  // Roving focus (issue 26): one order link in the Tab order; the arrow keys move between them.
+  const [current, setCurrent] = useState(0);
+  function roving(event: KeyboardEvent<HTMLTableSectionElement>, count: number) {
+    const keys: Record<string, (i: number) => number> = {
+      ArrowDown: (i) => Math.min(count - 1, i + 1),
+      ArrowUp: (i) => Math.max(0, i - 1),
+      Home: () => 0,
+      End: () => count - 1,
+    };
+    const move = keys[event.key];
+    const from = (event.target as HTMLElement).closest<HTMLElement>('[data-row]');
+    if (!move || !from || count === 0) return;
+    event.preventDefault();
+    const next = move(Number(from.dataset.row));
+    setCurrent(next);
+    event.currentTarget.querySelector<HTMLElement>(`[data-row="${next}"]`)?.focus();
   }
 
   const counts = list.data?.counts ?? {};
@@ -130,9 +151,6 @@ export function QueuePage() {
                   ? 'Connecting to live updates…'
                   : 'Live updates paused: reconnecting…'}
             </span>
-            <button type="button" className="btn-secondary" aria-pressed={muted} onClick={() => setMuted(!muted)}>
-              Mute sound
-            </button>
             {unseen.size > 0 && (
               <button type="button" className="btn-secondary" onClick={markAllSeen}>
                 Mark {unseen.size} new as seen
@@ -180,6 +198,13 @@ export function QueuePage() {
           </select>
         </div>
         <div>
+          <label htmlFor="order-sort">Sort</label>
+          <select id="order-sort" className="field" value={sort} onChange={(e) => setParam('sort', e.target.value)}>
+            <option value="">Newest first</option>
+            <option value="slot">Due first (time slot)</option>
+          </select>
+        </div>
+        <div>
           <label htmlFor="order-from">From</label>
           <input id="order-from" className="field" type="date" value={from} onChange={(e) => setParam('from', e.target.value)} />
         </div>
@@ -207,8 +232,8 @@ export function QueuePage() {
       ) : rows.length === 0 && !list.error ? (
         <p role="status">No orders match.</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="data-table" aria-label={`${tabLabel(tab)} orders`}>
+        <div id="orders-list" tabIndex={-1}>
+          <table className="data-table stack-table" aria-label={`${tabLabel(tab)} orders`} aria-describedby="orders-keys">
             <thead>
               <tr>
                 <th scope="col">Order</th>
@@ -217,16 +242,22 @@ export function QueuePage() {
                 <th scope="col">Type</th>
                 <th scope="col">Status</th>
                 <th scope="col">Ready by</th>
-                <th scope="col" className="text-right">
+                <th scope="col" className="md:text-right">
                   Total
                 </th>
               </tr>
             </thead>
-            <tbody>
-              {rows.map((order) => (
+            <tbody onKeyDown={(event) => roving(event, rows.length)}>
+              {rows.map((order, index) => (
                 <tr key={order.id} data-order={order.increment_id}>
-                  <td>
-                    <Link to={`/stores/${store.id}/orders/${order.id}`} className="link font-semibold">
+                  <td data-label="Order">
+                    <Link
+                      to={`/stores/${store.id}/orders/${order.id}`}
+                      className="link font-semibold"
+                      data-row={index}
+                      tabIndex={index === Math.min(current, rows.length - 1) ? 0 : -1}
+                      onFocus={() => setCurrent(index)}
+                    >
                       #{order.increment_id}
                     </Link>
                     {unseen.has(order.id) && (
@@ -241,12 +272,19 @@ export function QueuePage() {
                       </div>
                     )}
                   </td>
-                  <td>{dateTime(order.created_at, store.timezone)}</td>
-                  <td>
+                  <td data-label="Placed">
+                    {dateTime(order.created_at, store.timezone)}
+                    {order.status === 'submitted' && !waiting.has(order.id) && (
+                      <div className="text-sm font-medium text-amber-900" data-testid="waiting">
+                        {titleCase(waitingText(order.created_at, now))}
+                      </div>
+                    )}
+                  </td>
+                  <td data-label="Customer">
                     {waiting.has(order.id) ? <span className="text-stone-700">Loading…</span> : order.customer_name}
                     <div className="text-sm text-stone-700">{order.phone}</div>
                   </td>
-                  <td>
+                  <td data-label="Type">
                     {order.order_type === 'pickup' ? 'Pickup' : 'Delivery'}
                     <div className="text-sm text-stone-700">
                       {order.slot_start && order.slot_end ? `Slot ${slotLabel(order.slot_start, order.slot_end, store.timezone)}` : 'ASAP'}
@@ -257,7 +295,7 @@ export function QueuePage() {
                       </div>
                     ) : null}
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <Badge tone={statusTone(order.status)}>{ORDER_STATUS_LABELS[order.status]}</Badge>
                     {order.hold.map((h) => (
                       <div key={h} className="mt-1">
@@ -265,12 +303,17 @@ export function QueuePage() {
                       </div>
                     ))}
                   </td>
-                  <td>{order.ready_by ? dateTime(order.ready_by, store.timezone) : '—'}</td>
-                  <td className="text-right">{waiting.has(order.id) ? '—' : money(order.total_cents)}</td>
+                  <td data-label="Ready by">{order.ready_by ? dateTime(order.ready_by, store.timezone) : '—'}</td>
+                  <td data-label="Total" className="md:text-right">
+                    {waiting.has(order.id) ? '—' : money(order.total_cents)}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
+          <p id="orders-keys" className="mt-2 text-sm text-stone-700">
+            In the list, the arrow keys move between orders (Home and End: first and last); Enter opens one.
+          </p>
         </div>
       )}
       <ErrorNote>{moreError}</ErrorNote>

@@ -212,6 +212,26 @@ describeEachDatabase('order messages', (getDb) => {
     expect(mail.body).toContain('Total: $45.00');
   });
 
+  it('the store’s new-order e-mail gives a delivery order’s whole address and a map link (issue 26)', async () => {
+    const t = getDb();
+    const order = await insertOrder(t, {}, 'delivery');
+    await t.db
+      .updateTable('orders')
+      .set({ shipping_address: JSON.stringify({ city: 'Sacramento', zip: '95814', address: '900 J St', apt_ste: '2B', distance: 0.4 }) })
+      .where('id', '=', order.id)
+      .execute();
+    await t.db
+      .insertInto('store_order_settings')
+      .values({ store_id: 1, order_email: 'orders@downtown.test', updated_at: new Date().toISOString() })
+      .execute();
+    expect(await recordMessages(deps(), await eventOf(t, await placedEvent(t, order.id, order.number)))).toBe(1);
+    const [mail] = (await rowsOf(order.id)).filter((r) => r.template === 'store_new_order');
+    expect(mail.subject).toBe(`New delivery order #${order.number}`);
+    expect(mail.body).toContain(
+      'Deliver to: 900 J St, Apt 2B, Sacramento 95814\nMap: https://www.google.com/maps/search/?api=1&query=900%20J%20St%2C%20Sacramento%2095814\n',
+    );
+  });
+
   async function placedEvent(t: TestDatabase, orderId: number, number: string): Promise<string> {
     const { appendOutboxEvent } = await import('../outbox/append.ts');
     return appendOutboxEvent(t.db, {

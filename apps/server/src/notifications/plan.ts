@@ -15,7 +15,7 @@ import type { Database } from '../db/schema.ts';
 import type { OutboxEvent } from '../outbox/consumer.ts';
 import { toE164 } from '../users/phone.ts';
 import { orderTaxLines } from '../tax/order-lines.ts';
-import { slotLabel } from '@verdant/domain';
+import { formatAddress, mapLink, slotLabel } from '@verdant/domain';
 import {
   shopperEmail,
   shopperSms,
@@ -98,6 +98,7 @@ export async function planMessages(deps: PlanDeps, event: OutboxEvent): Promise<
       'excise_tax_cents',
       'sales_tax_cents',
       'shipping_cents',
+      'shipping_address',
     ])
     .where('id', '=', event.order_id)
     .executeTakeFirst();
@@ -150,6 +151,9 @@ export async function planMessages(deps: PlanDeps, event: OutboxEvent): Promise<
       totalCents: order.total_cents,
       itemCount: Number(items?.n ?? 0),
       createdAt: order.created_at,
+      ...(order.order_type === 'delivery'
+        ? { address: formatAddress(order.shipping_address), mapUrl: mapLink(order.shipping_address) }
+        : {}),
     });
     return [{ channel: 'email', recipient: to, template, subject: mail.subject, body: mail.text }];
   }

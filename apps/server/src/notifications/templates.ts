@@ -66,6 +66,9 @@ export function receiptText(r: OrderReceipt, orderType: 'pickup' | 'delivery'): 
 }
 
 export interface NewOrderContext extends OrderMessageContext {
+  /** A delivery order's whole address and a map search for it (issue 26, @verdant/domain address.ts). */
+  address?: string | null;
+  mapUrl?: string | null;
   phone: string;
   email: string | null;
   totalCents: number;
@@ -173,6 +176,7 @@ export function storeNewOrderEmail(ctx: NewOrderContext): EmailText {
       `New ${ctx.orderType} order #${ctx.incrementId} at ${ctx.storeName}, placed ${formatDateTime(ctx.createdAt, ctx.timezone)}.\n\n` +
       `Customer: ${ctx.customerName}\nPhone: ${ctx.phone}\n${ctx.email ? `E-mail: ${ctx.email}\n` : ''}` +
       (ctx.slot ? `${slotLine(ctx, false)}\n` : '') +
+      (ctx.address ? `Deliver to: ${ctx.address}\n${ctx.mapUrl ? `Map: ${ctx.mapUrl}\n` : ''}` : '') +
       `Items: ${ctx.itemCount}\nTotal: ${dollars(ctx.totalCents)}\n\nOpen the store console to confirm it.`,
   };
 }

@@ -77,6 +77,8 @@ describeEachDatabase('console order routes', (getDb) => {
       slot_end: '2026-06-15T17:00:00.000Z',
       // The whole address (issue 26), with the server's ZIP and distance.
       shipping_address: { city: 'Sacramento', zip: '95814', address: '900 J St', apt_ste: '2B', distance: expect.any(Number) },
+      // Nobody opened it yet: "New" in the console (issue 26).
+      opened_at: null,
       customer_name: 'Bob Stone',
       phone: '916-555-0202',
       total_cents: placed[1].result.total,
@@ -390,5 +392,28 @@ describeEachDatabase('console order routes', (getDb) => {
     const cancelled = (await list(q('nunez', '&status=cancelled&type=pickup&from=2026-06-21&to=2026-06-21'))).body.result;
     expect(cancelled.items.map((i: { id: number }) => i.id)).toEqual([jose[1]]);
     expect(cancelled.counts).toMatchObject({ submitted: 2, cancelled: 1, confirmed: 0 });
+  });
+  it('sorts by when orders are due (slot start, else placed), earliest first, in pages that neither skip nor repeat (issue 26)', async () => {
+    // Placed last but due first: a slot two days on, then an ASAP order (runs last: it adds orders).
+    await at('2026-06-16T18:10:00.000Z');
+    await h.place({ body: { ...person('Gus', 'Later', '(916) 555-0707'), slot: '2026-06-18T17:00:00.000Z' } });
+    await at('2026-06-16T18:20:00.000Z');
+    await h.place({ body: person('Hal', 'Now', '(916) 555-0808') });
+    const all = (await list()).body.result.items as { id: number; slot_start: string | null; created_at: string }[];
+    const due = (o: { slot_start: string | null; created_at: string }) => o.slot_start ?? o.created_at;
+    const expected = [...all].sort((a, b) => (due(a) < due(b) ? -1 : due(a) > due(b) ? 1 : a.id - b.id)).map((o) => o.id);
+    expect(expected).not.toEqual(all.map((o) => o.id).reverse());
+    expect((await list('?sort=slot')).body.result.items.map((i: { id: number }) => i.id)).toEqual(expected);
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: { id: number }[]; nextCursor: string | null } = (
+        await list(`?sort=slot&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+      ).body.result;
+      seen.push(...page.items.map((i) => i.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+    expect((await list('?sort=oldest')).status).toBe(400);
   });
 });

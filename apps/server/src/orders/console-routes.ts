@@ -5,6 +5,7 @@
  *   GET  /orders                              orders:read   queue (filters, search, cursor, counts)
  *   GET  /orders/:orderId                     orders:read   detail
  *   POST /orders/:orderId/transitions         orders:write  a lifecycle move
+ *   POST /orders/:orderId/opened              orders:read   staff opened the order (its "New" ends)
  *   POST /customers/:customerId/verification  customers:verify
  *   GET  /customers/:customerId/uploads/:uploadId  customers:verify  the file, never cached
  *   GET  /reports/daily(.csv)                 reports:read
@@ -24,6 +25,7 @@ import { staffOf } from '../staff/guard.ts';
 import { orderDetail, detailOf, type OrderDetail } from './console/detail.ts';
 import { HOURS } from '../hours/section.ts';
 import { listOrders } from './console/list.ts';
+import { markOpened } from './console/opened.ts';
 import { saveOrderSettings, settingsSchema } from './lifecycle/settings.ts';
 import { orderSettings, storeFacts, type Db, type StoreFacts } from './lifecycle/store-facts.ts';
 import { applyTransition, type OrderActor } from './lifecycle/transitions.ts';
@@ -58,6 +60,7 @@ const listQuery = z.object({
   q: z.string().trim().max(100).optional(),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
+  sort: z.enum(['newest', 'slot']).optional(),
 });
 
 const transitionBody = z.object({
@@ -150,6 +153,15 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, deps: ConsoleOr
     });
     afterCommit(request, store.id, moved.restocked);
     return ok(await withPlan(await detailOf(db, store, moved.order, at), store, at));
+  });
+
+  // Issue 26: the console's order page says it was opened; the first opening ends the order's "New" everywhere.
+  app.post(`${PREFIX}/orders/:orderId/opened`, perm('orders:read'), async (request) => {
+    const store = await storeOf(request);
+    const { orderId } = parseOr400(z.object({ orderId: id }), request.params);
+    const result = await markOpened(db, store, orderId, staffOf(request).id, now());
+    if (result.first) app.outbox.kick();
+    return ok(result);
   });
 
   app.post(`${PREFIX}/customers/:customerId/verification`, perm('customers:verify'), async (request) => {

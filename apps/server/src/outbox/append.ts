@@ -33,6 +33,8 @@ export interface OrderEventPayload {
   /** ISO */
   ready_by?: string | null;
   cancel_reason?: string | null;
+  /** When staff first opened the order (issue 26; on that `order.updated` push only). */
+  opened_at?: string | null;
 }
 
 export interface NewOutboxEvent {

@@ -24,6 +24,7 @@ import { migration0014 } from './0014_integration_api.ts';
 import { migration0017 } from './0017_cart_delivery_zip.ts';
 import { migration0020 } from './0020_order_birthday.ts';
 import { migration0021 } from './0021_staff_login_throttle.ts';
+import { migration0026 } from './0026_order_opened.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0001_initial': migration0001,
@@ -46,6 +47,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0018_order_tax_lines': migration0018,
   '0020_order_birthday': migration0020,
   '0021_staff_login_throttle': migration0021,
+  '0026_order_opened': migration0026,
 };
 
 export type { DialectMigration, SqlDialect } from './helpers.ts';

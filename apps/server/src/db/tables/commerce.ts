@@ -189,6 +189,9 @@ export interface OrdersTable {
   /** The time slot booked (migration 0016, hours/booking.ts): ISO UTC start and end; null for ASAP. */
   slot_start: string | null;
   slot_end: string | null;
+  /** When staff first opened the order in the console, and who (migration 0026); null: nobody yet ("New"). */
+  opened_at: Defaulted<Timestamp | null>;
+  opened_by: Defaulted<number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -6,7 +6,7 @@
  * filters except the status one (the queue's tabs).
  */
 import { FINAL_STATUSES, ORDER_STATUSES, type OrderStatus, type Verification } from '@verdant/domain';
-import { type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { ApiError } from '../../http/envelope.ts';
 import { dayStartUtc, holdOf, nextDay, type Db, type StoreFacts } from '../lifecycle/store-facts.ts';
@@ -22,6 +22,11 @@ export interface OrderQuery {
   q?: string;
   cursor?: string;
   limit: number;
+  /**
+   * `newest` (default): newest first. `slot` (issue 26): by when the order is due — its booked slot's
+   * start, an ASAP order by when it was placed — earliest first.
+   */
+  sort?: 'newest' | 'slot';
 }
 
 export interface OrderSummary {
@@ -37,6 +42,8 @@ export interface OrderSummary {
   slot_end?: string | null;
   /** A delivery order's address as the shopper gave it (issue 26: the queue shows it whole); null for pickup. */
   shipping_address?: unknown;
+  /** When staff first opened it (issue 26); null: nobody yet — "New" while it waits to be confirmed. */
+  opened_at?: string | null;
   customer_name: string;
   phone: string;
   total_cents: number;
@@ -112,13 +119,18 @@ function parseAddress(text: string | null): unknown {
 /** The page's query (exported for the plan test: a search must read the search indexes). */
 export function pageQuery(db: Db, store: StoreFacts, query: OrderQuery) {
   let page = filtered(db, store, query, true);
+  const bySlot = query.sort === 'slot';
+  // When an order is due: its slot's start, or when it was placed (ASAP). ISO text on both databases.
+  const due = sql<string>`coalesce(orders.slot_start, orders.created_at)`;
   if (query.cursor) {
     const c = decodeCursor(query.cursor);
-    page = page.where((eb) =>
-      eb.or([eb('orders.created_at', '<', c.createdAt), eb.and([eb('orders.created_at', '=', c.createdAt), eb('orders.id', '<', c.id)])]),
-    );
+    page = bySlot
+      ? page.where((eb) => eb.or([eb(due, '>', c.createdAt), eb.and([eb(due, '=', c.createdAt), eb('orders.id', '>', c.id)])]))
+      : page.where((eb) =>
+          eb.or([eb('orders.created_at', '<', c.createdAt), eb.and([eb('orders.created_at', '=', c.createdAt), eb('orders.id', '<', c.id)])]),
+        );
   }
-  return page
+  const selected = page
     .leftJoin('customers', 'customers.id', 'orders.customer_id')
     .select([
       'orders.id',
@@ -143,10 +155,11 @@ export function pageQuery(db: Db, store: StoreFacts, query: OrderQuery) {
         .select((e) => e.fn.coalesce(e.fn.sum<number>('order_items.qty'), e.lit(0)).as('n'))
         .whereRef('order_items.order_id', '=', 'orders.id')
         .as('item_count'),
-    )
-    .orderBy('orders.created_at', 'desc')
-    .orderBy('orders.id', 'desc')
-    .limit(query.limit + 1);
+    );
+  const ordered = bySlot
+    ? selected.select(due.as('due')).orderBy(due, 'asc').orderBy('orders.id', 'asc')
+    : selected.orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc');
+  return ordered.limit(query.limit + 1);
 }
 
 export async function listOrders(
@@ -163,7 +176,7 @@ export async function listOrders(
       ? (
           await db
             .selectFrom('orders')
-            .select(['id', 'slot_start', 'slot_end', 'shipping_address'])
+            .select(['id', 'slot_start', 'slot_end', 'shipping_address', 'opened_at'])
             .where(
               'id',
               'in',
@@ -190,6 +203,7 @@ export async function listOrders(
       slot_start: slots.get(r.id)?.slot_start ?? null,
       slot_end: slots.get(r.id)?.slot_end ?? null,
       shipping_address: parseAddress(slots.get(r.id)?.shipping_address ?? null),
+      opened_at: slots.get(r.id)?.opened_at ?? null,
       customer_name: who.name,
       phone: who.phone,
       total_cents: r.total_cents,
@@ -205,5 +219,6 @@ export async function listOrders(
     .execute();
   const counts = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
   for (const g of grouped) if (g.status in counts) counts[g.status] = Number(g.n);
-  return { items, nextCursor: more && last ? encodeCursor(last.created_at, last.id) : null, counts };
+  const lastKey = last ? (query.sort === 'slot' ? String((last as { due?: string }).due ?? last.created_at) : last.created_at) : null;
+  return { items, nextCursor: more && last && lastKey ? encodeCursor(lastKey, last.id) : null, counts };
 }

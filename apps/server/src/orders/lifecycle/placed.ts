@@ -75,7 +75,12 @@ export async function autoConfirmInTransaction(
   now: Date,
 ): Promise<OrderStatus> {
   const iso = now.toISOString();
-  const readyBy = new Date(now.getTime() + minutes * 60_000).toISOString();
+  // Ready `minutes` from now — or at the start of the slot the shopper booked, when that is later
+  // (issue 26: an order placed at night for the 9 AM slot is not "ready by 04:53").
+  const booked = await trx.selectFrom('orders').select('slot_start').where('id', '=', orderId).executeTakeFirst();
+  const soon = now.getTime() + minutes * 60_000;
+  const slot = booked?.slot_start ? Date.parse(booked.slot_start) : NaN;
+  const readyBy = new Date(Number.isFinite(slot) && slot > soon ? slot : soon).toISOString();
   const moved = await trx
     .updateTable('orders')
     .set((eb) => ({ status: 'confirmed', ready_by: readyBy, version: eb('version', '+', 1), status_changed_at: iso, updated_at: iso }))

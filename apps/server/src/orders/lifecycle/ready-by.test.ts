@@ -97,4 +97,18 @@ describeEachDatabase('ready-by and the store’s hours', (getDb) => {
     expect(statuses.filter((s) => s === 400)).toHaveLength(20);
     expect((await detail(o.id)).ready_by).toBe('2026-06-15T16:00:00.000Z');
   });
+  it('auto-confirm: ready at the booked slot’s start when that is later than its minutes, else its minutes from now', async () => {
+    expect((await h.console('PUT', '/api/console/stores/1/settings/orders', { auto_confirm: true, auto_confirm_minutes: 30 })).status).toBe(200);
+    try {
+      await h.at('2026-06-15T11:52:00.000Z'); // 4:52 AM: the order is booked for the 9 AM slot
+      const night = await h.place({ type: 'pickup' });
+      expect(night.result.status).toBe('confirmed');
+      expect(await detail(night.id)).toMatchObject({ slot_start: '2026-06-15T16:00:00.000Z', ready_by: '2026-06-15T16:00:00.000Z' });
+      await h.at('2026-06-15T19:03:00.000Z'); // 12:03 PM, open, no slot
+      const noon = await h.place({ type: 'pickup' });
+      expect(await detail(noon.id)).toMatchObject({ slot_start: null, ready_by: '2026-06-15T19:33:00.000Z' });
+    } finally {
+      await h.console('PUT', '/api/console/stores/1/settings/orders', { auto_confirm: false });
+    }
+  });
 });

@@ -193,7 +193,11 @@ describeEachDatabase('order holds, document review and the sweeper', (getDb) => 
     try {
       const o = await h.place();
       expect(o.result.status).toBe('confirmed');
-      expect(await orderRow(o.id)).toMatchObject({ status: 'confirmed', ready_by: readyIn(h.clock, 0.5), version: 2 });
+      // Ready 30 minutes on, or at its booked slot's start when later (issue 26: placed before opening, it has one).
+      const row = await orderRow(o.id);
+      const soon = readyIn(h.clock, 0.5);
+      expect(row).toMatchObject({ status: 'confirmed', version: 2 });
+      expect(row.ready_by).toBe(row.slot_start && row.slot_start > soon ? row.slot_start : soon);
       const types = await h.db.selectFrom('outbox_events').select('type').where('order_id', '=', o.id).orderBy('id').execute();
       expect(types.map((t) => t.type)).toEqual(['order.created', 'order.status_changed']);
 
