@@ -240,6 +240,8 @@ test('limits: the owner picks the California preset and edits a cap and a window
   const { a, b, close } = await ownerOn(browser, EASTSIDE, 'settings-limits', 'Purchase limits');
   await expectNoAxeViolations(a);
   const model = a.getByLabel('Buckets (JSON)');
+  // The JSON is for power users, behind a switch (the buckets' form: console-limits-form.spec.ts).
+  await a.getByRole('button', { name: 'Edit as JSON' }).click();
   await model.fill('{ "buckets": [] }');
   await a.getByRole('button', { name: 'Save' }).click();
   await expect(model).toBeFocused();
@@ -259,7 +261,8 @@ test('limits: the owner picks the California preset and edits a cap and a window
   await a.getByLabel('Start from a state preset').selectOption({ label: 'California' });
   await a.getByRole('checkbox', { name: /Count a customer’s orders at every store of the same licence holder/ }).check();
   await a.getByLabel(/^Licence holder/).fill('Verdant Holdings');
-  // Caps and windows in the table: a wrong cap is named at its cell; flower for recreational residents 20 g over 14 days.
+  // Caps and windows in the form: a wrong cap is named at its field; flower for recreational residents 20 g over 14 days.
+  await a.getByRole('button', { name: 'Edit as JSON' }).click();
   const cap = a.getByLabel('Flower: cap, recreational resident');
   await expect(cap).toHaveValue('28.5');
   await cap.fill('lots');
@@ -272,6 +275,7 @@ test('limits: the owner picks the California preset and edits a cap and a window
   await expect(cap).not.toHaveAttribute('aria-invalid', 'true');
   await a.getByLabel('Flower: window').selectOption({ label: 'Rolling days' });
   await a.getByLabel('Flower: days in the window').fill('14');
+  await a.getByRole('button', { name: 'Edit as JSON' }).click();
   await expect(a.getByLabel('Buckets (JSON)')).toHaveValue(/"resident": 20,\s+"non_resident": 28\.5/);
   await a.getByRole('button', { name: 'Save' }).click();
   await expect(a.getByRole('status').filter({ hasText: 'Purchase limits saved.' })).toBeVisible();
