@@ -95,6 +95,8 @@ test('zones: the owner sets a ZIP zone; a wrong ZIP is named at the field, a sta
     ],
   });
   const json = a.getByLabel('Zones (JSON)');
+  // The JSON editor is for power users, behind a switch (the form is issue 26's; see console-zones-form.spec.ts).
+  for (const p of [a, b]) await p.getByRole('button', { name: 'Edit as JSON' }).click();
 
   // A wrong ZIP: refused before sending, at the field.
   await json.fill(JSON.stringify(zone('Folsom East', '9581', 700)));
@@ -117,20 +119,23 @@ test('zones: the owner sets a ZIP zone; a wrong ZIP is named at the field, a sta
   await expect(a.getByRole('table', { name: 'Zones now' })).toContainText('East Sac');
   await expect(json).toHaveValue(/"name": "East Sac"/);
 
-  // The details table edits the same zones in dollars: a wrong amount is marked at its cell (and named at the JSON).
-  await expect(a.getByLabel('East Sac: ZIP codes')).toHaveValue('95819');
-  const feeCell = a.getByLabel('East Sac: fee including tax, dollars');
+  // The form edits the same zones in dollars: a wrong amount is marked at its field, named in words.
+  await a.getByRole('button', { name: 'Edit as JSON' }).click();
+  const eastSac = a.getByRole('group', { name: /^Zone 1: East Sac/ });
+  await expect(eastSac.getByLabel('ZIP codes')).toHaveValue('95819');
+  const feeCell = eastSac.getByLabel('Fee including tax ($)');
   await expect(feeCell).toHaveValue('6.00');
   await feeCell.fill('seven');
   await a.getByRole('button', { name: 'Save zones' }).click();
   await expect(feeCell).toHaveAttribute('aria-invalid', 'true');
-  await expect(feeCell).toHaveAccessibleDescription('Enter an amount in dollars, e.g. 4.00.');
-  await expect(a.getByRole('alert').filter({ hasText: 'The zones were not saved:' })).toContainText('zones.0.fee_incl_tax:');
+  await expect(feeCell).toHaveAccessibleDescription(/Fee including tax: enter an amount in dollars, e\.g\. 5\.00\.$/);
+  await expect(a.getByRole('alert').filter({ hasText: 'The zones were not saved:' })).toContainText(
+    'Zone 1 (East Sac): Fee including tax: enter an amount in dollars, e.g. 5.00.',
+  );
   await expectNoAxeViolations(a);
   await feeCell.fill('7.00');
-  await a.getByLabel('East Sac: fee before tax, dollars').fill('6.00');
-  await a.getByLabel('Zone 1: name').fill('Folsom East');
-  await expect(json).toHaveValue(/"fee_incl_tax": 700/);
+  await eastSac.getByLabel('Fee before tax ($)').fill('6.00');
+  await eastSac.getByLabel('Zone name').fill('Folsom East');
   await a.getByRole('button', { name: 'Save zones' }).click();
   await expect(a.getByRole('status').filter({ hasText: 'Delivery zones saved.' })).toBeVisible();
   await expect(a.getByRole('table', { name: 'Zones now' })).toContainText('Folsom East');
@@ -236,6 +241,8 @@ test('limits: the owner picks the California preset and edits a cap and a window
   const { a, b, close } = await ownerOn(browser, EASTSIDE, 'settings-limits', 'Purchase limits');
   await expectNoAxeViolations(a);
   const model = a.getByLabel('Buckets (JSON)');
+  // The JSON is for power users, behind a switch (the buckets' form: console-limits-form.spec.ts).
+  await a.getByRole('button', { name: 'Edit as JSON' }).click();
   await model.fill('{ "buckets": [] }');
   await a.getByRole('button', { name: 'Save' }).click();
   await expect(model).toBeFocused();
@@ -255,7 +262,8 @@ test('limits: the owner picks the California preset and edits a cap and a window
   await a.getByLabel('Start from a state preset').selectOption({ label: 'California' });
   await a.getByRole('checkbox', { name: /Count a customer’s orders at every store of the same licence holder/ }).check();
   await a.getByLabel(/^Licence holder/).fill('Verdant Holdings');
-  // Caps and windows in the table: a wrong cap is named at its cell; flower for recreational residents 20 g over 14 days.
+  // Caps and windows in the form: a wrong cap is named at its field; flower for recreational residents 20 g over 14 days.
+  await a.getByRole('button', { name: 'Edit as JSON' }).click();
   const cap = a.getByLabel('Flower: cap, recreational resident');
   await expect(cap).toHaveValue('28.5');
   await cap.fill('lots');
@@ -268,6 +276,7 @@ test('limits: the owner picks the California preset and edits a cap and a window
   await expect(cap).not.toHaveAttribute('aria-invalid', 'true');
   await a.getByLabel('Flower: window').selectOption({ label: 'Rolling days' });
   await a.getByLabel('Flower: days in the window').fill('14');
+  await a.getByRole('button', { name: 'Edit as JSON' }).click();
   await expect(a.getByLabel('Buckets (JSON)')).toHaveValue(/"resident": 20,\s+"non_resident": 28\.5/);
   await a.getByRole('button', { name: 'Save' }).click();
   await expect(a.getByRole('status').filter({ hasText: 'Purchase limits saved.' })).toBeVisible();

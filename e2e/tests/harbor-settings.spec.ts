@@ -92,7 +92,8 @@ test('a California cart stopped at 8 g of concentrate with 10 g of flower in it;
       'Checked: 2 new, 0 updated, 0 unchanged. Nothing is changed until you apply it.',
     );
     await panel.getByRole('button', { name: 'Apply these 2 changes' }).click();
-    await expect(panel.getByTestId('import-status')).toHaveText('Menu updated: 2 new, 0 updated, 0 unchanged.');
+    // Said once, by the menu page's notice (issue 26).
+    await expect(page.getByTestId('menu-announcer')).toHaveText('Menu updated: 2 new, 0 updated, 0 unchanged.');
 
     // …and picks the California preset: 28.5 g of flower and 8 g of concentrate per customer per day.
     await page.goto(consoleUrl(`/stores/${HARBOR}/settings-limits`));
@@ -155,6 +156,7 @@ test('a California cart stopped at 8 g of concentrate with 10 g of flower in it;
     // Illinois-style: the manager halves the concentrate cap for visitors (4 g; residents keep 8 g).
     // Only concentrate grams count toward it (no demo product has any), so no other journey's cart meets it.
     await page.getByLabel('Start from a state preset').selectOption({ label: '— the store’s own model —' });
+    await page.getByRole('button', { name: 'Edit as JSON' }).click(); // the JSON is behind a switch (issue 26)
     await page.getByLabel('Buckets (JSON)').fill(
       JSON.stringify({
         buckets: [
@@ -241,6 +243,7 @@ test('an address outside every delivery zone is refused at checkout with pickup 
     await expect(page.getByRole('heading', { level: 1, name: 'Delivery zones' })).toBeVisible();
     await expect(page.getByRole('table', { name: 'Zones now' })).toContainText('Within 12 miles');
     const json = page.getByLabel('Zones (JSON)');
+    await page.getByRole('button', { name: 'Edit as JSON' }).click(); // the JSON is behind a switch (issue 26)
     await json.fill(JSON.stringify(zone(['946'])));
     await page.getByRole('button', { name: 'Save zones' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'The zones were not saved:' })).toContainText(

@@ -13,7 +13,7 @@
  *    field stops being marked at once; the first problem's field gets the focus on Save.
  *  - A 409's current value comes with the refusal (meta.current): it is shown without another read.
  */
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FocusEvent, type FormEvent } from 'react';
 import { useStore } from '../routes/layout.tsx';
 import { ApiFailure, api, errorText } from './api.ts';
 import { can, useSession } from './session.tsx';
@@ -61,6 +61,11 @@ export interface SettingsSectionOptions<T, D> {
   savedText: string;
   /** Shown when someone else saved meanwhile (409). */
   staleText: string;
+  /**
+   * Also show a field's own problems (at the field, not in the list) once the field was left, before
+   * any Save: inline validation while typing a form of many fields (zones, limit buckets).
+   */
+  validateOnBlur?: boolean;
 }
 
 /** How many history entries a page shows. */
@@ -76,6 +81,7 @@ export function useSettingsSection<T, D>(options: SettingsSectionOptions<T, D>) 
   const history = useResource(canEdit ? key : null, () => api<SettingsHistoryEntry[]>('GET', `${path}/history?limit=${HISTORY_LIMIT}`));
   const [draft, setDraftState] = useState<D | null>(null);
   const [attempted, setAttempted] = useState(false);
+  const [left, setLeft] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -92,7 +98,8 @@ export function useSettingsSection<T, D>(options: SettingsSectionOptions<T, D>) 
     setDraftState((current) => (typeof next === 'function' ? (next as (c: D) => D)(current as D) : next));
   }, []);
 
-  const problems: FieldProblem[] = attempted && draft !== null ? (options.validate?.(draft) ?? []) : [];
+  const found: FieldProblem[] = (attempted || left.size > 0) && draft !== null ? (options.validate?.(draft) ?? []) : [];
+  const problems: FieldProblem[] = attempted ? found : [];
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -127,7 +134,11 @@ export function useSettingsSection<T, D>(options: SettingsSectionOptions<T, D>) 
     }
   }
 
-  const problemsOf = (field: string) => problems.filter((p) => p.field === field);
+  const problemsOf = (field: string) => (attempted || left.has(field) ? found.filter((p) => p.field === field) : []);
+  /** A field was left (validateOnBlur): its problems show at it from now on. */
+  const leave = (field: string) => {
+    if (options.validateOnBlur && !left.has(field)) setLeft((l) => new Set([...l, field]));
+  };
 
   return {
     store,
@@ -143,7 +154,20 @@ export function useSettingsSection<T, D>(options: SettingsSectionOptions<T, D>) 
     fieldProps(field: string, ...helpIds: string[]) {
       const invalid = problemsOf(field).length > 0;
       const ids = [...helpIds, ...(invalid ? [`${field}-problem`] : [])];
-      return { id: field, 'aria-invalid': invalid || undefined, 'aria-describedby': ids.length ? ids.join(' ') : undefined } as const;
+      return {
+        id: field,
+        'aria-invalid': invalid || undefined,
+        'aria-describedby': ids.length ? ids.join(' ') : undefined,
+        // Marked when the focus moves on to another field, not to a button: a message appearing under
+        // the field as a button is pressed would move the button away from under the pointer.
+        ...(options.validateOnBlur
+          ? {
+              onBlur: (e: FocusEvent<HTMLElement>) => {
+                if (e.relatedTarget instanceof HTMLElement && e.relatedTarget.matches('input, select, textarea')) leave(field);
+              },
+            }
+          : {}),
+      } as const;
     },
     error,
     saved,

@@ -6,8 +6,19 @@
  * value is shown, nothing overwritten). The model is edited as JSON in the shape of the stores file's
  * `settings.limits.model` (the same zod schema checks it here, on the server and at start).
  */
-import type { ComponentProps } from 'react';
-import { LIMIT_PRESETS, formatLimitAmount, safeParseLimitModel, type Cap, type LimitModelInput, type LimitPresetId } from '@verdant/domain';
+import { useEffect, useRef, useState, type ComponentProps } from 'react';
+import {
+  LIMIT_MEASURES,
+  LIMIT_PRESETS,
+  LIMIT_UNITS,
+  formatLimitAmount,
+  safeParseLimitModel,
+  type Cap,
+  type LimitMeasure,
+  type LimitModelInput,
+  type LimitPresetId,
+  type LimitUnit,
+} from '@verdant/domain';
 import { ParsedInput } from '../components/settings/ParsedInput.tsx';
 import { FieldProblems, SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
 import { PageTitle } from '../components/ui.tsx';
@@ -95,7 +106,22 @@ const HOLDER = 'limits-holder';
 // The caps and windows editor works on the model's JSON as written (a cap one number, or split by residency).
 type CapIn = number | 'no_cap' | 'not_sold' | string | null;
 type CapsIn = CapIn | { resident: CapIn; non_resident: CapIn };
-type RawBucket = { id?: string; label?: string; caps?: Record<string, CapsIn>; window?: { type?: string; days?: number | null } };
+type Factor = { amount?: unknown; counts_as?: unknown };
+type RawBucket = {
+  id?: string;
+  label?: string;
+  unit?: string;
+  counts?: Partial<Record<LimitMeasure, Factor>>;
+  caps?: Record<string, CapsIn>;
+  window?: { type?: string; days?: number | null };
+};
+const UNIT_LABEL: Record<LimitUnit, string> = {
+  flower_g: 'Grams of flower',
+  concentrate_g: 'Grams of concentrate',
+  thc_mg: 'Milligrams of THC',
+  flower_equivalent_g: 'Grams of flower equivalent',
+};
+const MEASURE_LABEL: Record<LimitMeasure, string> = { flower_g: 'g of flower', concentrate_g: 'g of concentrate', thc_mg: 'mg of THC' };
 const CUSTOMER_TYPES = [
   ['recreational', 'Recreational'],
   ['medical', 'Medical'],
@@ -114,6 +140,48 @@ const WINDOWS = [
 ] as const;
 
 const capField = (i: number, t: CustomerType, r: Residency) => `limits-${i}-${t}-${r}`;
+const labelField = (i: number) => `limits-${i}-label`;
+const idField = (i: number) => `limits-${i}-id`;
+const unitField = (i: number) => `limits-${i}-unit`;
+const factorField = (i: number, m: LimitMeasure, part: 'amount' | 'counts_as') => `limits-${i}-counts-${m}-${part}`;
+/** The form/JSON switch: where a problem no form field shows is sent. */
+const TOGGLE = 'limits-json-toggle';
+const isFigure = (v: unknown) => typeof v === 'number' && v > 0 && v <= 1_000_000 && Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6;
+const figureText = (v: unknown) => (v == null ? '' : String(v));
+const figureOf = (t: string): unknown => (/^\d+(\.\d+)?$/.test(t.trim()) ? Number(t.trim()) : t.trim() === '' ? null : t);
+
+/**
+ * The form's problems, each at its field and naming it ("Id: lowercase letters, …"), listed under
+ * its bucket; what the schema finds beyond them goes to the switch to the JSON (the JSON shows it).
+ */
+function formProblems(d: Draft, buckets: RawBucket[]): FieldProblem[] {
+  const found: FieldProblem[] = [];
+  const ids = buckets.map((b) => b.id);
+  buckets.forEach((b, i) => {
+    const where = `Bucket ${i + 1}${b.label?.trim() ? ` (${b.label.trim()})` : ''}`;
+    const add = (field: string, message: string) => found.push({ field, message, where });
+    const label = typeof b.label === 'string' ? b.label.trim() : '';
+    if (!label) add(labelField(i), 'Name: give the bucket a name.');
+    else if (label.length > 40) add(labelField(i), 'Name: at most 40 characters.');
+    if (typeof b.id !== 'string' || !/^[a-z][a-z0-9_-]{0,39}$/.test(b.id))
+      add(idField(i), 'Id: lowercase letters, digits, “-” and “_”, starting with a letter, at most 40.');
+    else if (ids.filter((x) => x === b.id).length > 1) add(idField(i), `Id: another bucket has the id “${b.id}”; ids must differ.`);
+    if (b.window?.type === 'rolling_days' && !(Number.isInteger(b.window.days) && b.window.days! >= 1 && b.window.days! <= 366))
+      add(daysField(i), 'Enter a whole number of days from 1 to 366.');
+    for (const [t] of CUSTOMER_TYPES) for (const [r] of RESIDENCY) if (!capIsValid(capOf(b.caps?.[t], r))) add(capField(i, t, r), CAP_PROBLEM);
+    if (b.unit === 'flower_equivalent_g') {
+      const counts = Object.entries(b.counts ?? {}) as [LimitMeasure, Factor][];
+      if (counts.length === 0) add(factorField(i, 'flower_g', 'amount'), 'Counts: tick at least one of flower, concentrate or THC.');
+      for (const [m, f] of counts) {
+        if (!isFigure(f.amount)) add(factorField(i, m, 'amount'), `Amount of ${MEASURE_LABEL[m]}: a number above 0, at most 3 decimals.`);
+        if (!isFigure(f.counts_as)) add(factorField(i, m, 'counts_as'), `Counts as (g of flower): a number above 0, at most 3 decimals.`);
+      }
+    }
+  });
+  if (found.length > 0) return found;
+  const rest = modelProblems(d);
+  return rest.map((p) => (p.field === MODEL ? { ...p, field: TOGGLE, message: `${p.message} (in the JSON)` } : p));
+}
 const windowField = (i: number) => `limits-${i}-window`;
 const daysField = (i: number) => `limits-${i}-days`;
 const CAP_PROBLEM = 'A cap is a number above 0 in the bucket’s unit, “no cap” or “not sold”.';
@@ -184,11 +252,22 @@ function modelProblems(d: Draft): FieldProblem[] {
 
 export function LimitsSettingsPage() {
   useTitle('Purchase limits');
+  const [asJson, setAsJson] = useState(false);
+  // After adding or removing a bucket: the field to focus once it is rendered.
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    if (focusNext.current) document.getElementById(focusNext.current)?.focus();
+    focusNext.current = null;
+  });
   const form = useSettingsSection<LimitsValue, Draft>({
     section: 'limits',
     toDraft: (v) => ({ preset: v.preset ?? '', text: JSON.stringify(v.model, null, 2), holder: v.licence_holder ?? '' }),
     toValue: (d) => ({ preset: d.preset || null, model: JSON.parse(d.text) as LimitModelInput, licence_holder: d.holder.trim() || null }),
-    validate: modelProblems,
+    validate: (d) => {
+      const list = asJson ? null : rawBuckets(d.text);
+      return list ? formProblems(d, list) : modelProblems(d);
+    },
+    validateOnBlur: true,
     savedText: 'Purchase limits saved.',
     staleText: 'Someone saved the purchase limits meanwhile. Their value is shown now; make your change again.',
   });
@@ -247,6 +326,54 @@ export function LimitsSettingsPage() {
     });
   }
   const buckets = rawBuckets(draft.text);
+  // The form needs the JSON to parse: while it does not, the JSON editor stays open.
+  const showJson = asJson || buckets === null;
+  function editBuckets(edit: (list: RawBucket[]) => void) {
+    form.setDraft((d) => {
+      try {
+        const json = JSON.parse(d.text) as { buckets: RawBucket[] };
+        edit(json.buckets);
+        return { ...d, text: JSON.stringify(json, null, 2) };
+      } catch {
+        return d;
+      }
+    });
+  }
+  function addBucket() {
+    if (!buckets) return;
+    focusNext.current = labelField(buckets.length);
+    editBuckets((list) => {
+      let n = list.length + 1;
+      while (list.some((b) => b.id === `bucket-${n}`)) n++;
+      list.push({
+        id: `bucket-${n}`,
+        label: `Bucket ${n}`,
+        unit: 'flower_g',
+        caps: { recreational: null, medical: null },
+        window: { type: 'transaction' },
+      });
+    });
+  }
+  function removeBucket(i: number) {
+    if (!buckets) return;
+    focusNext.current = buckets.length > 1 ? labelField(Math.min(i, buckets.length - 2)) : 'limits-add-bucket';
+    editBuckets((list) => void list.splice(i, 1));
+  }
+  function setUnit(i: number, unit: LimitUnit) {
+    editBucket(i, (b) => {
+      b.unit = unit;
+      if (unit === 'flower_equivalent_g') b.counts = b.counts && Object.keys(b.counts).length ? b.counts : { flower_g: { amount: 1, counts_as: 1 } };
+      else delete b.counts;
+    });
+  }
+  function setFactor(i: number, m: LimitMeasure, f: Factor | null) {
+    editBucket(i, (b) => {
+      const counts = { ...(b.counts ?? {}) };
+      if (f) counts[m] = f;
+      else delete counts[m];
+      b.counts = counts;
+    });
+  }
 
   return (
     <>
@@ -279,104 +406,225 @@ export function LimitsSettingsPage() {
             </option>
           ))}
         </select>
-        {buckets && buckets.length > 0 && (
-          <div className="overflow-x-auto">
-            <table className="text-sm">
-              <caption className="text-left font-semibold">Caps and windows</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Bucket</th>
-                  <th scope="col">Window</th>
+        <div className="flex flex-wrap items-center gap-3">
+          <button
+            id={TOGGLE}
+            type="button"
+            className="btn-secondary"
+            aria-pressed={showJson}
+            disabled={buckets === null}
+            onClick={() => setAsJson(!asJson)}
+          >
+            Edit as JSON
+          </button>
+          <span className="text-sm text-stone-700">
+            {buckets === null
+              ? 'The JSON has a mistake: fix it below to use the form again.'
+              : showJson
+                ? 'For power users: the model as the stores file writes it.'
+                : 'A cap is in the bucket’s unit; “no cap” or “not sold” instead of a number.'}
+          </span>
+        </div>
+        {!showJson && buckets && (
+          <>
+            {buckets.map((b, i) => {
+              const name = b.label || b.id || `Bucket ${i + 1}`;
+              const type = b.window?.type ?? 'transaction';
+              const unit = (LIMIT_UNITS as readonly string[]).includes(b.unit ?? '') ? (b.unit as LimitUnit) : 'flower_g';
+              return (
+                <fieldset key={i} className="grid gap-3 rounded border border-stone-300 p-3 sm:grid-cols-2">
+                  <legend className="px-1 font-semibold">
+                    Bucket {i + 1}: {name}
+                  </legend>
+                  <div>
+                    <label htmlFor={labelField(i)} className="text-sm font-semibold">
+                      Name
+                    </label>
+                    <input
+                      {...form.fieldProps(labelField(i))}
+                      className="field"
+                      autoComplete="off"
+                      value={b.label ?? ''}
+                      onChange={(e) => editBucket(i, (x) => void (x.label = e.target.value))}
+                    />
+                    <FieldProblems form={form} field={labelField(i)} />
+                  </div>
+                  <div>
+                    <label htmlFor={idField(i)} className="text-sm font-semibold">
+                      Id
+                    </label>
+                    <input
+                      {...form.fieldProps(idField(i), `${idField(i)}-help`)}
+                      className="field font-mono"
+                      autoComplete="off"
+                      value={b.id ?? ''}
+                      onChange={(e) => editBucket(i, (x) => void (x.id = e.target.value))}
+                    />
+                    <p id={`${idField(i)}-help`} className="text-sm text-stone-700">
+                      lowercase letters, digits, “-” and “_”
+                    </p>
+                    <FieldProblems form={form} field={idField(i)} />
+                  </div>
+                  <div>
+                    <label htmlFor={unitField(i)} className="text-sm font-semibold">
+                      Counted in
+                    </label>
+                    <select
+                      {...form.fieldProps(unitField(i))}
+                      className="field"
+                      value={unit}
+                      onChange={(e) => setUnit(i, e.target.value as LimitUnit)}
+                    >
+                      {LIMIT_UNITS.map((u) => (
+                        <option key={u} value={u}>
+                          {UNIT_LABEL[u]}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                  <div>
+                    <label htmlFor={windowField(i)} className="text-sm font-semibold">
+                      Window
+                    </label>
+                    <select
+                      {...form.fieldProps(windowField(i))}
+                      aria-label={`${name}: window`}
+                      className="field"
+                      value={type}
+                      onChange={(e) => setWindow(i, e.target.value)}
+                    >
+                      {WINDOWS.map(([w, wl]) => (
+                        <option key={w} value={w}>
+                          {wl}
+                        </option>
+                      ))}
+                    </select>
+                    <FieldProblems form={form} field={windowField(i)} />
+                    {type === 'rolling_days' && (
+                      <>
+                        <input
+                          {...form.fieldProps(daysField(i))}
+                          aria-label={`${name}: days in the window`}
+                          type="number"
+                          min={1}
+                          max={366}
+                          className="field mt-1 w-24"
+                          value={b.window?.days ?? ''}
+                          onChange={(e) => setWindow(i, type, e.target.value === '' ? Number.NaN : Number(e.target.value))}
+                        />
+                        <FieldProblems form={form} field={daysField(i)} />
+                      </>
+                    )}
+                  </div>
                   {CUSTOMER_TYPES.flatMap(([t, tl]) =>
                     RESIDENCY.map(([r, rl]) => (
-                      <th scope="col" key={`${t}-${r}`}>
-                        {tl}, {rl}
-                      </th>
+                      <div key={`${t}-${r}`}>
+                        <label htmlFor={capField(i, t, r)} className="text-sm font-semibold">
+                          Cap: {tl.toLowerCase()} {rl}
+                        </label>
+                        <CapInput
+                          {...form.fieldProps(capField(i, t, r))}
+                          aria-label={`${name}: cap, ${tl.toLowerCase()} ${rl}`}
+                          value={capOf(b.caps?.[t], r)}
+                          onCap={(cap) => setCap(i, t, r, cap)}
+                        />
+                        <FieldProblems form={form} field={capField(i, t, r)} />
+                      </div>
                     )),
                   )}
-                </tr>
-              </thead>
-              <tbody>
-                {buckets.map((b, i) => {
-                  const name = b.label || b.id || `Bucket ${i + 1}`;
-                  const type = b.window?.type ?? 'transaction';
-                  return (
-                    <tr key={i}>
-                      <th scope="row">{name}</th>
-                      <td>
-                        <select
-                          {...form.fieldProps(windowField(i))}
-                          aria-label={`${name}: window`}
-                          className="field"
-                          value={type}
-                          onChange={(e) => setWindow(i, e.target.value)}
-                        >
-                          {WINDOWS.map(([w, wl]) => (
-                            <option key={w} value={w}>
-                              {wl}
-                            </option>
-                          ))}
-                        </select>
-                        <FieldProblems form={form} field={windowField(i)} />
-                        {type === 'rolling_days' && (
-                          <>
-                            <input
-                              {...form.fieldProps(daysField(i))}
-                              aria-label={`${name}: days in the window`}
-                              type="number"
-                              min={1}
-                              max={366}
-                              className="field mt-1 w-24"
-                              value={b.window?.days ?? ''}
-                              onChange={(e) => setWindow(i, type, e.target.value === '' ? Number.NaN : Number(e.target.value))}
-                            />
-                            <FieldProblems form={form} field={daysField(i)} />
-                          </>
-                        )}
-                      </td>
-                      {CUSTOMER_TYPES.flatMap(([t, tl]) =>
-                        RESIDENCY.map(([r, rl]) => (
-                          <td key={`${t}-${r}`}>
-                            <CapInput
-                              {...form.fieldProps(capField(i, t, r))}
-                              aria-label={`${name}: cap, ${tl.toLowerCase()} ${rl}`}
-                              value={capOf(b.caps?.[t], r)}
-                              onCap={(cap) => setCap(i, t, r, cap)}
-                            />
-                            <FieldProblems form={form} field={capField(i, t, r)} />
-                          </td>
-                        )),
-                      )}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-            <p className="text-sm text-stone-700">
-              A cap is in the bucket’s unit (grams, or mg of THC); “no cap” or “not sold” instead of a number. The JSON below follows.
-            </p>
-          </div>
+                  {unit === 'flower_equivalent_g' && (
+                    <fieldset className="grid gap-2 sm:col-span-2">
+                      <legend className="text-sm font-semibold">What counts, as grams of flower</legend>
+                      {LIMIT_MEASURES.map((m) => {
+                        const f = b.counts?.[m];
+                        return (
+                          <div key={m} className="flex flex-wrap items-start gap-2">
+                            <label className="mt-3 flex items-center gap-2 font-normal">
+                              <input
+                                type="checkbox"
+                                className="size-5"
+                                checked={!!f}
+                                onChange={(e) => setFactor(i, m, e.target.checked ? { amount: 1, counts_as: 1 } : null)}
+                              />
+                              Counts {MEASURE_LABEL[m]}
+                            </label>
+                            {f && (
+                              <>
+                                <div>
+                                  <ParsedInput
+                                    {...form.fieldProps(factorField(i, m, 'amount'))}
+                                    aria-label={`${name}: amount of ${MEASURE_LABEL[m]}`}
+                                    inputMode="decimal"
+                                    className="field w-24"
+                                    value={f.amount}
+                                    format={figureText}
+                                    parse={figureOf}
+                                    onValue={(v) => setFactor(i, m, { ...f, amount: v })}
+                                  />
+                                  <FieldProblems form={form} field={factorField(i, m, 'amount')} />
+                                </div>
+                                <span className="mt-3">counts as</span>
+                                <div>
+                                  <ParsedInput
+                                    {...form.fieldProps(factorField(i, m, 'counts_as'))}
+                                    aria-label={`${name}: ${MEASURE_LABEL[m]} counts as grams of flower`}
+                                    inputMode="decimal"
+                                    className="field w-24"
+                                    value={f.counts_as}
+                                    format={figureText}
+                                    parse={figureOf}
+                                    onValue={(v) => setFactor(i, m, { ...f, counts_as: v })}
+                                  />
+                                  <FieldProblems form={form} field={factorField(i, m, 'counts_as')} />
+                                </div>
+                                <span className="mt-3">g of flower</span>
+                              </>
+                            )}
+                          </div>
+                        );
+                      })}
+                      {!b.counts?.flower_g && <FieldProblems form={form} field={factorField(i, 'flower_g', 'amount')} />}
+                    </fieldset>
+                  )}
+                  <div className="sm:col-span-2">
+                    <button type="button" className="btn-secondary" onClick={() => removeBucket(i)}>
+                      Remove bucket {name}
+                    </button>
+                  </div>
+                </fieldset>
+              );
+            })}
+            <div>
+              <button id="limits-add-bucket" type="button" className="btn-secondary" onClick={addBucket}>
+                Add a bucket
+              </button>
+            </div>
+          </>
         )}
-        <label htmlFor="limits-model" className="font-semibold">
-          Buckets (JSON)
-        </label>
-        <p id="limits-model-help" className="text-sm text-stone-700">
-          Each bucket: <code>id</code>, <code>label</code>, <code>unit</code> (<code>"flower_g"</code>, <code>"concentrate_g"</code>,{' '}
-          <code>"thc_mg"</code> or <code>"flower_equivalent_g"</code> with its <code>counts</code>), <code>caps</code> for{' '}
-          <code>"recreational"</code> and <code>"medical"</code> in the bucket’s unit — a number, <code>"no_cap"</code> or{' '}
-          <code>"not_sold"</code>, or split by residency <code>{'{ "resident": 30, "non_resident": 15 }'}</code> — and a <code>window</code>
-          : <code>{'{ "type": "transaction" }'}</code>, <code>"day"</code>, <code>"month"</code> or{' '}
-          <code>{'{ "type": "rolling_days", "days": 14 }'}</code>.
-        </p>
-        <textarea
-          {...form.fieldProps(MODEL, 'limits-model-help')}
-          value={draft.text}
-          onChange={(e) => form.setDraft((d) => ({ ...d, text: e.target.value }))}
-          rows={16}
-          className="field font-mono text-sm"
-          spellCheck={false}
-        />
-        <FieldProblems form={form} field={MODEL} />
+        {showJson && (
+          <>
+            <label htmlFor="limits-model" className="font-semibold">
+              Buckets (JSON)
+            </label>
+            <p id="limits-model-help" className="text-sm text-stone-700">
+              Each bucket: <code>id</code>, <code>label</code>, <code>unit</code> (<code>"flower_g"</code>, <code>"concentrate_g"</code>,{' '}
+              <code>"thc_mg"</code> or <code>"flower_equivalent_g"</code> with its <code>counts</code>), <code>caps</code> for{' '}
+              <code>"recreational"</code> and <code>"medical"</code> in the bucket’s unit — a number, <code>"no_cap"</code> or{' '}
+              <code>"not_sold"</code>, or split by residency <code>{'{ "resident": 30, "non_resident": 15 }'}</code> — and a <code>window</code>
+              : <code>{'{ "type": "transaction" }'}</code>, <code>"day"</code>, <code>"month"</code> or{' '}
+              <code>{'{ "type": "rolling_days", "days": 14 }'}</code>.
+            </p>
+            <textarea
+              {...form.fieldProps(MODEL, 'limits-model-help')}
+              value={draft.text}
+              onChange={(e) => form.setDraft((d) => ({ ...d, text: e.target.value }))}
+              rows={16}
+              className="field font-mono text-sm"
+              spellCheck={false}
+            />
+            <FieldProblems form={form} field={MODEL} />
+          </>
+        )}
         <label className="flex items-center gap-2">
           <input
             type="checkbox"
