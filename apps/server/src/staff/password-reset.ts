@@ -47,7 +47,7 @@ export function resetUrl(base: string, token: string): string {
  * Set a new password with a reset token. The token is claimed by a guarded update (used_at null →
  * now), so two uses at once set it only once. False for an unknown, used or expired token.
  */
-export async function useStaffReset(db: Kysely<Database>, token: string, password: string, now: Date): Promise<boolean> {
+export async function useStaffReset(db: Kysely<Database>, token: string, password: string, now: Date): Promise<number | false> {
   const iso = now.toISOString();
   const hash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
@@ -69,6 +69,6 @@ export async function useStaffReset(db: Kysely<Database>, token: string, passwor
       .executeTakeFirst();
     if (!member) return false;
     await revokeAllSessions(trx, claimed.staff_id, now);
-    return true;
+    return claimed.staff_id;
   });
 }
