@@ -16,6 +16,7 @@ import path from 'node:path';
 import { CANCEL_REASONS, ORDER_ACTIONS, ORDER_STATUSES } from '@verdant/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { dbId } from '../http/ids.ts';
 import { accountsOf } from '../auth/context.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
@@ -35,11 +36,7 @@ export interface ConsoleOrderDeps {
 }
 
 const PREFIX = '/api/console/stores/:storeId';
-const id = z.coerce
-  .number()
-  .int()
-  .positive()
-  .max(2 ** 31 - 1);
+const id = dbId();
 const date = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD.')

@@ -23,6 +23,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { dbId } from '../http/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { parseOr400 } from '../http/parse.ts';
 import { sessionTokenOf, staffOf } from '../staff/guard.ts';
@@ -44,7 +45,7 @@ export interface RealtimeRouteDeps {
   now?: () => Date;
 }
 
-const params = z.object({ storeId: z.coerce.number().int().positive() });
+const params = z.object({ storeId: dbId() });
 const EVENT_ID = /^evt_[A-Za-z0-9_-]{1,100}$/;
 
 /** One SSE frame. */
