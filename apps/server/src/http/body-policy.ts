@@ -5,6 +5,9 @@
  *    removed, so a JSON text sent as `text/plain` or any unusual type is a 415, not a string body;
  *  - an API body that parsed to anything but a JSON object (`0`, `9007199254740992`, `"x"`,
  *    `[…]`, `null`) is a 400 in preValidation;
+ *  - a JSON body nested deeper than MAX_JSON_DEPTH (64) objects/arrays is a 400, judged by one
+ *    iterative pass over the text before parsing: no route takes such a shape, and code that walks
+ *    a body recursively (the idempotency keys' canonical JSON) would overflow the stack on it;
  *  - a NUL character (`%00` in the URL, `\u0000` in a JSON body) is a 400: no field takes one,
  *    and PostgreSQL refuses it in text (an error, a 500, deep in a handler);
  *  - a path with a broken escape (`/api/catalog/product/%ZZ`, or a page) or an overlong parameter
@@ -18,7 +21,31 @@ export const BODY_MESSAGES = {
   notObject: 'The request body must be a JSON object.',
   nul: 'The request must not contain NUL characters.',
   badUrl: 'The address is malformed.',
+  tooDeep: 'The request body is nested too deeply (at most 64 levels of objects and arrays).',
 } as const;
+
+/** Objects and arrays inside each other, at most (the body itself is level 1). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether a JSON text nests objects/arrays deeper than `max`: one pass, no recursion, brackets
+ * inside strings ignored (escapes followed). Malformed text is left to the parser.
+ */
+export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
 
 /** A route's method and path as registered (for the fuzz test and the write limits). */
 export interface RouteEntry {
@@ -53,6 +80,7 @@ export function installBodyPolicy(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text.includes('\\u0000') || text.includes('\u0000')) return done(new ApiError(400, BODY_MESSAGES.nul), undefined);
+    if (jsonTooDeep(text)) return done(new ApiError(400, BODY_MESSAGES.tooDeep, { errorCode: 'body_too_deep' }), undefined);
     json(request, text, done);
   });
   const table: RouteEntry[] = [];

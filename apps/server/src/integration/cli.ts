@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { dbId } from '../http/ids.ts';
 import { loadConfig } from '../config.ts';
 import { createDatabase, migrateToLatest, syncStores } from '../db/index.ts';
 import type { ApiScope, Database } from '../db/schema.ts';
@@ -53,7 +54,7 @@ export function parseApiKeyArgs(argv: string[]): ApiKeyCommand {
     throw new Error(`${(error as Error).message}\n${API_KEY_USAGE}`);
   }
   if (command === 'list') return { command, store: check(storeCode, values.store, '--store') };
-  if (command === 'revoke') return { command, id: check(z.coerce.number().int().positive(), values.id, '--id') };
+  if (command === 'revoke') return { command, id: check(dbId(), values.id, '--id') };
   if (command !== 'create') throw new Error(API_KEY_USAGE);
   return {
     command,

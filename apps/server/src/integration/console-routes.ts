@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { dbId } from '../http/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
@@ -14,7 +15,7 @@ import { createApiKey, keyNameSchema, listApiKeys, revokeApiKey, scopesSchema } 
 
 const PREFIX = '/api/console/stores/:storeId/api-keys';
 const MANAGE = { console: { permission: 'api-keys:manage' as const } };
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+const id = dbId();
 const storeParams = z.object({ storeId: id });
 const keyParams = storeParams.extend({ keyId: id });
 const createBody = z.strictObject({ name: keyNameSchema, scopes: scopesSchema });

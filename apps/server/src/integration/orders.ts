@@ -21,6 +21,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, Row } from '../db/schema.ts';
 import { isPostgres } from '../db/compiled.ts';
 import { ApiError } from '../http/envelope.ts';
+import { INT4_MAX } from '../http/ids.ts';
 import { customerNameOf } from '../orders/console/list.ts';
 
 export const FEED_MAX_LIMIT = 200;
@@ -66,7 +67,8 @@ export function encodeCursor(eventId: number): string {
 export function decodeCursor(cursor: string | undefined): number {
   if (cursor === undefined || cursor === '') return 0;
   const m = /^v1:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m)
+  // Event ids are int4: a larger number is no cursor this API handed out (PostgreSQL would fail on it).
+  if (!m || Number(m[1]) > INT4_MAX)
     throw new ApiError(400, 'since: not a cursor this API handed out (use `next` of a previous answer, or leave it out to start).', {
       errorCode: 'invalid_cursor',
     });

@@ -18,6 +18,7 @@ import { CANCEL_REASONS, ORDER_ACTIONS } from '@verdant/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { dbId } from '../http/ids.ts';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../auth/rate-limit.ts';
 import type { ApiScope, Database, Row } from '../db/schema.ts';
 import { ApiError, ok } from '../http/envelope.ts';
@@ -126,7 +127,7 @@ const webhookBody = z.strictObject({
     .transform((list) => [...new Set(list)]),
   description: z.string().trim().max(200, 'The description is too long (200 characters at most).').optional(),
 });
-const webhookParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const webhookParams = z.object({ id: dbId() });
 
 /**
  * The per-key counter. Redis down: the limit fails open (logged once per outage), as the

@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { dbId } from '../http/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
@@ -53,11 +54,7 @@ export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
 /** Per list in an import answer (the counts are always complete). */
 const REPORT_LIST_LIMIT = 500;
 
-const id = z.coerce
-  .number()
-  .int()
-  .positive()
-  .max(2 ** 31 - 1);
+const id = dbId();
 const storeParams = z.object({ storeId: id });
 const bool = z.enum(['yes', 'no']);
 

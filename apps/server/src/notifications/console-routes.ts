@@ -6,14 +6,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { dbId } from '../http/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
 import { staffOf } from '../staff/guard.ts';
 
-const params = z.object({ storeId: z.coerce.number().int().positive() });
+const params = z.object({ storeId: dbId() });
 const query = z.object({
-  orderId: z.coerce.number().int().positive().optional(),
+  orderId: dbId().optional(),
   limit: z.coerce.number().int().min(1).max(200).default(100),
 });
 

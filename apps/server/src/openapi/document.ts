@@ -241,7 +241,8 @@ export function buildOpenApiDocument(
           type: 'http',
           scheme: 'bearer',
           description:
-            'A store API key for the integration API, created in the console or CLI and shown once. Each key carries scopes (`menu:write`, `orders:read`, `orders:write`); an operation lists the scope it needs.',
+            'A store API key for the integration API, created in the console or CLI and shown once. Each key carries scopes (`menu:write`, `orders:read`, `orders:write`); an operation lists the scope it needs. ' +
+            'A key is revoked in the console (`POST /api/console/stores/{storeId}/api-keys/{keyId}/revoke`) or with `npm run api-key -- revoke --id N`; there is no DELETE.',
         },
       },
     },

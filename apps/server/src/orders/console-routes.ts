@@ -17,6 +17,7 @@ import path from 'node:path';
 import { CANCEL_REASONS, ORDER_ACTIONS, ORDER_STATUSES, readyByPlan, type ReadyByPlan } from '@verdant/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { dbId } from '../http/ids.ts';
 import { accountsOf } from '../auth/context.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { dateSchema } from '../http/dates.ts';
@@ -39,11 +40,7 @@ export interface ConsoleOrderDeps {
 }
 
 const PREFIX = '/api/console/stores/:storeId';
-const id = z.coerce
-  .number()
-  .int()
-  .positive()
-  .max(2 ** 31 - 1);
+const id = dbId();
 /** YYYY-MM-DD within 2000–2099 (../http/dates.ts): a far date is a 400, not a 500 in the day arithmetic. */
 const date = dateSchema;
 const storeParams = z.object({ storeId: id });

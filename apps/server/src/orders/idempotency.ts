@@ -10,19 +10,26 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, Row } from '../db/schema.ts';
+import { BODY_MESSAGES, MAX_JSON_DEPTH } from '../http/body-policy.ts';
 import { ApiError } from '../http/envelope.ts';
 import { CART_MESSAGES as M } from '../cart/messages.ts';
 
 export const ORDER_SCOPE = 'order.save';
 
-/** JSON with sorted keys: the same payload always hashes the same. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+/**
+ * JSON with sorted keys: the same payload always hashes the same. Bodies deeper than
+ * MAX_JSON_DEPTH are refused by the JSON parser already (http/body-policy.ts); a value that got
+ * here another way is a 400 too, never a stack overflow.
+ */
+export function canonicalJson(value: unknown, depth = 0): string {
+  if (value && typeof value === 'object' && depth >= MAX_JSON_DEPTH)
+    throw new ApiError(400, BODY_MESSAGES.tooDeep, { errorCode: 'body_too_deep' });
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, depth + 1)).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v, depth + 1)}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }

@@ -20,6 +20,7 @@ import { createMessageSender, type MessageSender } from '../notifications/sender
 import { registerMessageRoutes } from '../notifications/console-routes.ts';
 import { createConsoleHub, type ConsoleHub } from '../realtime/hub.ts';
 import { registerRealtimeRoutes } from '../realtime/console-routes.ts';
+import { staffAccessOf } from '../staff/access-signal.ts';
 import type { StoreRegistry } from '../stores/registry.ts';
 import { createOutboxConsumer, type OutboxConsumer } from './consumer.ts';
 import { redisPubSub, type PubSub } from './redis-pubsub.ts';
@@ -62,7 +63,14 @@ export async function registerOutboxDispatcher(app: FastifyInstance, deps: Outbo
   const pubsub: PubSub | null = deps.config.redisUrl
     ? redisPubSub({ url: deps.config.redisUrl, onError: warn('redis (outbox)'), onResubscribed: () => app.outbox.kickLocal() })
     : null;
-  const hub = createConsoleHub({ pubsub, channel: `${prefix}console-events`, onError: warn('console hub') });
+  const hub = createConsoleHub({
+    pubsub,
+    channel: `${prefix}console-events`,
+    accessChannel: `${prefix}console-access`,
+    onError: warn('console hub'),
+  });
+  // A member's sessions or access changed here: their streams end at once, here and on every node.
+  const stopAccess = staffAccessOf(app).on((staffId) => hub.accessChanged(staffId));
   if (pubsub) {
     const kickChannel = `${prefix}outbox-kick`;
     pubsub.on(kickChannel, (origin) => {
@@ -108,6 +116,7 @@ export async function registerOutboxDispatcher(app: FastifyInstance, deps: Outbo
   });
   app.addHook('onClose', async () => {
     app.outbox.setRelay(null);
+    stopAccess();
     await Promise.all([push.stop(), messages.stop(), sender.stop()]);
     await pubsub?.close();
   });

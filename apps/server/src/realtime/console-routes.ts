@@ -4,8 +4,10 @@
  * ...payload}`, `id:` the event id), a `: ping` comment every 15 s so proxies keep the connection.
  *
  * The staff guard checked the session and the store before the handler runs; since a stream lives
- * for hours, each ping checks again and ends the stream once the session was revoked, expired or
- * the store taken away (the browser's EventSource then reconnects and gets the guard's 401/403).
+ * for hours, it checks again before each batch of order frames, at each ping, and at once when the
+ * member's access changed (logout, disabled, stores or role changed, password reset: the hub
+ * carries that to every node), and ends once the session was revoked, expired or the store taken
+ * away (the browser's EventSource then reconnects and gets the guard's 401/403).
  * Answers go through Fastify's reply (security headers and hooks apply); nothing compresses or
  * caches /api answers, and `x-accel-buffering: no` tells nginx not to buffer either.
  *
@@ -21,10 +23,12 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { dbId } from '../http/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { parseOr400 } from '../http/parse.ts';
 import { sessionTokenOf, staffOf } from '../staff/guard.ts';
 import { storeIdsOf } from '../staff/members.ts';
+import { roleCan } from '../staff/permissions.ts';
 import { findLiveSession } from '../staff/sessions.ts';
 import type { ConsoleEvent, ConsoleHub } from './hub.ts';
 
@@ -41,7 +45,7 @@ export interface RealtimeRouteDeps {
   now?: () => Date;
 }
 
-const params = z.object({ storeId: z.coerce.number().int().positive() });
+const params = z.object({ storeId: dbId() });
 const EVENT_ID = /^evt_[A-Za-z0-9_-]{1,100}$/;
 
 /** One SSE frame. */
@@ -69,7 +73,7 @@ export function registerRealtimeRoutes(app: FastifyInstance, deps: RealtimeRoute
   });
 
   app.get('/api/console/stores/:storeId/events', { config: { console: { permission: 'orders:read' } } }, async (request, reply) => {
-    staffOf(request);
+    const me = staffOf(request);
     const { storeId } = parseOr400(params, request.params);
     const token = sessionTokenOf(request);
     const stream = new PassThrough();
@@ -80,23 +84,54 @@ export function registerRealtimeRoutes(app: FastifyInstance, deps: RealtimeRoute
       if (stream.writableLength > MAX_BUFFERED_BYTES) return void stream.destroy();
       stream.write(chunk);
     };
-    const unsubscribe = deps.hub.subscribe(storeId, (event) => send(orderFrame(event)));
+    // Every order frame waits for a fresh check of the session and the store (one check per
+    // batch, in order): nothing is delivered once the member was disabled, logged out or lost
+    // the store, even when the access change's message never arrived. An access change of the
+    // member (this node or another, through the hub) and each ping check at once.
+    let pending: string[] = [];
     let checking = false;
+    let recheck = false;
+    const pump = () => {
+      if (checking || stream.destroyed || stream.writableEnded) return;
+      if (!pending.length && !recheck) return;
+      checking = true;
+      recheck = false;
+      const batch = pending;
+      pending = [];
+      (token ? stillAllowed(deps.db, token, storeId, now()) : Promise.resolve(false))
+        .then((ok) => {
+          if (!ok) return void stream.end();
+          for (const frame of batch) send(frame);
+        })
+        .catch((err: unknown) => {
+          // Fail closed: the console reconnects and the guard judges it afresh.
+          request.log.warn({ err }, 'console stream: session check failed');
+          stream.end();
+        })
+        .finally(() => {
+          checking = false;
+          pump();
+        });
+    };
+    const deliver = (frame: string) => {
+      pending.push(frame);
+      pump();
+    };
+    const check = () => {
+      recheck = true;
+      pump();
+    };
+    const unsubscribe = deps.hub.subscribe(storeId, (event) => deliver(orderFrame(event)));
+    const stopAccess = deps.hub.onAccessChange(me.id, check);
     const ping = setInterval(() => {
       send(': ping\n\n');
-      if (checking || !token) return;
-      checking = true;
-      stillAllowed(deps.db, token, storeId, now())
-        .then((ok) => {
-          if (!ok) stream.end();
-        })
-        .catch((err: unknown) => request.log.warn({ err }, 'console stream: session check failed'))
-        .finally(() => (checking = false));
+      check();
     }, pingMs);
     ping.unref();
     const cleanup = () => {
       clearInterval(ping);
       unsubscribe();
+      stopAccess();
       // A stream that did not end (client gone, buffer overflow): drop its connection too, or a
       // half-open socket would hold server.close() on shutdown.
       if (!reply.raw.writableEnded) reply.raw.destroy();
@@ -114,7 +149,7 @@ export function registerRealtimeRoutes(app: FastifyInstance, deps: RealtimeRoute
       // Subscribed above first: an event pushed while this reads is sent live (perhaps twice; the
       // console drops repeats by event_id).
       replaySince(deps.db, storeId, lastEventId, now())
-        .then((events) => events.forEach((event) => send(orderFrame(event))))
+        .then((events) => events.forEach((event) => deliver(orderFrame(event))))
         .catch((err: unknown) => request.log.warn({ err }, 'console stream: replay failed'));
     }
     reply
@@ -153,6 +188,6 @@ export async function replaySince(db: Kysely<Database>, storeId: number, lastEve
 
 async function stillAllowed(db: Kysely<Database>, token: string, storeId: number, at: Date): Promise<boolean> {
   const session = await findLiveSession(db, token, at);
-  if (!session) return false;
+  if (!session || !roleCan(session.role, 'orders:read')) return false;
   return (await storeIdsOf(db, session.staffId, session.role)).includes(storeId);
 }

@@ -3,7 +3,9 @@
  * dispatcher: orders placed through node A reach a console stream open on node B within 2 s, each
  * event once; the order messages (the store's e-mail, the shopper's SMS and e-mail) written from
  * those events are sent exactly once through real HTTP gateways on loopback, although both nodes
- * run the messages consumer and the sender.
+ * run the messages consumer and the sender. Issue 26: a member disabled, or logged out, through
+ * node A has their stream on node B end within 500 ms (the access change crosses Redis; no event
+ * is sent meanwhile, so no per-event check could have ended it) and no order reaches it after.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,6 +39,8 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('console stream an
   let a: ServerNode;
   let b: ServerNode;
   let stream: SseStream | undefined;
+  let budId: number;
+  const others: SseStream[] = [];
 
   beforeAll(async () => {
     gateway = createServer((req, res) => {
@@ -66,6 +70,8 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('console stream an
       .values({ store_id: 1, order_email: 'orders@downtown.test', updated_at: new Date().toISOString() })
       .execute();
     await addStaff(handle.db, { email: 'owner@two-nodes.test', role: 'owner' });
+    budId = await addStaff(handle.db, { email: 'bud@two-nodes.test', role: 'budtender', storeIds: [1] });
+    await addStaff(handle.db, { email: 'bud2@two-nodes.test', role: 'budtender', storeIds: [1] });
 
     const env = {
       DATABASE_URL: schema.url,
@@ -84,6 +90,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('console stream an
 
   afterAll(async () => {
     stream?.close();
+    for (const s of others) s.close();
     await Promise.all([a?.stop(), b?.stop()]);
     await handle?.destroy();
     await drop?.();
@@ -152,4 +159,58 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('console stream an
     const ids = stream.frames.filter((f) => f.event === 'order').map((f) => f.data.event_id);
     expect(new Set(ids).size).toBe(ids.length);
   }, 60_000);
+
+  const login = async (node: ServerNode, email: string) => {
+    const res = await fetch(`${node.base}/api/console/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: TEST_STAFF_PASSWORD }),
+    });
+    expect(res.status).toBe(200);
+    const cookie = /^(verdant_staff=[^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1];
+    const { csrfToken } = ((await res.json()) as { result: { csrfToken: string } }).result;
+    return { cookie, 'x-csrf-token': csrfToken };
+  };
+  const liveOn = async (node: ServerNode, headers: { cookie: string }) => {
+    const s = await openSse(`${node.base}/api/console/stores/1/events`, { cookie: headers.cookie });
+    others.push(s);
+    expect(s.status).toBe(200);
+    await s.waitFor((f) => f.event === 'ready', 2000);
+    let endedAt: number | null = null;
+    void s.ended.then(() => (endedAt = performance.now()));
+    return { s, endedAt: () => endedAt };
+  };
+  const endsWithin = async (live: Awaited<ReturnType<typeof liveOn>>, since: number, ms: number) => {
+    await Promise.race([live.s.ended, new Promise((r) => setTimeout(r, 3000))]);
+    expect(live.endedAt(), 'the stream on node B ended').not.toBeNull();
+    expect(live.endedAt()! - since).toBeLessThan(ms);
+  };
+
+  it('a member disabled or logged out through node A: their stream on node B ends within 500 ms, no order after', async () => {
+    const owner = await login(a, 'owner@two-nodes.test');
+    const bud = await login(b, 'bud@two-nodes.test');
+    const bud2 = await login(b, 'bud2@two-nodes.test');
+    const disabled = await liveOn(b, bud);
+    const loggedOut = await liveOn(b, bud2);
+
+    const patch = await fetch(`${a.base}/api/console/staff/${budId}`, {
+      method: 'PATCH',
+      headers: { ...owner, 'content-type': 'application/json' },
+      body: JSON.stringify({ disabled: true }),
+    });
+    expect(patch.status, await patch.text()).toBe(200);
+    await endsWithin(disabled, performance.now(), 500);
+    expect(loggedOut.endedAt()).toBeNull();
+
+    const logout = await fetch(`${a.base}/api/console/session`, { method: 'DELETE', headers: bud2 });
+    expect(logout.status, await logout.text()).toBe(200);
+    await endsWithin(loggedOut, performance.now(), 500);
+
+    // An order placed afterwards reaches neither (they are closed) but does reach a fresh owner stream on B.
+    const ownerStream = await liveOn(b, await login(b, 'owner@two-nodes.test'));
+    const res = await order(a, JAR);
+    expect(res.status).toBe(200);
+    await ownerStream.s.waitFor((f) => f.event === 'order' && f.data.order_id === res.result.order_id, 2000);
+    for (const live of [disabled, loggedOut]) expect(live.s.frames.some((f) => f.data?.order_id === res.result.order_id)).toBe(false);
+  }, 30_000);
 });

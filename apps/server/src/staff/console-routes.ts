@@ -12,6 +12,7 @@ import { ApiError, ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { hashPassword, verifyPassword } from '../users/password-hash.ts';
+import { staffAccessOf } from './access-signal.ts';
 import { staffOf, type StaffContext } from './guard.ts';
 import { checkLogin, LOCK_MS, type LockedMember } from './login.ts';
 import { emailSchema, passwordSchema, staffView, type StaffView } from './members.ts';
@@ -116,12 +117,14 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
 
   app.delete('/api/console/session', SELF, async (request, reply) => {
     await revokeSession(db, staffOf(request).sessionId, now());
+    staffAccessOf(app).changed(staffOf(request).id);
     reply.header('set-cookie', clearedCookie());
     return ok('logged out');
   });
 
   app.post('/api/console/session/logout-all', SELF, async (request, reply) => {
     await revokeAllSessions(db, staffOf(request).id, now());
+    staffAccessOf(app).changed(staffOf(request).id);
     reply.header('set-cookie', clearedCookie());
     return ok('logged out everywhere');
   });
@@ -156,8 +159,9 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
     const member = await peekStaffReset(db, body.token, now());
     if (!member) throw new ApiError(400, STAFF_MESSAGES.resetBad, { errorCode: 'reset_invalid' });
     await checkStaffPassword(db, body.password, member);
-    if (!(await useStaffReset(db, body.token, body.password, now())))
-      throw new ApiError(400, STAFF_MESSAGES.resetBad, { errorCode: 'reset_invalid' });
+    const resetFor = await useStaffReset(db, body.token, body.password, now());
+    if (resetFor === false) throw new ApiError(400, STAFF_MESSAGES.resetBad, { errorCode: 'reset_invalid' });
+    staffAccessOf(app).changed(resetFor);
     return ok('password set');
   });
 
@@ -176,6 +180,7 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
       .execute();
     // Whoever knew the old password is logged out everywhere but here.
     await revokeAllSessions(db, me.id, at, me.sessionId);
+    staffAccessOf(app).changed(me.id);
     return ok('password changed');
   });
 
@@ -229,6 +234,7 @@ function registerTotpRoutes(app: FastifyInstance, db: Kysely<Database>, now: () 
       await trx.updateTable('staff_sessions').set({ mfa_at: iso }).where('id', '=', me.sessionId).execute();
       await revokeAllSessions(trx, me.id, at, me.sessionId);
     });
+    staffAccessOf(app).changed(me.id);
     return ok({ totpEnabled: true });
   });
 

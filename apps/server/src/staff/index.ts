@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { RateLimiter } from '../auth/rate-limit.ts';
 import type { Database } from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { staffAccessOf } from './access-signal.ts';
 import { registerStaffGuard } from './guard.ts';
 import { registerStaffConsoleRoutes } from './console-routes.ts';
 
@@ -21,6 +22,7 @@ export interface StaffDeps {
 
 export function registerStaff(app: FastifyInstance, deps: StaffDeps): void {
   const now = deps.now ?? (() => new Date());
+  staffAccessOf(app);
   registerStaffGuard(app, { db: deps.db, now });
   registerStaffConsoleRoutes(app, { ...deps, now });
 }

@@ -62,7 +62,7 @@ export async function peekStaffReset(db: Kysely<Database>, token: string, now: D
  * Set a new password with a reset token. The token is claimed by a guarded update (used_at null →
  * now), so two uses at once set it only once. False for an unknown, used or expired token.
  */
-export async function useStaffReset(db: Kysely<Database>, token: string, password: string, now: Date): Promise<boolean> {
+export async function useStaffReset(db: Kysely<Database>, token: string, password: string, now: Date): Promise<number | false> {
   const iso = now.toISOString();
   const hash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
@@ -85,6 +85,6 @@ export async function useStaffReset(db: Kysely<Database>, token: string, passwor
     if (!member) return false;
     await clearTries(trx, member.email);
     await revokeAllSessions(trx, claimed.staff_id, now);
-    return true;
+    return claimed.staff_id;
   });
 }

@@ -12,6 +12,7 @@ import { ApiError, ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
 import type { RateLimiter } from '../auth/rate-limit.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { staffAccessOf } from './access-signal.ts';
 import { staffOf, type StaffContext } from './guard.ts';
 import {
   createMember,
@@ -202,6 +203,8 @@ export function registerStaffManagementRoutes(app: FastifyInstance, deps: Deps):
       if (changesAccess) await setStores(trx, staffId, role, storeIds);
       if (body.disabled === true) await revokeAllSessions(trx, staffId, at);
     });
+    // After the commit: every node re-checks this member's open streams now.
+    if (changesAccess || body.disabled === true) staffAccessOf(app).changed(staffId);
     return ok((await staffView(db, staffId)) as StaffView);
   });
 }

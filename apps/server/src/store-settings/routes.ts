@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { dbId } from '../http/ids.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
 import { staffOf } from '../staff/guard.ts';
@@ -18,10 +19,10 @@ import type { StoreSettings } from './service.ts';
 
 const PREFIX = '/api/console/stores/:storeId/settings/sections/:section';
 
-const params = z.object({ storeId: z.coerce.number().int().positive(), section: z.string().max(40) });
+const params = z.object({ storeId: dbId(), section: z.string().max(40) });
 const saveBody = z.object({ value: z.unknown(), version: z.number().int().nonnegative() }).strict();
 const historyQuery = z.object({
-  before: z.coerce.number().int().positive().optional(),
+  before: dbId().optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
 });
 

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { dbId } from '../http/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
@@ -33,7 +34,7 @@ const PREFIX = '/api/console/stores/:storeId';
 /** A variable, not a literal, so the route options type-check whether or not the guard's types are loaded. */
 const MANAGE = { console: { permission: 'webhooks:manage' as const } };
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+const id = dbId();
 const storeParams = z.object({ storeId: id });
 const endpointParams = storeParams.extend({ endpointId: id });
 const deliveryParams = storeParams.extend({ deliveryId: id });
@@ -54,11 +55,7 @@ const patchBody = z.strictObject({
 });
 const deliveriesQuery = z.object({
   status: z.enum(['pending', 'succeeded', 'failed', 'disabled']).optional(),
-  cursor: z
-    .string()
-    .regex(/^\d{1,10}$/, 'cursor: not a cursor from this list')
-    .transform(Number)
-    .optional(),
+  cursor: dbId('cursor: not a cursor from this list').optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 

@@ -9,6 +9,7 @@ import { FINAL_STATUSES, ORDER_STATUSES, type OrderStatus, type Verification } f
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { ApiError } from '../../http/envelope.ts';
+import { isDbId } from '../../http/ids.ts';
 import { dayStartUtc, holdOf, nextDay, type Db, type StoreFacts } from '../lifecycle/store-facts.ts';
 import { orderPrefix } from '../number.ts';
 import { searchTerms, type PrefixRange, type SearchTerms } from './search-keys.ts';
@@ -62,7 +63,7 @@ export function encodeCursor(createdAt: string, id: number): string {
 
 function decodeCursor(cursor: string): { createdAt: string; id: number } {
   const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (!createdAt || !Number.isFinite(Date.parse(createdAt)) || !/^\d+$/.test(id ?? ''))
+  if (!createdAt || !Number.isFinite(Date.parse(createdAt)) || !/^\d{1,10}$/.test(id ?? '') || !isDbId(Number(id)))
     throw new ApiError(400, LIST_MESSAGES.badCursor, { errorCode: 'invalid_request' });
   return { createdAt, id: Number(id) };
 }
