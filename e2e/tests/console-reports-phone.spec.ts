@@ -106,7 +106,9 @@ for (const viewport of [
 
       await page.goto(consoleUrl('/stores/1/reports'));
       await expect(page.getByRole('heading', { level: 1, name: 'Daily report' })).toBeVisible();
-      const table = page.getByRole('table', { name: /^Orders per day/ });
+      // The header names the store's zone in words; the table is named with its dates in the console's style.
+      await expect(page.getByRole('banner')).toContainText('Verdant Downtown (Pacific time)');
+      const table = page.getByRole('table', { name: /^Orders per day, [A-Z][a-z]{2} \d{1,2}/ });
       await expect(table.getByRole('columnheader')).toHaveText([
         'Date',
         'Orders',

@@ -123,7 +123,13 @@ export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
         )}
         <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
           <p className="min-w-0 font-semibold">
-            Verdant console{store ? <span className="font-normal"> · {store.name}</span> : null}
+            Verdant console
+            {store ? (
+              <span className="font-normal">
+                {' '}
+                · {store.name} <span className="whitespace-nowrap text-stone-700">({zoneLabel(store.timezone)})</span>
+              </span>
+            ) : null}
           </p>
           <div className="ml-auto flex items-center gap-2">
             {alerts.store && <MuteButton />}

@@ -57,7 +57,7 @@ export function ReportsPage() {
         <Loading />
       ) : (
         <div className="overflow-x-auto" role="region" aria-label="Daily report table, scrollable" tabIndex={0}>
-          <table className="data-table" aria-label={`Orders per day, ${range.from} to ${range.to}`}>
+          <table className="data-table" aria-label={`Orders per day, ${dayRange(range.from, range.to)}`}>
             <thead>
               <tr>
                 <th scope="col">Date</th>
