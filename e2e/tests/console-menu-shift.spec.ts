@@ -57,6 +57,20 @@ for (const size of [
 
     await page.getByRole('button', { name: 'Import a file' }).click();
     const panel = page.getByRole('region', { name: 'Import a menu file' });
+    // Another store's file (its rows say downtown) is refused as a whole before anything is applied.
+    const foreign = menuFile(word)
+      .toString()
+      .split('\n')
+      .map((line, i) => (line ? `${i === 0 ? 'store' : 'downtown'},${line}` : line))
+      .join('\n');
+    await panel.getByLabel('Menu file').setInputFiles({ name: 'downtown.csv', mimeType: 'text/csv', buffer: Buffer.from(foreign) });
+    await panel.getByRole('button', { name: 'Check the file' }).click();
+    const fileProblems = panel.getByTestId('file-problems');
+    await expect(fileProblems).toContainText('This file cannot be applied:');
+    await expect(fileProblems).toContainText('This file is the menu of store downtown (5 of 5 rows say so), not of harbor: nothing is applied.');
+    await expect(panel.getByRole('button', { name: /^Apply/ })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+    await shot(page, `import-${size.name}-foreign`);
     await panel.getByLabel('Menu file').setInputFiles({ name: 'shift.csv', mimeType: 'text/csv', buffer: menuFile(word) });
     await panel.getByRole('button', { name: 'Check the file' }).click();
     await panel.getByRole('button', { name: 'Apply these 5 changes' }).click();

@@ -89,12 +89,20 @@ export function MenuPage() {
   const manager = staff?.role === 'owner' || staff?.role === 'manager';
   const [params, setParams] = useSearchParams();
   const filters = filtersOf(params);
-  const setFilters = (next: (f: Filters) => Filters) => {
-    const f = next(filtersOf(params));
+  // From the address as it is when applied (not as this render saw it): a debounced search and a
+  // filter chosen meanwhile both stay.
+  const addressOf = (f: Filters) => {
     const out = new URLSearchParams();
     for (const k of FILTER_KEYS) if (f[k] && f[k] !== NO_FILTERS[k]) out.set(k, f[k]);
     if (f.page > 1) out.set('page', String(f.page));
-    if (out.toString() !== params.toString()) setParams(out, { replace: true });
+    return out;
+  };
+  const setFilters = (next: (f: Filters) => Filters) => {
+    if (addressOf(next(filtersOf(params))).toString() === addressOf(filtersOf(params)).toString()) return;
+    setParams(
+      (current) => addressOf(next(filtersOf(current))),
+      { replace: true },
+    );
   };
   const [search, setSearch] = useState(filters.q);
   const [announce, setAnnounce] = useState('');

@@ -177,6 +177,11 @@ describeEachDatabase('integration API', (getDb) => {
     expect(
       history.some((c) => c.field === 'price' && c.after === '77.70' && c.actor_type === 'api_key' && c.actor_name === 'Menu sync'),
     ).toBe(true);
+    // Every row names its item (a demo item too, whose external id is only its sku), so the item's history shows it.
+    const ids = await h.db.selectFrom('products').select(['id', 'sku']).where('store_id', '=', 1).where('sku', 'in', [existing.sku, 'API-NEW-1']).execute();
+    const apiRows = await h.db.selectFrom('menu_changes').selectAll().where('source', '=', 'api').where('sku', 'in', [existing.sku, 'API-NEW-1']).execute();
+    expect(apiRows.length).toBeGreaterThanOrEqual(2);
+    for (const r of apiRows) expect(r.product_id).toBe(ids.find((p) => p.sku === r.sku)!.id);
     // The catalogue (search) knows the new product without a restart.
     const found = await h.app.inject({
       method: 'GET',
