@@ -126,8 +126,8 @@ test('a California cart stopped at 8 g of concentrate with 10 g of flower in it;
     await expectNoAxeViolations(shop);
 
     // One gram of concentrate more: refused by the store, naming the bucket, by how much and what to remove.
-    const over =
-      'Your cart contains 1 g more concentrate than the concentrate limit of 8 g per day allows. Please remove 1 g from your cart.';
+    // Issue 26: what to take out in packages, not a weight.
+    const over = `Your cart contains 1 g more concentrate than the concentrate limit of 8 g per day allows. To stay within it, remove 1 of the 9 ${rosin} from your cart.`;
     const rosinLine = cart.getByTestId('cart-line').filter({ hasText: rosin });
     await rosinLine.getByRole('button', { name: /^Increase quantity of / }).click();
     await expect(rosinLine.getByRole('alert')).toHaveText(over);
@@ -154,7 +154,7 @@ test('a California cart stopped at 8 g of concentrate with 10 g of flower in it;
     await expectNoAxeViolations(shop);
 
     // Illinois-style: the manager halves the concentrate cap for visitors (4 g; residents keep 8 g).
-    // Only concentrate grams count toward it (no demo product has any), so no other journey's cart meets it.
+    // Demo concentrates count toward it too (their net weight, issue 26): other journeys at Harbor keep under 4 g of them.
     await page.getByLabel('Start from a state preset').selectOption({ label: '— the store’s own model —' });
     await page.getByRole('button', { name: 'Edit as JSON' }).click(); // the JSON is behind a switch (issue 26)
     await page.getByLabel('Buckets (JSON)').fill(
@@ -179,8 +179,7 @@ test('a California cart stopped at 8 g of concentrate with 10 g of flower in it;
     await shop.reload();
     const residency = shop.getByRole('radiogroup', { name: 'Residency' });
     await expect(residency).toBeVisible();
-    const overVisitor =
-      'Your cart contains 4 g more concentrate than the concentrate limit of 4 g per day allows. Please remove 4 g from your cart.';
+    const overVisitor = `Your cart contains 4 g more concentrate than the concentrate limit of 4 g per day allows. To stay within it, remove 4 of the 8 ${rosin} from your cart.`;
     await expect(checkoutLimits.getByRole('alert')).toContainText(overVisitor);
     await expect(checkoutLimits.getByRole('list', { name: 'What to remove' })).toHaveText(`4 × ${rosin}`);
     // Said once, in the limits area (the order summary doesn't repeat it).

@@ -130,6 +130,9 @@ export async function limitCartLines(db: Db, limits: StoreLimits, lines: readonl
       id: `${i}:${k}`,
       qty: l.qty * c.qtyPerUnit,
       facts: factsOf(c.limit, attrs?.get(c.productId), limits.menuFacts),
+      // The shopper's line, for "remove Blue Dream 28 g (1 oz)": only where a package of the
+      // component is a package of the line (a bundle's parts are not taken out one by one).
+      ...(l.components.length === 1 && c.qtyPerUnit === 1 ? { name: l.name } : {}),
     })),
   );
 }

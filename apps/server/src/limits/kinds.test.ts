@@ -18,6 +18,7 @@ import { bearer, catalogChanged, commerceApp, loginCustomer, orderBody, pin } fr
 import { factsOf } from './enforce.ts';
 import { MENU_FACT_ATTRIBUTES } from './in-force.ts';
 import { LIMITS } from './section.ts';
+import { storefrontOptions } from '../store-settings/storefront.ts';
 
 const WAX = 'CN-DO-SI-DOS-SUGAR-WAX-1-G';
 const CART = 'VP-ICE-CREAM-CAKE-DISTILLATE-CART-0-5-G';
@@ -71,6 +72,7 @@ describeEachDatabase('purchase limits count every product by its kind (issue 26)
     for (const [storeId, skus] of [
       [1, [WAX, CART, OZ]],
       [4, [WAX, OZ]],
+      [2, [OZ]],
     ] as const) {
       const ids: number[] = [];
       for (const sku of skus)
@@ -224,8 +226,27 @@ describeEachDatabase('purchase limits count every product by its kind (issue 26)
     expect(await h.add(WAX, 8)).toMatchObject({ status: 200 });
     expect(await h.add(WAX, 1)).toMatchObject({
       status: 400,
-      result: 'Your cart contains 1 g more concentrate than the concentrate limit of 8 g per day allows. Please remove 1 g from your cart.',
+      result: 'Your cart contains 1 g more concentrate than the concentrate limit of 8 g per day allows. To stay within it, remove 1 of the 9 Do-Si-Dos Sugar Wax 1 g from your cart.',
     });
     expect((await app.storeSettings.get(2, LIMITS)).source).toBe('stores-file');
+    // Two 28 g jars: the message says which package to take out, not "remove 27.5 g".
+    const jars = await shopper(null, 'harbor.localhost');
+    expect(await jars.add(OZ, 1)).toMatchObject({ status: 200 });
+    expect(await jars.add(OZ, 1)).toMatchObject({
+      status: 400,
+      result:
+        'Your cart contains 27.5 g more flower than the flower limit of 28.5 g per day allows. To stay within it, remove 1 of the 2 Blue Dream 28 g (1 oz) from your cart.',
+      meta: { remove: [{ sku: OZ, qty: 1 }] },
+    });
+    // Eastside's per-order limit keeps spec §8's message word for word.
+    const east = await shopper(null, 'eastside.localhost');
+    expect(await east.add('FL-BLUE-DREAM-OZ', 1)).toMatchObject({ status: 200 });
+    expect(await east.add('FL-BLUE-DREAM-OZ', 1)).toMatchObject({
+      status: 400,
+      result: 'Your cart contains 27.5 g more cannabis than can be in a single order. Please remove 27.5 g from your cart.',
+    });
+    // The storefront's instant per-order check runs only where the model is the spec's per-order limit.
+    expect((await storefrontOptions(app.storeSettings, 4)).perOrderLimit).toBe(false);
+    expect((await storefrontOptions(app.storeSettings, 2)).perOrderLimit).toBe(true);
   });
 });

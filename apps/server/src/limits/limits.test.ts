@@ -134,7 +134,8 @@ describeEachDatabase('purchase-limit buckets', (getDb) => {
     expect(over).toMatchObject({
       status: 400,
       errorCode: 'purchase_limit',
-      result: 'Your cart contains 1 g more concentrate than the concentrate limit of 8 g per day allows. Please remove 1 g from your cart.',
+      result:
+        'Your cart contains 1 g more concentrate than the concentrate limit of 8 g per day allows. To stay within it, remove 1 of the 9 Jack Herer Live Rosin 1 g from your cart.',
       meta: { violations: [{ bucket: 'concentrate', label: 'Concentrate', excess: 1 }], remove: [{ sku: ROSIN, qty: 1 }] },
     });
     // The offline path (lines in the order itself) meets the same check inside the order's transaction.
@@ -299,7 +300,7 @@ describeEachDatabase('purchase-limit buckets', (getDb) => {
       violations: [{ bucket: 'concentrate', label: 'Concentrate', excess: 2 }],
       remove: [{ sku: ROSIN, qty: 2 }],
       message:
-        'Your cart contains 2 g more concentrate than the concentrate limit of 6 g per day allows. Please remove 2 g from your cart.',
+        'Your cart contains 2 g more concentrate than the concentrate limit of 6 g per day allows. To stay within it, remove 2 of the 8 Jack Herer Live Rosin 1 g from your cart.',
     });
     // Adding more to a cart that is over is refused.
     expect(await add(ROSIN, 1)).toMatchObject({ status: 400, errorCode: 'purchase_limit' });

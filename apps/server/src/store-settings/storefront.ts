@@ -7,7 +7,8 @@
  * minute and the settings' 1 s cache).
  */
 import type { FastifyInstance } from 'fastify';
-import { publicDelivery, type PublicDelivery } from '@verdant/domain';
+import { isSpecPerOrderModel, normaliseLimitModel, publicDelivery, type PublicDelivery } from '@verdant/domain';
+import { LIMITS } from '../limits/section.ts';
 import { AGE_SECTION } from '../age/section.ts';
 import { HOURS } from '../hours/section.ts';
 import { ZONES_SECTION } from '../shipping/zones.ts';
@@ -17,15 +18,29 @@ export interface StorefrontOptions {
   delivery: PublicDelivery;
   /** The youngest a medical customer may be (setting `age`, 18–21). */
   medicalMinimumAge: number;
+  /**
+   * Whether the store's purchase limit is the spec's per-order limit (issue 26): only then does the
+   * browser's instant check (and its "single order" message) apply; otherwise the server's buckets
+   * (a per-day preset, say) are the only judge.
+   */
+  perOrderLimit: boolean;
 }
 
 export async function storefrontOptions(settings: StoreSettings, storeId: number): Promise<StorefrontOptions> {
-  const [zones, age] = await Promise.all([settings.get(storeId, ZONES_SECTION), settings.get(storeId, AGE_SECTION)]);
-  return { delivery: publicDelivery(zones.value.zones), medicalMinimumAge: age.value.medicalMinimumAge };
+  const [zones, age, limits] = await Promise.all([
+    settings.get(storeId, ZONES_SECTION),
+    settings.get(storeId, AGE_SECTION),
+    settings.get(storeId, LIMITS),
+  ]);
+  return {
+    delivery: publicDelivery(zones.value.zones),
+    medicalMinimumAge: age.value.medicalMinimumAge,
+    perOrderLimit: isSpecPerOrderModel(normaliseLimitModel(limits.value.model)),
+  };
 }
 
 /** The sections whose values the storefront's pages render. */
-export const PAGE_SECTIONS: readonly string[] = [HOURS.name, ZONES_SECTION.name, AGE_SECTION.name];
+export const PAGE_SECTIONS: readonly string[] = [HOURS.name, ZONES_SECTION.name, AGE_SECTION.name, LIMITS.name];
 
 /**
  * After a save of a section the pages show (console or any other writer: StoreSettings.onSaved),

@@ -31,7 +31,12 @@ export interface PublicStore {
     deliveryRadiusMiles: number;
   };
   money: { currencyCode: string; locale: string };
-  /** THC-equivalent grams per transaction, by licence type (spec §3 compliance_settings usable_max). */
+  /**
+   * THC-equivalent grams per transaction, by licence type (spec §3 compliance_settings usable_max),
+   * for the browser's instant per-order check. Empty where the store's limit model is not the spec's
+   * per-order limit (issue 26: a per-day preset is judged by the server's buckets alone, so the
+   * browser never says "single order" under a per-day limit).
+   */
   purchaseLimits: Partial<Record<LicenseType, number>>;
   /**
    * The store's hours settings (issue 14: weekly hours per order type, exceptions to come), for the
@@ -53,7 +58,7 @@ export interface PublicStore {
 export function toPublicStore(
   store: Store,
   hours?: HoursSettings | null,
-  options?: { delivery: PublicDelivery; medicalMinimumAge: number } | null,
+  options?: { delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean } | null,
 ): PublicStore {
   const { delivery_radius_miles, ...place } = store.dispensarySettings.place_info;
   return {
@@ -70,6 +75,7 @@ export function toPublicStore(
     money: { currencyCode: store.i18n.currencyCode, locale: store.i18n.defaultLocale },
     purchaseLimits: Object.fromEntries(
       offeredLicenseTypes(store).flatMap((t) => {
+        if (options?.perOrderLimit === false) return [];
         const max = usableMaxGrams(store, t);
         return max == null ? [] : [[t, max]];
       }),

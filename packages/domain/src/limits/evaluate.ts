@@ -18,6 +18,11 @@ export interface LimitCartLine {
   id: string;
   qty: number;
   facts: LimitProductFacts;
+  /**
+   * What the shopper sees on the line ("Blue Dream 28 g (1 oz)"): an over-limit message under a
+   * store's own model then says which packages to take out, not a weight no package has (issue 26).
+   */
+  name?: string;
 }
 
 export interface LimitEarlierOrder {
@@ -146,7 +151,7 @@ function earlierPhrase(w: LimitWindow): string {
  * window says how much earlier orders already used.
  */
 export function limitMessage(
-  bucket: Pick<LimitBucket, 'label' | 'unit' | 'window'>,
+  bucket: Pick<LimitBucket, 'label' | 'unit' | 'window'> & { id?: string },
   v: {
     reason: 'over_cap' | 'not_sold';
     excess: Milli;
@@ -156,6 +161,8 @@ export function limitMessage(
     earlierReachCap: boolean;
     /** Residency unknown and a resident could buy these: the message says residency would help. */
     residentMayBuy?: boolean;
+    /** The removal suggestion with the lines' names and quantities, when every line has a name. */
+    removal?: ReadonlyArray<{ name: string; qty: number; lineQty: number }>;
   },
   customerType: LicenseType,
   residency: Residency | null,
@@ -169,8 +176,12 @@ export function limitMessage(
     return `${bucket.label} products can’t be sold to ${who}. Please remove them from your cart.`;
   }
   const amount = formatLimitAmount(v.excess, bucket.unit);
+  // Spec §8's sentence, word for word, for the spec's per-order "Cannabis" bucket; elsewhere, with
+  // the lines' names, what to take out in packages the shopper can act on.
+  const spec = bucket.window.type === 'transaction' && bucket.label === 'Cannabis' && (bucket.id ?? 'cannabis') === 'cannabis';
+  const action = !spec && v.removal?.length ? `To stay within it, ${removalPhrase(v.removal)}.` : `Please remove ${amount} from your cart.`;
   if (bucket.window.type === 'transaction') {
-    return `Your cart contains ${amount} more ${label} than can be in a single order. Please remove ${amount} from your cart.`;
+    return `Your cart contains ${amount} more ${label} than can be in a single order. ${action}`;
   }
   const cap = v.cap.kind === 'cap' ? formatLimitAmount(v.cap.max, bucket.unit) : '';
   const limit = `the ${label} limit of ${cap} ${windowPhrase(bucket.window)}`;
@@ -178,7 +189,19 @@ export function limitMessage(
     return `${capitalise(earlierPhrase(bucket.window))} already reach ${limit}. Please remove the ${formatLimitAmount(v.inCart, bucket.unit)} of ${label} from your cart.`;
   }
   const counting = v.used > 0 ? `, counting ${formatLimitAmount(v.used, bucket.unit)} in ${earlierPhrase(bucket.window)}` : '';
-  return `Your cart contains ${amount} more ${label} than ${limit} allows${counting}. Please remove ${amount} from your cart.`;
+  return `Your cart contains ${amount} more ${label} than ${limit} allows${counting}. ${action}`;
+}
+
+/**
+ * "remove Blue Dream 28 g (1 oz)", "remove 2 of the 8 Do-Si-Dos Sugar Wax 1 g", "remove all 3
+ * Jack Herer Live Rosin 1 g and 1 of the 2 Blue Dream 28 g (1 oz)".
+ */
+export function removalPhrase(items: ReadonlyArray<{ name: string; qty: number; lineQty: number }>): string {
+  const parts = items.map((i) =>
+    i.qty >= i.lineQty ? (i.lineQty === 1 ? i.name : `all ${i.lineQty} ${i.name}`) : `${i.qty} of the ${i.lineQty} ${i.name}`,
+  );
+  const list = parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+  return `remove ${list} from your cart`;
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -245,8 +268,17 @@ export function evaluateLimits(model: LimitModel, input: LimitEvaluationInput): 
     id: l.id,
     qty: wholeQty(l.qty),
     index,
+    name: l.name,
     measures: productMeasures(l.facts),
   }));
+  const byId = new Map(lines.map((l) => [l.id, l]));
+  const named = (remove: readonly LimitRemoval[]) => {
+    const out = remove.map((r) => {
+      const line = byId.get(r.lineId);
+      return line?.name ? { name: line.name, qty: r.qty, lineQty: line.qty } : null;
+    });
+    return out.length > 0 && out.every((x) => x != null) ? (out as { name: string; qty: number; lineQty: number }[]) : undefined;
+  };
   const earlier = guest
     ? []
     : (input.earlierOrders ?? [])
@@ -337,6 +369,7 @@ export function evaluateLimits(model: LimitModel, input: LimitEvaluationInput): 
             cap,
             earlierReachCap: usedScaled > 0n && excessScaled >= inCartScaled,
             residentMayBuy: bucket.caps[input.customerType].resident.kind !== 'not_sold',
+            removal: named(remove),
           },
           input.customerType,
           input.residency,

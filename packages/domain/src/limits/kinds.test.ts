@@ -270,3 +270,54 @@ describe('deriving what the menu leaves out', () => {
     for (const id of Object.keys(LIMIT_PRESETS) as LimitPresetId[]) expect(isSpecPerOrderModel(limitPreset(id))).toBe(false);
   });
 });
+
+describe('over-limit messages the shopper can act on (issue 26)', () => {
+  const now = new Date('2026-06-16T19:00:00.000Z');
+  const OZ = 'FL-BLUE-DREAM-OZ';
+  const EIGHTH = 'FL-BLUE-DREAM-8TH';
+  const input = (cartLines: LimitCartLine[]) => ({
+    customerType: 'recreational' as const,
+    residency: 'resident' as const,
+    now,
+    timezone: 'America/Los_Angeles',
+    cartLines,
+  });
+  const line = (id: string, sku: string, qty: number): LimitCartLine => ({
+    id,
+    qty,
+    facts: facts(sku),
+    name: DEMO.find((p) => p.sku === sku)!.name,
+  });
+
+  it('a per-day limit never says "single order", and says which packages to take out, not a weight no package has', () => {
+    const two = evaluateLimits(limitPreset('CA'), input([line('oz', OZ, 2)]));
+    expect(two.message).toBe(
+      'Your cart contains 27.5 g more flower than the flower limit of 28.5 g per day allows. To stay within it, remove 1 of the 2 Blue Dream 28 g (1 oz) from your cart.',
+    );
+    const mixed = evaluateLimits(limitPreset('CA'), input([line('oz', OZ, 1), line('eighth', EIGHTH, 1)]));
+    expect(mixed.message).toBe(
+      'Your cart contains 3 g more flower than the flower limit of 28.5 g per day allows. To stay within it, remove Blue Dream 3.5 g (1/8 oz) from your cart.',
+    );
+    for (const id of Object.keys(LIMIT_PRESETS) as LimitPresetId[]) {
+      const model = limitPreset(id);
+      for (const b of model.buckets.filter((x) => x.window.type !== 'transaction')) {
+        const one = { ...model, buckets: [b] };
+        for (const customerType of ['recreational', 'medical'] as const) {
+          const r = evaluateLimits(one, { ...input([line('oz', OZ, 20), line('wax', 'CN-DO-SI-DOS-SUGAR-WAX-1-G', 300)]), customerType });
+          for (const v of r.violations) expect(v.message, `${id} ${b.id}`).not.toContain('single order');
+        }
+      }
+    }
+  });
+
+  it('the spec’s per-order model keeps spec §8’s message word for word; another per-order bucket names the packages', () => {
+    const spec = evaluateLimits(transactionLimitModel({ recreational: 28.5 }), input([line('oz', OZ, 2)]));
+    expect(spec.message).toBe(
+      'Your cart contains 27.5 g more cannabis than can be in a single order. Please remove 27.5 g from your cart.',
+    );
+    const co = evaluateLimits(limitPreset('CO'), input([line('oz', OZ, 1), line('eighth', EIGHTH, 1)]));
+    expect(co.message).toBe(
+      'Your cart contains 3.151 g more flower equivalent than can be in a single order. To stay within it, remove Blue Dream 3.5 g (1/8 oz) from your cart.',
+    );
+  });
+});
