@@ -27,13 +27,19 @@ export function VerificationPanel({
 }) {
   const customer = order.customer;
   const [rejecting, setRejecting] = useState<Document | null>(null);
+  // A card without its number or expiry on file: staff read them from the uploaded card (issue 26).
+  const [reading, setReading] = useState(false);
+  const [cardNumber, setCardNumber] = useState('');
+  const [cardExpiry, setCardExpiry] = useState('');
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   if (customer.id === null) return <p className="text-stone-700">A guest order: documents are checked at the counter.</p>;
   const docs: Document[] = order.license_type === 'medical' ? ['id', 'medcard'] : ['id'];
 
-  async function decide(document: Document, decision: 'verified' | 'rejected', why?: string) {
+  const cardMissing = !customer.medcard_number || !customer.medcard_expiry;
+
+  async function decide(document: Document, decision: 'verified' | 'rejected', why?: string, card?: { number: string; expiry: string }) {
     setBusy(true);
     setError(null);
     try {
@@ -41,9 +47,14 @@ export function VerificationPanel({
         document,
         decision,
         ...(why ? { reason: why } : {}),
-        ...(document === 'medcard' && decision === 'verified' && customer.medcard_expiry ? { medcardExpiry: customer.medcard_expiry } : {}),
+        ...(card
+          ? { medcardNumber: card.number, medcardExpiry: card.expiry }
+          : document === 'medcard' && decision === 'verified' && customer.medcard_expiry
+            ? { medcardExpiry: customer.medcard_expiry }
+            : {}),
       });
       setRejecting(null);
+      setReading(false);
       setReason('');
       onChanged(`${DOC_LABELS[document]} ${decision === 'verified' ? 'verified' : 'rejected'}.`);
     } catch (err) {
@@ -60,7 +71,7 @@ export function VerificationPanel({
 
   return (
     <>
-      {!rejecting && <ErrorNote>{error}</ErrorNote>}
+      {!rejecting && !reading && <ErrorNote>{error}</ErrorNote>}
       <ul className="grid gap-3">
         {docs.map((doc) => {
           const state = doc === 'id' ? customer.id_status : customer.medcard_status;
@@ -76,7 +87,13 @@ export function VerificationPanel({
                   className="btn-secondary"
                   disabled={busy || state === 'verified'}
                   aria-label={`Verify ${DOC_LABELS[doc]}`}
-                  onClick={() => void decide(doc, 'verified')}
+                  onClick={() => {
+                    if (doc === 'medcard' && cardMissing) {
+                      setCardNumber(customer.medcard_number ?? '');
+                      setCardExpiry(customer.medcard_expiry?.slice(0, 10) ?? '');
+                      setReading(true);
+                    } else void decide(doc, 'verified');
+                  }}
                 >
                   Verify
                 </button>
@@ -94,6 +111,29 @@ export function VerificationPanel({
           );
         })}
       </ul>
+      <Dialog title="Verify the medical card" open={reading} onClose={() => setReading(false)}>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (cardNumber.trim().length >= 2 && cardExpiry) void decide('medcard', 'verified', undefined, { number: cardNumber.trim(), expiry: cardExpiry });
+          }}
+          className="grid gap-4"
+        >
+          <ErrorNote>{error}</ErrorNote>
+          <p className="text-stone-700">The account has no card number or expiry date yet: read them from the uploaded card.</p>
+          <div>
+            <label htmlFor="verify-medcard-number">Card number</label>
+            <input id="verify-medcard-number" className="field" required minLength={2} maxLength={64} value={cardNumber} onChange={(e) => setCardNumber(e.target.value)} />
+          </div>
+          <div>
+            <label htmlFor="verify-medcard-expiry">Expiry date</label>
+            <input id="verify-medcard-expiry" type="date" className="field" required value={cardExpiry} onChange={(e) => setCardExpiry(e.target.value)} />
+          </div>
+          <button type="submit" className="btn" disabled={busy || cardNumber.trim().length < 2 || !cardExpiry}>
+            Verify
+          </button>
+        </form>
+      </Dialog>
       <Dialog
         title={`Reject the ${rejecting ? DOC_LABELS[rejecting].toLowerCase() : 'document'}`}
         open={rejecting !== null}

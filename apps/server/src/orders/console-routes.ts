@@ -76,6 +76,7 @@ const verificationBody = z.object({
   decision: z.enum(['verified', 'rejected']),
   reason: z.string().max(500).optional().nullable(),
   medcardExpiry: date.optional().nullable(),
+  medcardNumber: z.string().trim().min(2).max(64).optional().nullable(),
 });
 
 const reportQuery = z

@@ -45,7 +45,7 @@ describeEachDatabase('accounts', (getDb) => {
     expect(sent.body.meta.demo_code).toMatch(/^\d{6}$/);
     expect((await call('POST', '/api/user/login', { phone: '9165550111', code: '' })).body.result).toBe('Please enter the SMS code you received.');
     const confirmed = await call('POST', '/api/user/login', { phone: '9165550111', code: sent.body.meta.demo_code });
-    expect(confirmed.body.result).toEqual({ needs: ['license_type', 'birthday'] });
+    expect(confirmed.body.result).toEqual({ needs: ['license_type', 'birthday'], medical_needs: ['medcard_number', 'medcard_expiry'] });
     const pendingToken = confirmed.body.meta.pendingToken;
     const young = await call('POST', '/api/user/login', { phone: '9165550111', license_type: 'recreational', birthday: '2010-01-01', pendingToken });
     expect(young).toMatchObject({ status: 400, body: { result: 'Sorry, you must be 21 years old or older to continue.' } });

@@ -9,6 +9,7 @@ import { FIELD_MESSAGES, FORM_MESSAGES, LICENSE_TYPES, MESSAGES, emailRule, firs
 import type { Database, Row } from '../db/schema.ts';
 import { pointsBalance } from '../cart/repository.ts';
 import { toE164 } from './phone.ts';
+import { ApiError } from '../http/envelope.ts';
 
 type Db = Kysely<Database>;
 export type CustomerRow = Row<'customers'>;
@@ -17,6 +18,8 @@ export const USER_MESSAGES = {
   // The domain's wording (packages/domain/src/forms.ts), so the form and the server say the same.
   medcardTooShort: FORM_MESSAGES.medcardTooShort,
   medcardExpiryRequired: 'MedCard expiry date is required for a medical licence',
+  medcardExpired: 'This medical card has expired: enter a card that is valid today.',
+  medcardNotMedical: 'Only a medical account has a medical card to add.',
   dateInvalid: 'Please provide a valid date (YYYY-MM-DD).',
   customerExists: 'A customer with the same email already exists in an associated website.',
   licenseInvalid: 'license_type must be recreational or medical',
@@ -58,6 +61,21 @@ export const birthdaySchema = z.string({ error: FORM_MESSAGES.birthday }).trim()
 export const firstnameSchema = ruled(firstNameRule);
 export const lastnameSchema = ruled(lastNameRule);
 export const medcardNumberSchema = z.string().trim().min(2, USER_MESSAGES.medcardTooShort).max(64);
+
+/** A medical licence needs the card's number and expiry (sign-up by form and by SMS code alike). */
+export function requireMedcardForMedical(
+  v: { license_type: LicenseType; medcard_number?: string; medcard_expiry?: string },
+  ctx: z.RefinementCtx,
+): void {
+  if (v.license_type !== 'medical') return;
+  if (!v.medcard_number) ctx.addIssue({ code: 'custom', path: ['medcard_number'], message: USER_MESSAGES.medcardTooShort });
+  if (!v.medcard_expiry) ctx.addIssue({ code: 'custom', path: ['medcard_expiry'], message: USER_MESSAGES.medcardExpiryRequired });
+}
+
+/** A card given now must not have expired before today in the store's time zone. */
+export function assertMedcardCurrent(store: { dispensarySettings: { place_info: { timezone?: string } } }, expiry: string | null | undefined, now: Date): void {
+  if (expiry && expiry < todayIn(store.dispensarySettings.place_info.timezone || 'UTC', now)) throw new ApiError(400, USER_MESSAGES.medcardExpired);
+}
 
 /** Today's calendar date (YYYY-MM-DD) in a time zone: a card expiring "today" is valid all day there. */
 export function todayIn(timeZone: string, now: Date): string {

@@ -17,7 +17,7 @@ import { AUTH_MESSAGES, rotateRefresh, signAccess, signPending, verifyPending } 
 import { parseOr400 } from '../cart/routes.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { confirmLoginCode, CODE_MESSAGES, sendLoginCode } from './login-codes.ts';
-import { birthdaySchema, createCustomer, findById, findByPhone, licenseSchema, phoneSchema, type CustomerRow } from './customers.ts';
+import { assertMedcardCurrent, birthdaySchema, createCustomer, dateSchema, findById, findByPhone, licenseSchema, medcardNumberSchema, phoneSchema, requireMedcardForMedical, type CustomerRow } from './customers.ts';
 import { assertBirthday, assertOffered, assertStore, orderTypeSchema, storeIdSchema } from './login-checks.ts';
 import { markPhoneProven } from './proof.ts';
 import { checkPasswordLogin, parsePasswordLogin, passwordLoginSchema } from './password-routes.ts';
@@ -32,14 +32,19 @@ const confirmSchema = z.object({
   order_type: orderTypeSchema,
   storeId: storeIdSchema,
 });
-const completeSchema = z.object({
-  phone: phoneSchema,
-  license_type: licenseSchema,
-  birthday: birthdaySchema,
-  pendingToken: z.string({ error: AUTH_MESSAGES.tokenInvalid }).min(1, AUTH_MESSAGES.tokenInvalid),
-  order_type: orderTypeSchema,
-  storeId: storeIdSchema,
-});
+const completeSchema = z
+  .object({
+    phone: phoneSchema,
+    license_type: licenseSchema,
+    birthday: birthdaySchema,
+    /** Required for a medical licence (issue 26): verification needs the card's number and expiry. */
+    medcard_number: medcardNumberSchema.optional(),
+    medcard_expiry: dateSchema.optional(),
+    pendingToken: z.string({ error: AUTH_MESSAGES.tokenInvalid }).min(1, AUTH_MESSAGES.tokenInvalid),
+    order_type: orderTypeSchema,
+    storeId: storeIdSchema,
+  })
+  .superRefine(requireMedcardForMedical);
 const refreshSchema = z.object({
   refreshToken: z.string({ error: AUTH_MESSAGES.refreshInvalid }).min(1, AUTH_MESSAGES.refreshInvalid).max(200),
   /** Guests have no stored licence; the client says which one it browses under (default: the store's first). */
@@ -59,8 +64,8 @@ const loginDocs = {
       summary: 'Log in by SMS code (send, confirm, complete a new account) or by e-mail and password',
       description:
         'One route, four forms picked by their keys: `{phone, storeId}` sends a 6-digit code by SMS; `{phone, code, order_type}` confirms it ' +
-        '(tokens, or `{needs: [license_type, birthday]}` with a `pendingToken` in `meta` for a new phone); `{phone, license_type, birthday, pendingToken}` ' +
-        'creates the customer; `{email, password}` logs in with a password. Tokens come in `meta` (`token`, `refreshToken`).',
+        '(tokens, or `{needs: [license_type, birthday], medical_needs: [medcard_number, medcard_expiry]}` with a `pendingToken` in `meta` for a new phone); `{phone, license_type, birthday, pendingToken}` ' +
+        '(+ `medcard_number`, `medcard_expiry` for a medical licence) creates the customer; `{email, password}` logs in with a password. Tokens come in `meta` (`token`, `refreshToken`).',
       tags: ['User'],
       body: loginSchema,
       security: 'none' as const,
@@ -104,11 +109,23 @@ export function registerLoginRoutes(app: FastifyInstance): void {
       if (phone !== body.phone) throw new ApiError(401, AUTH_MESSAGES.tokenInvalid);
       assertOffered(request, body.license_type);
       await assertBirthday(request, body.birthday, body.license_type, c.now());
+      if (body.license_type === 'medical') assertMedcardCurrent(request.store, body.medcard_expiry, c.now());
       // A second completion with the same pending token logs into the customer the first made.
       const found = await findByPhone(c.db, store.storeId, phone);
       const customer = found
         ? await markPhoneProven(c.db, found, c.now())
-        : await createCustomer(c.db, store.storeId, { phone, licenseType: body.license_type, birthday: body.birthday }, c.now()).catch(async (error: unknown) => {
+        : await createCustomer(
+            c.db,
+            store.storeId,
+            {
+              phone,
+              licenseType: body.license_type,
+              birthday: body.birthday,
+              medcardNumber: body.license_type === 'medical' ? (body.medcard_number ?? null) : null,
+              medcardExpiry: body.license_type === 'medical' ? (body.medcard_expiry ?? null) : null,
+            },
+            c.now(),
+          ).catch(async (error: unknown) => {
             // Two completions at once: the unique (store, phone) index keeps one; the other logs into it.
             const made = /unique|duplicate/i.test(String((error as Error).message)) ? await findByPhone(c.db, store.storeId, phone) : undefined;
             if (!made) throw error;
@@ -127,7 +144,8 @@ export function registerLoginRoutes(app: FastifyInstance): void {
         return answerTokens(request, customer, customer.license_type, body.order_type);
       }
       const pendingToken = await signPending(c.secret, store.storeId, body.phone, c.now());
-      return ok({ needs: ['license_type', 'birthday'] }, { pendingToken });
+      // A medical licence also needs the card's number and expiry (the complete step refuses it without).
+      return ok({ needs: ['license_type', 'birthday'], medical_needs: ['medcard_number', 'medcard_expiry'] }, { pendingToken });
     }
     const body = parseOr400(sendSchema, raw);
     assertStore(request, body.storeId);

@@ -9,6 +9,10 @@
  * once, together, while the account has neither (the onboarding step after a first phone login);
  * once the account has a name it is not changed here (400, "contact the store"), as the spec says.
  * Sending the very name the account already has is accepted (a retried onboarding save).
+ *   POST /api/user/me/medcard {medcard_number, medcard_expiry} — a medical account adds or corrects
+ *        its card (issue 26: a patient signed up by SMS code had no way to). Changing the details of a
+ *        card staff already reviewed sends it back for review ('pending' when a card image is
+ *        uploaded, else 'none'): their decision was about other details.
  *   DELETE /api/user/me/addresses/:id
  *   GET  /api/user/order-history?pageSize=5&currentPage=1
  *   GET  /api/user/order/:incrementId
@@ -25,10 +29,11 @@ import { MESSAGES, addressNameRule, cityRule, optionalNameRule, zipRule, type Fi
 import { accountsOf, requireCustomer } from '../auth/context.ts';
 import { AUTH_MESSAGES } from '../auth/tokens.ts';
 import type { Database } from '../db/schema.ts';
+import { inWriteTransaction } from '../db/group-commit.ts';
 import { parseOr400 } from '../cart/routes.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { isUniqueViolation, requestHash } from '../orders/idempotency.ts';
-import { USER_MESSAGES, customerView, emailSchema, emailTaken, findById, firstnameSchema, lastnameSchema, ruled, type CustomerRow } from './customers.ts';
+import { USER_MESSAGES, assertMedcardCurrent, customerView, dateSchema, emailSchema, emailTaken, findById, firstnameSchema, lastnameSchema, medcardNumberSchema, ruled, type CustomerRow } from './customers.ts';
 import { orderPage, orderStatusView } from './orders.ts';
 
 export const ME_MESSAGES = {
@@ -129,6 +134,13 @@ function namesToGive(customer: CustomerRow, body: { firstname?: string; lastname
   if (customer.firstname === body.firstname && customer.lastname === body.lastname) return null;
   throw new ApiError(400, ME_MESSAGES.nameAlreadyGiven);
 }
+const medcardSchema = z
+  .object({
+    medcard_number: z.string({ error: USER_MESSAGES.medcardTooShort }).pipe(medcardNumberSchema),
+    medcard_expiry: z.string({ error: USER_MESSAGES.medcardExpiryRequired }).pipe(dateSchema),
+  })
+  .strict();
+
 const pageSchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(50).default(5),
   currentPage: z.coerce.number().int().min(1).max(10_000).default(1),
@@ -201,6 +213,49 @@ export function registerMeRoutes(app: FastifyInstance): void {
     });
     return ok(await customerView(db, (await findById(db, customer.store_id, customer.id))!));
   });
+
+  app.post(
+    '/api/user/me/medcard',
+    {
+      config: {
+        docs: {
+          summary: 'Add or correct my medical card number and expiry (medical accounts)',
+          description: 'Changed details of a reviewed card go back to staff review.',
+          tags: ['User'],
+          body: medcardSchema,
+          security: 'customer',
+          errors: { 400: 'Not a medical account, or the number or expiry is not valid', 401: 'No valid customer token' },
+        },
+      },
+    },
+    async (request) => {
+      const customer = await me(request);
+      const body = parseOr400(medcardSchema, request.body);
+      if (customer.license_type !== 'medical') throw new ApiError(400, USER_MESSAGES.medcardNotMedical);
+      const { db, now } = ctx();
+      assertMedcardCurrent(request.store, body.medcard_expiry, now());
+      const iso = now().toISOString();
+      await inWriteTransaction(db, async (trx) => {
+        const row = await trx.selectFrom('customers').select(['medcard_number', 'medcard_expiry', 'medcard_status']).where('id', '=', customer.id).executeTakeFirstOrThrow();
+        if (row.medcard_number === body.medcard_number && row.medcard_expiry === body.medcard_expiry) return;
+        const reviewed = row.medcard_status === 'verified' || row.medcard_status === 'rejected';
+        const uploaded = reviewed
+          ? (await trx.selectFrom('uploads').select('id').where('customer_id', '=', customer.id).where('kind', '=', 'medcard').executeTakeFirst()) != null
+          : false;
+        await trx
+          .updateTable('customers')
+          .set({
+            medcard_number: body.medcard_number,
+            medcard_expiry: body.medcard_expiry,
+            ...(reviewed ? { medcard_status: uploaded ? 'pending' : 'none', medcard_review_reason: null } : {}),
+            updated_at: iso,
+          })
+          .where('id', '=', customer.id)
+          .execute();
+      });
+      return ok(await customerView(db, (await findById(db, customer.store_id, customer.id))!));
+    },
+  );
 
   app.delete<{ Params: { id: string } }>(
     '/api/user/me/addresses/:id',

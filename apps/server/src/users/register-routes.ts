@@ -31,6 +31,8 @@ import {
   lastnameSchema,
   licenseSchema,
   medcardNumberSchema,
+  requireMedcardForMedical,
+  assertMedcardCurrent,
   phoneSchema,
   type CustomerRow,
 } from './customers.ts';
@@ -61,11 +63,7 @@ const createSchema = z
     storeId: storeIdSchema,
     code: z.string({ error: CODE_MESSAGES.codeRequired }).trim().min(1, CODE_MESSAGES.codeRequired).regex(/^\d{6}$/, CODE_MESSAGES.codeWrong).optional(),
   })
-  .superRefine((v, ctx) => {
-    if (v.license_type !== 'medical') return;
-    if (!v.medcard_number) ctx.addIssue({ code: 'custom', path: ['medcard_number'], message: USER_MESSAGES.medcardTooShort });
-    if (!v.medcard_expiry) ctx.addIssue({ code: 'custom', path: ['medcard_expiry'], message: USER_MESSAGES.medcardExpiryRequired });
-  });
+  .superRefine(requireMedcardForMedical);
 type CreateBody = z.infer<typeof createSchema>;
 
 export function registerRegistrationRoutes(app: FastifyInstance): void {
@@ -142,6 +140,7 @@ export function registerRegistrationRoutes(app: FastifyInstance): void {
     assertStore(request, body.storeId);
     assertOffered(request, body.license_type);
     await assertBirthday(request, body.birthday, body.license_type, c.now());
+    if (body.license_type === 'medical') assertMedcardCurrent(request.store, body.medcard_expiry, c.now());
     return body.code ? create(request, body, body.code) : sendCode(request, body);
   });
 }

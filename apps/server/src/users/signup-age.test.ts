@@ -38,7 +38,8 @@ describeEachDatabase('signing up: the age of the store’s date and its medical 
     const phone = `+1916555${String(7500 + ++phoneSeq)}`;
     const code = (await post('/api/user/login', { phone })).body.meta.demo_code;
     const pending = (await post('/api/user/login', { phone, code })).body.meta.pendingToken;
-    return post('/api/user/login', { phone, license_type: licenseType, birthday, pendingToken: pending });
+    const card = licenseType === 'medical' ? { medcard_number: 'MED-12345', medcard_expiry: '2027-06-30' } : {};
+    return post('/api/user/login', { phone, license_type: licenseType, birthday, pendingToken: pending, ...card });
   };
   const setMedicalMinimum = async (age: number) => {
     const current = await h.get('/api/console/stores/1/settings/sections/age');

@@ -4,12 +4,15 @@
  * only with the account components that use it.
  */
 import { ApiError, NetworkError, apiUrl, callApi } from './envelope.ts';
-import { bearer, type AccountOrder, type OrderHistoryPage, type UploadedDocument } from './user.ts';
+import { bearer, type AccountOrder, type CurrentUser, type OrderHistoryPage, type UploadedDocument } from './user.ts';
 
 export const accountApi = {
   orderHistory: (token: string, currentPage = 1, pageSize = 5) =>
     callApi<OrderHistoryPage>('/api/user/order-history', { headers: bearer(token), query: { pageSize, currentPage } }),
   order: (token: string, incrementId: string) => callApi<AccountOrder>(`/api/user/order/${encodeURIComponent(incrementId)}`, { headers: bearer(token) }),
+  /** A medical account adds or corrects its card (issue 26); changed details go back to staff review. */
+  saveMedcard: (token: string, medcardNumber: string, medcardExpiry: string) =>
+    callApi<CurrentUser>('/api/user/me/medcard', { method: 'POST', headers: bearer(token), body: { medcard_number: medcardNumber, medcard_expiry: medcardExpiry } }),
   uploads: (token: string) => callApi<UploadedDocument[]>('/api/user/uploads', { headers: bearer(token) }),
   async upload(token: string, kind: 'id' | 'medcard', file: Blob, fileName = 'document'): Promise<UploadedDocument> {
     const form = new FormData();

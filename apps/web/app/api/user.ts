@@ -176,10 +176,19 @@ export const userApi = {
     }
     return { kind: 'tokens', tokens: tokensOf(meta) };
   },
-  async completeLicense(input: { phone: string; licenseType: LicenseType; birthday: string; pendingToken: string; orderType?: OrderType }): Promise<Tokens> {
+  async completeLicense(input: {
+    phone: string;
+    licenseType: LicenseType;
+    birthday: string;
+    pendingToken: string;
+    orderType?: OrderType;
+    medcardNumber?: string;
+    medcardExpiry?: string;
+  }): Promise<Tokens> {
+    const card = input.licenseType === 'medical' ? { medcard_number: input.medcardNumber?.trim(), medcard_expiry: input.medcardExpiry } : {};
     const { meta } = await callApiEnvelope<string, Tokens>('/api/user/login', {
       method: 'POST',
-      body: { phone: input.phone, license_type: input.licenseType, birthday: input.birthday, pendingToken: input.pendingToken, order_type: input.orderType ?? 'pickup' },
+      body: { phone: input.phone, license_type: input.licenseType, birthday: input.birthday, pendingToken: input.pendingToken, order_type: input.orderType ?? 'pickup', ...card },
     });
     return tokensOf(meta);
   },

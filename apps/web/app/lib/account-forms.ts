@@ -51,14 +51,26 @@ export const validateCode = (code: string): FieldErrors<'code'> => collect([['co
 
 /** Login step 3 (a new phone, spec §3 Auth step): licence type and birthday. */
 export function validateLicenseStep(
-  input: { licenseType: string; birthday: string },
+  input: { licenseType: string; birthday: string; medcardNumber?: string; medcardExpiry?: string },
   now: Date,
   timeZone = 'UTC',
   medicalMinimumAge = AGE_THRESHOLD,
-): FieldErrors<'licenseType' | 'birthday'> {
-  return collect([
+): FieldErrors<'licenseType' | 'birthday' | 'medcardNumber' | 'medcardExpiry'> {
+  const medical = input.licenseType === 'medical';
+  return collect<'licenseType' | 'birthday' | 'medcardNumber' | 'medcardExpiry'>([
     ['licenseType', isLicenseType(input.licenseType) ? undefined : FIELD_MESSAGES.required],
     ['birthday', signUpBirthdayRule(now, timeZone, input.licenseType, medicalMinimumAge)(input.birthday)],
+    // A medical account needs the card's number and expiry (issue 26): staff verify against them.
+    ['medcardNumber', medical ? medcardNumberRule(input.medcardNumber ?? '') : undefined],
+    ['medcardExpiry', medical ? medcardExpiryRule(now, timeZone)(input.medcardExpiry ?? '') : undefined],
+  ]);
+}
+
+/** The account page's medical card form: number and expiry, as at sign-up. */
+export function validateMedcard(input: { medcardNumber: string; medcardExpiry: string }, now: Date, timeZone = 'UTC'): FieldErrors<'medcardNumber' | 'medcardExpiry'> {
+  return collect<'medcardNumber' | 'medcardExpiry'>([
+    ['medcardNumber', medcardNumberRule(input.medcardNumber)],
+    ['medcardExpiry', medcardExpiryRule(now, timeZone)(input.medcardExpiry)],
   ]);
 }
 

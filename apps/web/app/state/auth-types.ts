@@ -67,7 +67,7 @@ export interface AuthState {
   /** Login step 2. A logged-in result has already merged the guest cart into the customer cart. */
   confirmCode(phone: string, code: string, orderType?: OrderType): Promise<LoginStep>;
   /** Login step 3 for a new phone: licence type and birthday (21+, checked again by the server). */
-  completeLicense(input: { phone: string; licenseType: LicenseType; birthday: string; pendingToken: string }): Promise<CurrentUser>;
+  completeLicense(input: { phone: string; licenseType: LicenseType; birthday: string; pendingToken: string; medcardNumber?: string; medcardExpiry?: string }): Promise<CurrentUser>;
   /** Registration step 1: the form is checked and a code texted to its phone (`demoCode` in demo mode only). */
   startRegistration(input: RegistrationInput): Promise<{ demoCode: string | null }>;
   /** Step 2: the form with the code. `existing`: the phone already had an account, now logged in as it is. */

@@ -74,8 +74,8 @@ describeEachDatabase('order holds, document review and the sweeper', (getDb) => 
     expect(after.version).toBe(versionBefore + 1);
     const history = (await detail(o.id)).history.filter((e: { kind: string }) => e.kind === 'verification');
     expect(history.map((e: { data: unknown }) => e.data)).toEqual([
-      { document: 'id', decision: 'rejected', reason: 'The photo is blurred.' },
-      { document: 'id', decision: 'verified', reason: null },
+      { document: 'id', decision: 'rejected', reason: 'The photo is blurred.', hold: ['id'] },
+      { document: 'id', decision: 'verified', reason: null, hold: [], released: true },
     ]);
     expect(history[1]).toMatchObject({ actor_type: 'staff', actor_name: 'Olga Owner' });
     const updates = await h.db
@@ -111,7 +111,7 @@ describeEachDatabase('order holds, document review and the sweeper', (getDb) => 
       .execute();
     await review(c.customerId, { document: 'id', decision: 'verified' });
     // The order was placed on 2026-06-15 (store-local); the card ran out the day before.
-    const stale = await review(c.customerId, { document: 'medcard', decision: 'verified', medcardExpiry: '2026-06-14' });
+    const stale = await review(c.customerId, { document: 'medcard', decision: 'verified', medcardExpiry: '2026-06-14', medcardNumber: 'MC-0802' });
     expect(stale.body.result.customer).toMatchObject({ medcard_status: 'verified', medcard_expiry: '2026-06-14' });
     expect((await detail(o.id)).hold).toEqual(['medcard']);
     expect((await h.move(o.id, { action: 'confirm', readyBy: readyIn(h.clock, 1) })).status).toBe(400);
@@ -205,9 +205,10 @@ describeEachDatabase('order holds, document review and the sweeper', (getDb) => 
       const held = await h.place({ type: 'delivery', token: c.token });
       expect(held.result.status).toBe('submitted');
       expect((await sweepOrders(h.db, h.clock.now)).confirmed).not.toContain(held.id);
-      await review(c.customerId, { document: 'id', decision: 'verified' });
-      expect((await sweepOrders(h.db, h.clock.now)).confirmed).toContain(held.id);
+      // The verification releases and confirms it in its own transaction (issue 26), not a later sweep.
+      expect((await review(c.customerId, { document: 'id', decision: 'verified' })).body.result.releasedOrderIds).toEqual([held.id]);
       expect((await orderRow(held.id)).status).toBe('confirmed');
+      expect((await sweepOrders(h.db, h.clock.now)).confirmed).not.toContain(held.id);
     } finally {
       await h.console('PUT', '/api/console/stores/1/settings/orders', { auto_confirm: false });
     }

@@ -51,6 +51,8 @@ export function LoginPanel({ onClose }: { onClose(): void }) {
   const [pendingToken, setPendingToken] = useState('');
   const [licenseType, setLicenseType] = useState<LicenseType | ''>(store.licenseTypes.length === 1 ? store.licenseTypes[0] : shopper.licenseType);
   const [birthday, setBirthday] = useState('');
+  const [medcardNumber, setMedcardNumber] = useState('');
+  const [medcardExpiry, setMedcardExpiry] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [resetSent, setResetSent] = useState<string | null>(null);
@@ -99,9 +101,10 @@ export function LoginPanel({ onClose }: { onClose(): void }) {
 
   const completeLicense = async (e: FormEvent) => {
     e.preventDefault();
-    if (invalid(validateLicenseStep({ licenseType, birthday }, new Date(), store.placeInfo.timezone, store.medicalMinimumAge), ['licenseType', 'birthday'])) return;
+    const found = validateLicenseStep({ licenseType, birthday, medcardNumber, medcardExpiry }, new Date(), store.placeInfo.timezone, store.medicalMinimumAge);
+    if (invalid(found, ['licenseType', 'birthday', 'medcardNumber', 'medcardExpiry'])) return;
     await run(async () => {
-      await auth.getState().completeLicense({ phone, licenseType: licenseType as LicenseType, birthday, pendingToken });
+      await auth.getState().completeLicense({ phone, licenseType: licenseType as LicenseType, birthday, pendingToken, medcardNumber, medcardExpiry });
       // A new customer: the onboarding modal says what comes next.
       openDialog('onboarding');
     });
@@ -221,6 +224,14 @@ export function LoginPanel({ onClose }: { onClose(): void }) {
             onChange={setBirthday}
             error={errors.birthday}
           />
+          {licenseType === 'medical' ? (
+            <fieldset className="grid gap-3 rounded border border-stone-300 p-3">
+              <legend className="px-1 text-sm font-semibold text-stone-900">Medical card</legend>
+              <p className="text-sm text-stone-700">Staff check these against your card before your first medical order.</p>
+              <Field id="login-medcardNumber" label="Medical card number" required value={medcardNumber} onChange={setMedcardNumber} error={errors.medcardNumber} />
+              <Field id="login-medcardExpiry" label="Medical card expiry date" type="date" required value={medcardExpiry} onChange={setMedcardExpiry} error={errors.medcardExpiry} />
+            </fieldset>
+          ) : null}
         </StepForm>
       ) : null}
 

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { LICENSE_LABELS, formatDate } from '@verdant/domain';
 import { accountApi } from '../../../api/account.ts';
-import { firstInvalid, validateEmail, validatePasswordChange, type FieldErrors } from '../../../lib/account-forms.ts';
+import { firstInvalid, validateEmail, validateMedcard, validatePasswordChange, type FieldErrors } from '../../../lib/account-forms.ts';
+import { useRootData } from '../../../lib/root-data.ts';
 import { displayName, phoneForDisplay, rewardPointsNotice } from '../../../lib/account-view.ts';
 import { AUTH_COPY } from '../../../state/auth-types.ts';
 import { notify } from '../../../state/notifications.ts';
@@ -46,13 +47,14 @@ export function OverviewBlock() {
             </div>
           ))}
         </dl>
-        <p className="mt-4 text-sm text-stone-600">Only your e-mail address and addresses can be changed here. For anything else, contact the store.</p>
+        <p className="mt-4 text-sm text-stone-600">{user.license_type === 'medical' ? 'Only your e-mail address, addresses and medical card can be changed here.' : 'Only your e-mail address and addresses can be changed here.'} For anything else, contact the store.</p>
         {displayName(user) == null ? (
           <div className="mt-4 border-t border-stone-200 pt-4">
             <NameForm idPrefix="account" />
           </div>
         ) : null}
       </Block>
+      {user.license_type === 'medical' ? <MedcardForm /> : null}
       <EmailForm />
       <PasswordForm />
       <Block id="documents" title="Your documents">
@@ -94,6 +96,50 @@ function EmailForm() {
         <div className="w-full">
           <FormError message={error} />
           {waitingEmail ? <p className="text-sm font-medium text-amber-900">{OFFLINE_WRITE_COPY.emailPending(waitingEmail)}</p> : null}
+        </div>
+      </form>
+    </Block>
+  );
+}
+
+/**
+ * A medical account's card number and expiry (issue 26: an SMS sign-up made before it asked for
+ * them had no way to add them). Changing a card staff already reviewed sends it back for review.
+ */
+function MedcardForm() {
+  const user = useAuth((s) => s.user);
+  const auth = useAuthApi();
+  const { store } = useRootData();
+  const [number, setNumber] = useState(user?.medcard_number ?? '');
+  const [expiry, setExpiry] = useState(user?.medcard_expiry?.slice(0, 10) ?? '');
+  const [errors, setErrors] = useState<FieldErrors<'medcardNumber' | 'medcardExpiry'>>({});
+  const { busy, error, run } = useSubmit();
+  const missing = !user?.medcard_number || !user?.medcard_expiry;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = validateMedcard({ medcardNumber: number, medcardExpiry: expiry }, new Date(), store.placeInfo.timezone);
+    setErrors(found);
+    const first = firstInvalid(['medcardNumber', 'medcardExpiry'] as const, found);
+    if (first) return focusField(`account-${first}`);
+    const ok = await run(async () => {
+      await auth.getState().authorized((t) => accountApi.saveMedcard(t, number.trim(), expiry));
+      await auth.getState().refreshUser();
+    });
+    if (ok) notify({ type: 'success', message: 'Your medical card was saved. Staff check it against your uploaded card.' });
+  };
+  return (
+    <Block id="medcard" title="Medical card">
+      {missing ? (
+        <p className="mb-3 text-sm font-medium text-amber-900">Add your medical card number and expiry date: medical-only products and verification need them.</p>
+      ) : null}
+      <form noValidate onSubmit={submit} className="grid gap-4 sm:grid-cols-2">
+        <Field id="account-medcardNumber" label="Medical card number" required value={number} onChange={setNumber} error={errors.medcardNumber} />
+        <Field id="account-medcardExpiry" label="Medical card expiry date" type="date" required value={expiry} onChange={setExpiry} error={errors.medcardExpiry} />
+        <div className="sm:col-span-2">
+          <button type="submit" disabled={busy} className={primaryButton}>
+            Save medical card
+          </button>
+          <FormError message={error} />
         </div>
       </form>
     </Block>
