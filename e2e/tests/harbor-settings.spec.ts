@@ -98,6 +98,25 @@ test('a California cart stopped at 8 g of concentrate with 10 g of flower in it;
     // …and picks the California preset: 28.5 g of flower and 8 g of concentrate per customer per day.
     await page.goto(consoleUrl(`/stores/${HARBOR}/settings-limits`));
     await expect(page.getByRole('heading', { level: 1, name: 'Purchase limits' })).toBeVisible();
+    // Issue 26: which model is in force and why (a California store starts on California's preset),
+    // and the demo products whose limit facts are derived from their kind, at tablet and phone size.
+    const inForce = page.getByRole('region', { name: 'In force now' });
+    await expect(inForce).toContainText('The California preset');
+    await expect(inForce.getByText(/^\d+ products count by a derivation from their kind/)).toBeVisible();
+    for (const size of [
+      { width: 1024, height: 768 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(size);
+      await inForce.getByText(/products count by a derivation/).click();
+      await expect(inForce.getByText(/: concentrate 1 g: its net weight$/).first()).toBeVisible();
+      await page.screenshot({ path: test.info().outputPath(`limits-in-force-${size.width}.png`), fullPage: false });
+      const box = (await inForce.boundingBox())!;
+      expect(box.x + box.width, `the note fits at ${size.width}`).toBeLessThanOrEqual(size.width);
+      await expectNoAxeViolations(page);
+      await inForce.getByText(/products count by a derivation/).click();
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByLabel('Start from a state preset').selectOption({ label: 'California' });
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Purchase limits saved.' })).toBeVisible();

@@ -60,8 +60,10 @@ function InForce({ version }: { version: number }) {
       ) : (
         <details>
           <summary>
-            {a.derived_products.length} {a.derived_products.length === 1 ? 'product counts' : 'products count'} by a derivation from
-            its kind (the menu gives no concentrate grams, THC or weight)
+            {a.derived_products.length === 1
+              ? '1 product counts by a derivation from its kind'
+              : `${a.derived_products.length} products count by a derivation from their kind`}{' '}
+            (the menu gives no concentrate grams, THC or weight)
           </summary>
           <p className="text-sm text-stone-700">
             Give these rows of the menu file <code>concentrate_g</code>, <code>thc</code> in mg or <code>weight_g</code> to count them exactly.

@@ -6,10 +6,11 @@
  * (../orders/prepare.ts).
  *
  * Decisions where the issue is silent:
- *  - While a store keeps the default section (today's per-order limit), products are counted exactly
- *    as spec §5 counts them (limitFactsFromCartItem): nothing about the demo changes. Once a store has
- *    its own model (console or stores file), the menu's fields count too: concentrate grams
- *    (attribute concentrate_grams), THC mg (thc_mg, or thc_mg_per_piece × pieces) and net weight.
+ *  - While a store is on the spec's per-order limit (isSpecPerOrderModel), products are counted exactly
+ *    as spec §5 counts them (limitFactsFromCartItem). Under any other model (a state preset it starts
+ *    on, the console, the stores file) the menu's fields count too — concentrate grams (attribute
+ *    concentrate_grams), THC mg (thc_mg, or thc_mg_per_piece × pieces), net weight — and the product's
+ *    kind fills what they leave out (domain limitFactsFromMenu / deriveLimitFacts, issue 26).
  *  - Earlier orders are counted with their products' facts as they are now (order_items keep the
  *    product id and size, not the facts); a product deleted since counts as spec §5's 1 g.
  *  - Cancelled and no-show orders count toward nothing (their goods went back).
