@@ -19,6 +19,7 @@ import {
   type HoursSettings,
   type OrderStatus,
   type Store,
+  type Verification,
 } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
@@ -32,6 +33,7 @@ import { orderSearchKeys } from './console/search-keys.ts';
 import { prepareOrder, type PreparedOrder } from './prepare.ts';
 import type { OrderInput } from './schema.ts';
 import { recordPlaced } from './lifecycle/placed.ts';
+import { holdOf } from './lifecycle/store-facts.ts';
 import { recordOrderTaxLines } from '../tax/order-lines.ts';
 import { statedTaxLines } from '../cart/totals.ts';
 import { bookOrderSlot, hoursOf, type BookedSlot } from '../hours/booking.ts';
@@ -91,6 +93,8 @@ export async function placeOrder(
         const answer = await recordOrder(trx, store, input, key, order, iso, slot, hours);
         // History, outbox event and (store setting) auto-confirm, in this same transaction.
         answer.result.status = await recordPlaced(trx, store, answer.result.order_id, taken, now);
+        // What the order waits for (issue 26): the thank-you page says it is held, and why, at once.
+        answer.result.hold = answer.result.status === 'submitted' ? await placedHold(trx, store, answer.result.order_id) : [];
         await trx
           .updateTable('idempotency_keys')
           .set({ status: 'completed', http_status: 200, response: JSON.stringify(answer), updated_at: iso })
@@ -293,6 +297,8 @@ async function recordOrder(
       order_id: id,
       increment_id: incrementId,
       status: 'submitted' as OrderStatus,
+      /** The verifications the order waits for (set after recordPlaced). */
+      hold: [] as Verification[],
       created_at: iso,
       order_type: input.order_type,
       license_type: order.licenseType,
@@ -348,4 +354,12 @@ function pickupPlace(store: Store, hours: HoursSettings | null) {
     phone: place.phone,
     hours: groupHours(hours ? weekTable(hours, 'pickup') : place.hours).map((g) => ({ days: g.days, hours: g.hours })),
   };
+}
+
+/** The verifications a just-placed order waits for (lifecycle/store-facts.ts holdOf). */
+async function placedHold(trx: Db, store: Store, orderId: number): Promise<Verification[]> {
+  const row = await trx.selectFrom('orders').select(['verification_needs', 'created_at', 'customer_id']).where('id', '=', orderId).executeTakeFirstOrThrow();
+  if (row.customer_id == null) return [];
+  const docs = await trx.selectFrom('customers').select(['id_status', 'medcard_status', 'medcard_expiry']).where('id', '=', row.customer_id).executeTakeFirst();
+  return holdOf(row, docs ?? null, store.dispensarySettings.place_info.timezone || 'UTC');
 }

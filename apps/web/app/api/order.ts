@@ -31,6 +31,8 @@ export interface PlacedOrder {
   order_id: number;
   increment_id: string;
   status: string;
+  /** The documents the order waits for (issue 26): a held order's thank-you page says so at once. */
+  hold?: ('id' | 'medcard')[];
   created_at: string;
   order_type: 'pickup' | 'delivery';
   subtotal: number;

@@ -41,18 +41,28 @@ describe('account forms (spec §5 messages)', () => {
     expect(validateLicenseStep({ licenseType: 'recreational', birthday: '2010-01-01' }, now)).toEqual({
       birthday: 'Sorry, you must be 21 years old or older to continue.',
     });
-    // A patient: the store's medical minimum (21 unless it sets 18–21; issue 14).
-    expect(validateLicenseStep({ licenseType: 'medical', birthday: '2010-01-01' }, now)).toEqual({
+    // A patient: the store's medical minimum (21 unless it sets 18–21; issue 14), and the card's
+    // number and expiry (issue 26).
+    const card = { medcardNumber: 'MC-1', medcardExpiry: '2099-01-01' };
+    expect(validateLicenseStep({ licenseType: 'medical', birthday: '1990-01-01' }, now)).toEqual({
+      medcardNumber: 'Field is required',
+      medcardExpiry: 'Field is required',
+    });
+    expect(validateLicenseStep({ licenseType: 'medical', birthday: '1990-01-01', medcardNumber: 'M', medcardExpiry: '2000-01-01' }, now)).toEqual({
+      medcardNumber: 'MedCard number must have at least 2 letters',
+      medcardExpiry: 'Your medical card has expired. Please update it before ordering medical products.',
+    });
+    expect(validateLicenseStep({ licenseType: 'medical', birthday: '2010-01-01', ...card }, now)).toEqual({
       birthday: 'Sorry, you must be 21 years old or older to continue.',
     });
-    expect(validateLicenseStep({ licenseType: 'medical', birthday: '2010-01-01' }, now, 'UTC', 18)).toEqual({
+    expect(validateLicenseStep({ licenseType: 'medical', birthday: '2010-01-01', ...card }, now, 'UTC', 18)).toEqual({
       birthday: 'Sorry, you must be 18 years old or older to continue.',
     });
-    expect(validateLicenseStep({ licenseType: 'medical', birthday: '2007-01-01' }, now, 'UTC', 18)).toEqual({});
+    expect(validateLicenseStep({ licenseType: 'medical', birthday: '2007-01-01', ...card }, now, 'UTC', 18)).toEqual({});
     expect(validateLicenseStep({ licenseType: 'recreational', birthday: '2007-01-01' }, now, 'UTC', 18)).toEqual({
       birthday: 'Sorry, you must be 21 years old or older to continue.',
     });
-    expect(validateLicenseStep({ licenseType: 'medical', birthday: '1990-01-01' }, now)).toEqual({});
+    expect(validateLicenseStep({ licenseType: 'medical', birthday: '1990-01-01', ...card }, now)).toEqual({});
   });
 
   it('a recreational registration needs no card; terms must be accepted', () => {

@@ -44,9 +44,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
-export function loader({ context, params }: Route.LoaderArgs) {
+export function loader({ context, params, request }: Route.LoaderArgs) {
   assertStorePrefix(params.storeCode, context.basePath);
-  return null;
+  // The tracked order's number is kept in the address (issue 26), so a reload or a shared link
+  // keeps it; the phone never is (it would sit in the history and in logs): it is asked again.
+  const number = new URL(request.url).searchParams.get(TRACKING_FIELDS.number)?.trim().slice(0, 40) || null;
+  return { number };
 }
 
 // The empty form may be kept (it is the same for everyone); an answer to a post never is.
@@ -57,7 +60,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, { tit
 
 const FIELD_IDS: Record<TrackingField, string> = { number: 'tracking-number', phone: 'tracking-phone' };
 
-export default function OrderTracking({ actionData }: Route.ComponentProps) {
+export default function OrderTracking({ actionData, loaderData }: Route.ComponentProps) {
   const { store } = useRootData();
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting';
@@ -73,8 +76,22 @@ export default function OrderTracking({ actionData }: Route.ComponentProps) {
       const first = (Object.keys(FIELD_IDS) as TrackingField[]).find((f) => result.errors[f]);
       if (first) document.getElementById(FIELD_IDS[first])?.focus();
     } else if (result.kind === 'failed') failureRef.current?.focus();
-    else foundRef.current?.focus();
+    else {
+      // The result is below the form: on a phone it starts under the fold. Bring it up and focus it
+      // once the page has settled (after the router's own scroll handling of the submission).
+      const heading = foundRef.current;
+      requestAnimationFrame(() => {
+        heading?.focus({ preventScroll: true });
+        heading?.scrollIntoView({ block: 'start', behavior: 'auto' });
+      });
+      const url = new URL(window.location.href);
+      if (url.searchParams.get(TRACKING_FIELDS.number) !== result.order.increment_id) {
+        url.searchParams.set(TRACKING_FIELDS.number, result.order.increment_id);
+        window.history.replaceState(window.history.state, '', url);
+      }
+    }
   }, [result]);
+  const keptNumber = (loaderData as { number: string | null } | null)?.number ?? null;
 
   return (
     <PageShell title={TRACKING_COPY.title} lead={<p>{TRACKING_COPY.lead}</p>}>
@@ -85,7 +102,7 @@ export default function OrderTracking({ actionData }: Route.ComponentProps) {
           name={TRACKING_FIELDS.number}
           label={TRACKING_COPY.numberLabel}
           hint={TRACKING_COPY.numberHint}
-          defaultValue={result?.query.number}
+          defaultValue={result?.query.number ?? keptNumber ?? undefined}
           error={errors.number}
           autoComplete="off"
         />

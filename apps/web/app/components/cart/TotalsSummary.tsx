@@ -8,7 +8,18 @@ import { useRootData } from '../../lib/root-data.ts';
  * Subtotal, Discount, Cannabis excise tax, Sales tax, Shipping, Total, then the THC-equivalent
  * grams against the store's limit and, when over it, the exact over-limit message (role=alert).
  */
-export function TotalsSummary({ view, title = 'Order summary', headingLevel = 3 }: { view: TotalsView; title?: string; headingLevel?: 2 | 3 }) {
+export function TotalsSummary({
+  view,
+  title = 'Order summary',
+  headingLevel = 3,
+  shippingLabel,
+}: {
+  view: TotalsView;
+  title?: string;
+  headingLevel?: 2 | 3;
+  /** The checkout's Shipping line (lib/shipping-label.ts): never "Free" for a delivery not yet accepted. */
+  shippingLabel?: string;
+}) {
   const { store } = useRootData();
   const money = (cents: number) => formatMoney(cents, store.money);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
@@ -23,7 +34,7 @@ export function TotalsSummary({ view, title = 'Order summary', headingLevel = 3 
           ['Cannabis excise tax', money(view.excise)],
           ['Sales tax', money(view.sales)],
         ] as [string, string][])),
-    ['Shipping', view.shipping > 0 ? `${money(view.shipping)} incl. tax` : 'Free'],
+    ['Shipping', shippingLabel ?? (view.shipping > 0 ? `${money(view.shipping)} incl. tax` : 'Free')],
   ];
   return (
     <section aria-labelledby={titleId} className="rounded-2xl bg-stone-50 p-4 ring-1 ring-stone-200">

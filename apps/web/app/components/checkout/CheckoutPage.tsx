@@ -269,7 +269,7 @@ function CheckoutForm() {
         <SlotField orderType={orderType} value={slot} onChange={setSlot} />
         <PaymentFields couponCode={view.couponCode} />
         <LimitMeters headingLevel={2} />
-        <ReviewBlock view={view} />
+        <ReviewBlock view={view} zipError={errors.zip} />
         <button
           type="submit"
           disabled={placing}

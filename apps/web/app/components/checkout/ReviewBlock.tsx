@@ -1,4 +1,5 @@
-import { formatMoney, PAYMENT_COPY } from '@verdant/domain';
+import { formatMoney, normalizeZip, PAYMENT_COPY } from '@verdant/domain';
+import { shippingLabel } from '../../lib/shipping-label.ts';
 import type { TotalsView } from '../../lib/cart-view.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import { isVirtualCart, lineKey, lineLabel } from '../../state/cart-items.ts';
@@ -7,8 +8,21 @@ import { TotalsSummary } from '../cart/TotalsSummary.tsx';
 import { sectionClass, sectionTitleClass } from './Field.tsx';
 
 /** Spec §2 checkout review: the lines, how the order is paid (at pickup or on delivery) and the itemised totals. */
-export function ReviewBlock({ view }: { view: TotalsView }) {
+export function ReviewBlock({ view, zipError }: { view: TotalsView; zipError?: string | null }) {
   const { store } = useRootData();
+  const method = useCheckout((s) => s.shipping.method);
+  const zip = normalizeZip(useCheckout((s) => s.shipping.zip)) ?? '';
+  const delivery = useCheckout((s) => s.delivery);
+  const shipping = shippingLabel({
+    method,
+    zip,
+    delivery,
+    zipError,
+    orderValue: view.subtotal - view.discount,
+    shipping: view.shipping,
+    zones: store.delivery.zones,
+    money: store.money,
+  });
   const items = useCart((s) => s.items);
   // Paid at the counter for pickup, at the door for delivery.
   const payment = PAYMENT_COPY[useCheckout((s) => s.shipping.method)];
@@ -35,7 +49,7 @@ export function ReviewBlock({ view }: { view: TotalsView }) {
         </div>
       ) : null}
       <div className="mt-4">
-        <TotalsSummary view={view} title="Totals" />
+        <TotalsSummary view={view} title="Totals" shippingLabel={shipping} />
       </div>
     </section>
   );

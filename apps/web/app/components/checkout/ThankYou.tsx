@@ -4,6 +4,7 @@ import type { PickupPlace, PlacedOrder } from '../../api/order.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import { StoreLink } from '../store/StoreLink.tsx';
 import { ThankYouStatus } from './ThankYouStatus.tsx';
+import { holdText } from '../../lib/order-status.ts';
 
 /**
  * The thank-you page (spec §2 checkout thank-you flag, §8 "order placed confirmation with the
@@ -19,6 +20,7 @@ export function ThankYou({ order }: { order: PlacedOrder }) {
   const money = (c: number) => formatMoney(c, store.money);
   const delivery = order.order_type === 'delivery';
   const credits = order.credits_used ?? 0;
+  const held = order.status === 'submitted' ? holdText(order.hold) : null;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6 sm:py-14">
       <p className="text-sm font-semibold tracking-wide text-brand-ink uppercase">Order placed</p>
@@ -29,6 +31,11 @@ export function ThankYou({ order }: { order: PlacedOrder }) {
         <p className="text-lg">
           Your order number is <strong data-testid="order-number" className="font-mono text-xl">{order.increment_id}</strong>.
         </p>
+        {held ? (
+          <p data-testid="thank-you-held" className="rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
+            <strong>Your order is on hold.</strong> {held} Staff review your uploaded documents; the order goes ahead once they are verified.
+          </p>
+        ) : null}
 
         <section aria-labelledby="status-title" data-testid="thank-you-status">
           <h2 id="status-title" className="text-lg font-semibold text-stone-900">

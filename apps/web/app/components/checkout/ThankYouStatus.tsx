@@ -19,7 +19,7 @@ export function ThankYouStatus({ order }: { order: PlacedOrder }) {
   const auth = useAuthApi();
   const loggedIn = useAuth((s) => s.user != null);
   const phone = useCheckout((s) => s.personal.phone);
-  const initial: OrderStatusView = { status: order.status, order_type: order.order_type, created_at: order.created_at };
+  const initial: OrderStatusView = { status: order.status, order_type: order.order_type, created_at: order.created_at, ...(order.hold?.length ? { hold: order.hold } : {}) };
   const timeZone = store.placeInfo.timezone;
   const number = order.increment_id;
 

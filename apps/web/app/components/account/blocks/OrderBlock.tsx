@@ -50,7 +50,7 @@ export function OrderBlock({ orderId }: { orderId: string }) {
             <Fact label="Order type" value={o.order_type === 'delivery' ? 'Delivery' : 'Pickup'} />
             {o.slot ? <Fact label={o.order_type === 'delivery' ? 'Delivery time' : 'Pickup time'} value={o.slot.label} /> : null}
             <Fact label="Licence type" value={LICENSE_LABELS[o.license_type]} />
-            <Fact label="Payment" value={o.payment_method === 'cashondelivery' ? 'Pay on delivery' : o.payment_method} />
+            <Fact label="Payment" value={o.payment_method === 'cashondelivery' ? (o.order_type === 'pickup' ? 'Pay at pickup' : 'Pay on delivery') : o.payment_method} />
             {o.coupon_code ? <Fact label="Coupon" value={o.coupon_code} /> : null}
           </dl>
           <table className="w-full text-left text-sm">
