@@ -27,6 +27,8 @@ export class CsvNumber {
   }
 }
 
+/** Plain decimal digits, never an exponent or a grouping comma (1e21 → 1000000000000000000000). */
+const PLAIN_NUMBER = new Intl.NumberFormat('en-US', { useGrouping: false, maximumFractionDigits: 20 });
 const NUMERAL = /^-?\d+(\.\d+)?$/;
 
 /** A decimal literal (`"-5.00"`, `"143.00"`, `12`) as a numeric cell; throws on anything else. */
@@ -39,7 +41,7 @@ export function csvNumber(value: string | number): CsvNumber {
 function numberText(n: number): string {
   if (!Number.isFinite(n)) throw new TypeError(`not a finite number for a CSV cell: ${n}`);
   // Fixed-point, never the exponent form String() gives 1e21 or 1e-7; -0 as 0.
-  return (Object.is(n, -0) ? 0 : n).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+  return PLAIN_NUMBER.format(Object.is(n, -0) ? 0 : n);
 }
 
 export type CsvCell = string | number | CsvNumber | null | undefined;

@@ -8,8 +8,8 @@ import { ZONE_MAX_CENTS } from './schema.ts';
 
 export type DollarsRead = { ok: true; cents: number | null } | { ok: false; problem: string };
 
-const dollarsText = (cents: number) =>
-  `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const DOLLARS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const dollarsText = (cents: number) => `$${DOLLARS.format(cents / 100)}`;
 
 /** `5`, `5.5`, `5.50`, `.50` → cents; empty → null; `5,00`, `$5`, `-5`, `5.123`, `five` → the problem, in words. */
 export function readDollars(text: string): DollarsRead {
