@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { data, Form, useNavigation } from 'react-router';
 import type { Route } from './+types/order-tracking';
 import { trackOrder } from '../api/order-tracking.ts';
@@ -84,19 +84,26 @@ export default function OrderTracking({ actionData, loaderData }: Route.Componen
         heading?.focus({ preventScroll: true });
         heading?.scrollIntoView({ block: 'start', behavior: 'auto' });
       });
-      const url = new URL(window.location.href);
-      if (url.searchParams.get(TRACKING_FIELDS.number) !== result.order.increment_id) {
-        url.searchParams.set(TRACKING_FIELDS.number, result.order.increment_id);
-        window.history.replaceState(window.history.state, '', url);
-      }
     }
   }, [result]);
   const keptNumber = (loaderData as { number: string | null } | null)?.number ?? null;
+  // The form posts to `?number=<the number typed>`: after the answer the address keeps it (issue 26),
+  // with or without JavaScript, and a reload fills it in again.
+  const [typedNumber, setTypedNumber] = useState(result?.query.number ?? keptNumber ?? '');
+  const formAction = typedNumber.trim() ? `?${new URLSearchParams({ [TRACKING_FIELDS.number]: typedNumber.trim() })}` : undefined;
 
   return (
     <PageShell title={TRACKING_COPY.title} lead={<p>{TRACKING_COPY.lead}</p>}>
       {result ? <meta name="robots" content="noindex, nofollow" /> : null}
-      <Form method="post" noValidate className="max-w-md space-y-4 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm sm:p-6">
+      <Form
+        method="post"
+        action={formAction}
+        onChange={(e) => {
+          const field = e.target as unknown as HTMLInputElement;
+          if (field.name === TRACKING_FIELDS.number) setTypedNumber(field.value);
+        }}
+        noValidate
+        className="max-w-md space-y-4 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm sm:p-6">
         <TextInput
           id={FIELD_IDS.number}
           name={TRACKING_FIELDS.number}

@@ -4,7 +4,6 @@ import type { PickupPlace, PlacedOrder } from '../../api/order.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import { StoreLink } from '../store/StoreLink.tsx';
 import { ThankYouStatus } from './ThankYouStatus.tsx';
-import { holdText } from '../../lib/order-status.ts';
 
 /**
  * The thank-you page (spec §2 checkout thank-you flag, §8 "order placed confirmation with the
@@ -20,7 +19,8 @@ export function ThankYou({ order }: { order: PlacedOrder }) {
   const money = (c: number) => formatMoney(c, store.money);
   const delivery = order.order_type === 'delivery';
   const credits = order.credits_used ?? 0;
-  const held = order.status === 'submitted' ? holdText(order.hold) : null;
+  // Said in plain words above the status (which repeats the reason with a link to the documents).
+  const held = order.status === 'submitted' && order.hold?.length ? order.hold.map((h) => (h === 'id' ? 'ID' : 'medical card')).join(' and ') : null;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6 sm:py-14">
       <p className="text-sm font-semibold tracking-wide text-brand-ink uppercase">Order placed</p>
@@ -33,7 +33,7 @@ export function ThankYou({ order }: { order: PlacedOrder }) {
         </p>
         {held ? (
           <p data-testid="thank-you-held" className="rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
-            <strong>Your order is on hold.</strong> {held} Staff review your uploaded documents; the order goes ahead once they are verified.
+            <strong>Your order is on hold</strong> until the store has verified your {held}. It goes ahead as soon as they are.
           </p>
         ) : null}
 
