@@ -248,7 +248,9 @@ function NewOrdersBar() {
               {newOrders.length === 1 ? '1 new order' : `${newOrders.length} new orders`} waiting
             </h2>
             <ul className="flex flex-wrap gap-x-4 gap-y-1" aria-label="New orders">
-              {newOrders.slice(0, 5).map((o) => (
+              {/* Newest first: the order the chime just rang for is always in view; the longest-waiting
+                  ones are first in the queue itself ("waiting N min", sortable by slot). */}
+              {[...newOrders].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || b.id - a.id).slice(0, 5).map((o) => (
                 <li key={o.id}>
                   {/* On the queue the rows below are the links; elsewhere each new order opens from here. */}
                   {onQueue ? (
