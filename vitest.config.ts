@@ -10,6 +10,7 @@ export default defineConfig({
       'apps/server/src/**/*.test.ts',
       'apps/web/app/**/*.test.{ts,tsx}',
       'apps/console/src/**/*.test.ts',
+      'scripts/**/*.test.ts',
     ],
     environment: 'node',
     // Two test files at once even on 2 cores (Vitest's default there is one): most suites wait on

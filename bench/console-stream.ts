@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { createDatabase } from '../apps/server/src/db/index.ts';
 import { DEMO_STAFF_PASSWORD } from '../apps/server/src/staff/demo.ts';
-import { openSse } from '../apps/server/src/realtime/sse-client.ts';
+import { openSse } from '../apps/server/test-support/realtime/sse-client.ts';
 import { startServer } from './lib/processes.ts';
 
 const HOST = 'downtown.localhost';

@@ -18,11 +18,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { redisBus } from '../apps/server/src/catalog/change-bus.ts';
-import { MenuFile } from '../apps/server/src/catalog/menu-fixture.ts';
+import { MenuFile } from '../apps/server/test-support/catalog/menu-fixture.ts';
 import { DEMO_STORES_FILE, WEB_BUILD_DIR } from '../apps/server/src/config.ts';
 import { createDatabase, migrateToLatest, type DatabaseHandle } from '../apps/server/src/db/index.ts';
 import { readStoresFile, seedDemo } from '../apps/server/src/seed/index.ts';
-import { freePort, freshSchema, startNode, type ServerNode } from '../apps/server/src/multinode/harness.ts';
+import { freePort, freshSchema, startNode, type ServerNode } from '../apps/server/test-support/multinode/harness.ts';
 
 const SKU = 'AC-BLACK-CERAMIC-STASH-JAR';
 const HOST = 'downtown.localhost';

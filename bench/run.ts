@@ -21,6 +21,23 @@ import { runRenderSuite } from './suites/render.ts';
 import { runOfflineSuite } from './suites/offline.ts';
 import { runFourTwentySuite } from './suites/four-twenty.ts';
 import { runCatalogChangeSuite } from './suites/catalog-change.ts';
+import { runDealsSuite } from './suites/deals.ts';
+import { runDealsServerSuite } from './suites/deals-server.ts';
+
+const BENCH_USAGE = [
+  'Usage: npm run bench   (builds first; on a build made before: node --import tsx bench/run.ts)',
+  '  BENCH_ONLY=<suites>  a comma-separated subset of the suites.',
+  '    In a plain run: http, search, precision, commerce, lighthouse, console-stream, console-orders,',
+  '                    import, propagation, integration, render, deals, deals-server, change',
+  '    Only when named: scale, offline, fourtwenty',
+  '  BENCH_SECONDS        length of each HTTP run (default 8)',
+  'Prints tables and writes bench/results/latest.json. Every suite and its variables: docs/developers/benchmarks.md;',
+  "today's figures: bench/SCALE.md.",
+].join('\n');
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(BENCH_USAGE);
+  process.exit(0);
+}
 
 const results = {
   startedAt: new Date().toISOString(),
@@ -28,7 +45,7 @@ const results = {
   suites: {} as Record<string, unknown>,
 };
 
-// BENCH_ONLY=http,search runs a subset (suites: http, search, precision, commerce, lighthouse).
+// BENCH_ONLY=http,search runs a subset (the suites: BENCH_USAGE above).
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wanted = (name: string) => only.size === 0 || only.has(name);
 
@@ -44,6 +61,10 @@ if (wanted('propagation')) results.suites.menuPropagation = await runMenuPropaga
 if (wanted('integration')) results.suites.integrationStock = await runIntegrationStockSuite();
 // Uncached SSR renders of home, category and product pages, with an HTML check (issue 15).
 if (wanted('render')) results.suites.render = await runRenderSuite();
+// The deals engine alone on a 20-line cart with 200 active deals (issue 28; target p99 < 1 ms).
+if (wanted('deals')) results.suites.deals = await runDealsSuite();
+// Cart update and totals through the server, a 2,000-product store with 200 deals against the same with none (issue 28).
+if (wanted('deals-server')) results.suites.dealsServer = await runDealsServerSuite();
 // What one stock change costs a node's catalogue, against a whole-store rebuild (issue 15, the 4/20 run).
 if (wanted('change')) results.suites.catalogChange = await runCatalogChangeSuite();
 // Many stores on one node (issue 15): BENCH_SCALE_STORES × BENCH_SCALE_PRODUCTS, default 150 × 2,000.

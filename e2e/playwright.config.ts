@@ -11,6 +11,10 @@ import { defineConfig } from '@playwright/test';
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3187);
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
+/** The deals journeys' server (below): the next port, its own data folder. */
+export const DEALS_PORT = Number(process.env.E2E_DEALS_PORT ?? E2E_PORT + 1);
+const dealsDataDir = process.env.E2E_DEALS_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-e2e-deals-'));
+process.env.E2E_DEALS_DATA_DIR = dealsDataDir;
 // The server inherits REDIS_URL (CI sets it). Each run gets its own Redis namespace: the database is
 // fresh every run, and rate-limit counters (login-code sends per address, password changes per
 // customer id) left in Redis by an earlier run within the hour must not refuse this run's logins.
@@ -39,16 +43,31 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
-    command: 'node --import tsx apps/server/src/main.ts',
-    cwd: path.resolve(import.meta.dirname, '..'),
-    url: `http://127.0.0.1:${E2E_PORT}/api/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    // TRUST_PROXY: the journeys act for many shoppers through one loopback connection and name each
-    // shopper's address in X-Forwarded-For (fixtures/store.ts), as a proxy in front would.
-    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_PREFIX: redisPrefix, TRUST_PROXY: '127.0.0.1' },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      command: 'node --import tsx apps/server/src/main.ts',
+      cwd: path.resolve(import.meta.dirname, '..'),
+      url: `http://127.0.0.1:${E2E_PORT}/api/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      // TRUST_PROXY: the journeys act for many shoppers through one loopback connection and name each
+      // shopper's address in X-Forwarded-For (fixtures/store.ts), as a proxy in front would.
+      // DEMO_DEALS false: each journey's totals are about what it tests, whatever the day and hour.
+      env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_PREFIX: redisPrefix, TRUST_PROXY: '127.0.0.1', DEMO_DEALS: 'false' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+    {
+      // The deals journeys' own server (issue 28): the demo stores with their demo deals, as
+      // `npm start` ships them, on a database of its own, so no other journey meets a deal.
+      command: 'node --import tsx apps/server/src/main.ts',
+      cwd: path.resolve(import.meta.dirname, '..'),
+      url: `http://127.0.0.1:${DEALS_PORT}/api/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      env: { PORT: String(DEALS_PORT), HOST: '127.0.0.1', DATA_DIR: dealsDataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_PREFIX: `${redisPrefix}deals:`, TRUST_PROXY: '127.0.0.1', DEMO_DEALS: 'true' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  ],
 });

@@ -2,8 +2,10 @@
  * After `react-router build`: a gzip and a brotli copy of every compressible file of the client
  * build, next to it (`x.js.gz`, `x.js.br`). The server's static handler (@fastify/static with
  * `preCompressed`) sends the smallest one the browser accepts — no compression work per request,
- * and the best levels, since this runs once per build.
+ * and the best levels, since this runs once per build. The console's build does the same for its
+ * assets (apps/server/src/console/serve.ts sends them).
  *   node scripts/compress-assets.mjs apps/web/build/client
+ *   node scripts/compress-assets.mjs apps/console/dist/assets
  */
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -21,6 +21,27 @@ function run(title, cmd, args, env = {}) {
   return res.status === 0;
 }
 
+function firstLine(text) {
+  // eslint-disable-next-line no-control-regex
+  return String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+}
+
+function collectPlaywrightFailures(suites, titles) {
+  for (const suite of suites) {
+    const here = suite.title ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        const results = test.results ?? [];
+        const bad = results.filter((res) => res.status !== 'passed' && res.status !== 'skipped');
+        if (test.status === 'unexpected' || test.status === 'flaky') {
+          failures.push(`browser ${[...here, spec.title].join(' › ')} (${test.status})\n          ${firstLine(bad[0]?.error?.message)}`);
+        }
+      }
+    }
+    collectPlaywrightFailures(suite.suites ?? [], here);
+  }
+}
+
 function readJson(file) {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -34,6 +55,8 @@ const stages = [];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// CI shows only the tail of the log, so the names of what failed are repeated at the very end.
+const failures = [];
 
 if (!only) stages.push(['typecheck', run('typecheck', 'npm', ['run', 'typecheck'])]);
 
@@ -51,6 +74,12 @@ if (!only || only === 'unit') {
     passed += r.numPassedTests;
     failed += r.numFailedTests;
     skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+    for (const file of r.testResults ?? []) {
+      const rel = path.relative(root, file.name);
+      const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const t of failedTests) failures.push(`unit    ${rel} › ${t.fullName ?? t.title}\n          ${firstLine(t.failureMessages?.[0])}`);
+      if (file.status === 'failed' && failedTests.length === 0) failures.push(`unit    ${rel} (the file failed: ${firstLine(file.message)})`);
+    }
   } else if (!ok) failed += 1;
   stages.push(['unit + integration', ok]);
 }
@@ -66,10 +95,12 @@ if (!only || only === 'e2e') {
     passed += r.stats.expected;
     failed += r.stats.unexpected + (r.stats.flaky ?? 0);
     skipped += r.stats.skipped;
+    collectPlaywrightFailures(r.suites ?? [], []);
   } else if (!ok) failed += 1;
   stages.push(['browser', ok]);
 }
 
+if (failures.length) console.log('\nfailed:\n' + failures.map((f) => '  ' + f).join('\n'));
 console.log('\n' + stages.map(([name, ok]) => `${ok ? 'ok  ' : 'FAIL'} ${name}`).join('\n'));
 const allOk = stages.every(([, ok]) => ok);
 if (!allOk && failed === 0) failed = stages.filter(([, ok]) => !ok).length;

@@ -8,7 +8,7 @@
  *
  *   npx tsx bench/lib/journey-queries.ts [--sql]      (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/test)
  *
- * Not a timed bench: the figures are counts (bench/SCALE.md, "Session 2026-11-26d").
+ * Not a timed bench: the figures are counts (bench/SCALE.md, "The 4/20 run").
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,10 +16,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.ts';
-import { pin, REFERENCE_DATE, registry, Shopper } from '../../apps/server/src/cart/testing.ts';
+import { pin, REFERENCE_DATE, registry, Shopper } from '../../apps/server/test-support/cart/testing.ts';
 import { DEMO_STORES_FILE } from '../../apps/server/src/config.ts';
 import { createDatabase, migrateToLatest } from '../../apps/server/src/db/index.ts';
 import { readStoresFile, seedDemo } from '../../apps/server/src/seed/index.ts';
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(
+    [
+      'Usage: npx tsx bench/lib/journey-queries.ts [--sql]',
+      "  Counts the queries each step of the 4/20 order journey sends PostgreSQL (a schema of its own, dropped after).",
+      "  --sql          list each step's queries",
+      '  BENCH_PG_URL   the PostgreSQL to use (default postgres://postgres@127.0.0.1:5432/test)',
+    ].join('\n'),
+  );
+  process.exit(0);
+}
 
 const url = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const listSql = process.argv.includes('--sql');

@@ -59,10 +59,11 @@ export async function startServer(
   nodeArgs: string[] = [],
 ): Promise<Running & { dataDir: string }> {
   const port = fixedPort ?? (await freePort());
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-bench-'));
+  // A DATA_DIR given (a seeded one) is used as it is; otherwise a new, empty one.
+  const dataDir = extraEnv.DATA_DIR || fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-bench-'));
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...extraEnv },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', ...extraEnv, DATA_DIR: dataDir },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitFor(`http://127.0.0.1:${port}/api/health`, 120_000, child);

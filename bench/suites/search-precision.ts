@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CatalogProduct } from '@verdant/domain';
 import { createProductIndex, DEFAULT_TEXT_OPTIONS, productSearchQuery, type SearchIndex } from '@verdant/search';
-import { NOW as REFERENCE_DATE, seed, testApp } from '../../apps/server/src/catalog/test-app.ts';
+import { NOW as REFERENCE_DATE, seed, testApp } from '../../apps/server/test-support/catalog/test-app.ts';
 import { createDatabase, migrateToLatest } from '../../apps/server/src/db/index.ts';
 /** The engine before the precision rules: no relative cut, two edits for every word of 3+ letters. */
 const BEFORE = { minRelativeScore: 0, fullFuzzinessMinLength: 0 };

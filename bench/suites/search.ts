@@ -8,7 +8,7 @@
 import os from 'node:os';
 import type { ActiveFilters, CatalogProduct } from '@verdant/domain';
 import { createProductIndex, productSearchQuery, type SearchIndex, type SearchQuery } from '@verdant/search';
-import { GENERATOR_NOW, STRAIN_NAMES, createRng, generateProducts } from '../../packages/search/src/testing/generator.ts';
+import { GENERATOR_NOW, STRAIN_NAMES, createRng, generateProducts } from '../../packages/search/test-support/generator.ts';
 
 const QUERIES = 600;
 const WARMUP = 100;

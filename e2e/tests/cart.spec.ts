@@ -74,6 +74,30 @@ test.describe('cart (recreational shopper)', () => {
     await expect(cart.getByRole('listitem')).toHaveCount(1);
   });
 
+  test('a size’s address landing late (slow connection) does not close the cart the shopper just opened', async ({ page }) => {
+    await page.goto(storeUrl('downtown', BLUE_DREAM));
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+    // Choosing a size rewrites the page's address (REPLACE) and loads its data; hold that answer back.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let seen = false;
+    await page.route(/\.data(\?|$)/, async (route) => {
+      seen = true;
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('group', { name: 'Size' }).getByRole('radio', { name: /^7 g/ }).check();
+    await expect.poll(() => seen).toBe(true);
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(page.getByRole('button', { name: 'Cart, 1 item' })).toBeVisible();
+    const cart = await openCart(page);
+    release();
+    await expect(page).toHaveURL(/\/p\/FL-BLUE-DREAM\/blue-dream\/FL-BLUE-DREAM-QTR$/);
+    await expect(cart).toBeVisible();
+    await expect(cart.getByRole('list', { name: 'Cart items' }).getByRole('listitem')).toHaveCount(1);
+    await page.unroute(/\.data(\?|$)/);
+  });
+
   test('two tabs show the same cart without a reload', async ({ context, page }) => {
     const other = await context.newPage();
     await other.goto(storeUrl('downtown', '/menu'));

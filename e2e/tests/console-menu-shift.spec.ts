@@ -10,6 +10,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { consoleUrl, HARBOR_MANAGER, staffLogin } from '../fixtures/console.ts';
 import { expect, expectNoAxeViolations, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
 
@@ -46,7 +48,7 @@ for (const size of [
     page,
     browser,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(300_000);
     await page.setViewportSize({ width: size.width, height: size.height });
     const word = runWord();
     const name = `Quasar ${word}`;
@@ -71,6 +73,37 @@ for (const size of [
     await expect(panel.getByRole('button', { name: /^Apply/ })).toHaveCount(0);
     await expectNoAxeViolations(page);
     await shot(page, `import-${size.name}-foreign`);
+    // A file without a store column whose content is another store's (every price different from
+    // harbor's): refused as a whole until the manager ticks "This is harbor's menu" and checks again.
+    // (Read by the page itself: the console's own export link, with the member's cookie.)
+    const exported = await page.evaluate(async (url) => {
+      const res = await fetch(url, { credentials: 'same-origin' });
+      return { status: res.status, text: await res.text() };
+    }, `/api/console/stores/${HARBOR}/menu/export.csv`);
+    expect(exported.status).toBe(200);
+    const exportRows = parseCsv(exported.text) as string[][];
+    const storeAt = exportRows[0].indexOf('store');
+    const priceAt = exportRows[0].indexOf('price');
+    const specialAt = exportRows[0].indexOf('special_price');
+    const repriced = exportRows.map((r, i) =>
+      r
+        .map((c, k) => (i > 0 && k === priceAt && !r[specialAt] ? (Number(c) + 1).toFixed(2) : c))
+        .filter((_, k) => k !== storeAt),
+    );
+    await panel.getByLabel('Menu file').setInputFiles({ name: 'old-export.csv', mimeType: 'text/csv', buffer: Buffer.from(stringifyCsv(repriced)) });
+    await panel.getByRole('button', { name: 'Check the file' }).click();
+    await expect(fileProblems).toContainText("This file looks like another store's menu: compared with harbor's menu of");
+    await expect(panel.getByRole('button', { name: /^Apply/ })).toHaveCount(0);
+    const insist = panel.getByRole('checkbox', { name: /^This is harbor's menu/ });
+    await expect(insist).not.toBeChecked();
+    await expectNoAxeViolations(page);
+    await shot(page, `import-${size.name}-looks-foreign`);
+    await insist.check();
+    await panel.getByRole('button', { name: 'Check the file' }).click();
+    await expect(panel.getByRole('heading', { name: 'What this file would change' })).toBeVisible();
+    await expect(fileProblems).toHaveCount(0);
+    await expect(panel.getByRole('button', { name: /^Apply these \d+ changes$/ })).toBeVisible();
+    // Not applied here (harbor's prices stay as other journeys expect them); a new file is judged afresh.
     await panel.getByLabel('Menu file').setInputFiles({ name: 'shift.csv', mimeType: 'text/csv', buffer: menuFile(word) });
     await panel.getByRole('button', { name: 'Check the file' }).click();
     await panel.getByRole('button', { name: 'Apply these 5 changes' }).click();

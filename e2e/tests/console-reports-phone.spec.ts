@@ -23,6 +23,9 @@ const SETTINGS_PAGES = [
   { path: 'settings-limits', heading: 'Purchase limits' },
   { path: 'settings-tax', heading: 'Tax lines' },
   { path: 'settings-age', heading: 'Age check' },
+  { path: 'settings-curbside', heading: 'Curbside pickup' },
+  { path: 'settings-deal-floor', heading: 'Lowest price after a deal' },
+  { path: 'settings-deal-display', heading: 'How deals are shown' },
 ];
 
 /** A guest's delivery order through the order API; answers its id and delivery fee. */

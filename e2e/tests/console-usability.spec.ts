@@ -440,6 +440,21 @@ test.describe('keyboard at 1024×768', () => {
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { level: 1, name: `Order ${second}` })).toBeFocused();
   });
+
+  test('with no order to show, the skip link still lands on the orders list (its target is always there)', async ({ page }) => {
+    await staffLogin(page);
+    await expectQueue(page);
+    await page.goto(`${page.url()}?q=Nobody${randomUUID().replace(/[^a-f]/g, '').slice(0, 8)}`);
+    await expect(page.getByRole('status').filter({ hasText: 'No orders match.' })).toBeVisible();
+    await expect(page.locator('#orders-list')).toHaveCount(1);
+    await page.locator('body').focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Skip to the orders list' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('#orders-list')).toBeFocused();
+    await expectNoAxeViolations(page);
+  });
 });
 
 /** Every console page an owner has, by its heading. */
@@ -453,6 +468,8 @@ const PAGES: { path: (store: number) => string; heading: RegExp }[] = [
   { path: (s) => `/stores/${s}/settings-limits`, heading: /limits/i },
   { path: (s) => `/stores/${s}/settings-tax`, heading: /Tax/ },
   { path: (s) => `/stores/${s}/settings-age`, heading: /Age/ },
+  { path: (s) => `/stores/${s}/settings-deal-floor`, heading: /Lowest price after a deal/ },
+  { path: (s) => `/stores/${s}/settings-deal-display`, heading: /How deals are shown/ },
   { path: (s) => `/stores/${s}/webhooks`, heading: /Webhooks/ },
   { path: (s) => `/stores/${s}/api-keys`, heading: /API keys/ },
   { path: () => '/staff', heading: /Staff/ },

@@ -1,66 +1,120 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
 import './app.css';
 import { CONSOLE_BUNDLE_MARKER } from './marker.ts';
-import { AccountPage } from './routes/account.tsx';
+import {
+  NavigationStatus,
+  PageFallback,
+  PageLoadError,
+  PassContext,
+  prefetchPages,
+  page,
+  StandaloneFallback,
+  StandaloneLoadError,
+} from './lib/lazy-routes.tsx';
 import { HomeRedirect, Shell, StoreLayout } from './routes/layout.tsx';
 import { LoginPage } from './routes/login.tsx';
-import { MenuPage } from './routes/menu.tsx';
-import { OrderPage } from './routes/order-detail.tsx';
 import { QueuePage } from './routes/queue.tsx';
-import { ReportsPage } from './routes/reports.tsx';
-import { ResetPasswordPage } from './routes/reset-password.tsx';
-import { SettingsPage } from './routes/settings.tsx';
-import { HoursSettingsPage } from './routes/settings-hours.tsx';
-import { AgeSettingsPage } from './routes/settings-age.tsx';
-import { ZonesSettingsPage } from './routes/settings-zones.tsx';
-import { LimitsSettingsPage } from './routes/settings-limits.tsx';
-import { TaxSettingsPage } from './routes/settings-tax.tsx';
-import { StaffPage } from './routes/staff.tsx';
-import { WebhooksPage } from './routes/webhooks.tsx';
-import { ApiKeysPage } from './routes/api-keys.tsx';
 import { NotFound } from './routes/not-found.tsx';
 
 document.documentElement.dataset.app = CONSOLE_BUNDLE_MARKER;
 
-const router = createBrowserRouter(
-  [
-    {
-      element: <Shell />,
-      children: [
-        { path: '/', element: <HomeRedirect /> },
-        { path: '/login', element: <LoginPage /> },
-        { path: '/reset-password', element: <ResetPasswordPage /> },
-        { path: '/account', element: <AccountPage /> },
-        { path: '/staff', element: <StaffPage /> },
-        {
-          path: '/stores/:storeId',
-          element: <StoreLayout />,
-          children: [
-            { path: 'orders', element: <QueuePage /> },
-            { path: 'orders/:orderId', element: <OrderPage /> },
-            { path: 'menu', element: <MenuPage /> },
-            { path: 'reports', element: <ReportsPage /> },
-            { path: 'settings', element: <SettingsPage /> },
-            { path: 'settings-hours', element: <HoursSettingsPage /> },
-            { path: 'settings-age', element: <AgeSettingsPage /> },
-            { path: 'settings-zones', element: <ZonesSettingsPage /> },
-            { path: 'settings-limits', element: <LimitsSettingsPage /> },
-            { path: 'settings-tax', element: <TaxSettingsPage /> },
-            { path: 'webhooks', element: <WebhooksPage /> },
-            { path: 'api-keys', element: <ApiKeysPage /> },
-          ],
-        },
-        { path: '*', element: <NotFound /> },
-      ],
-    },
-  ],
-  { basename: '/console' },
-);
+/**
+ * The console's pages. In the entry (loads first): the shell, sign-in, the order queue and "not
+ * found". Every other page is a lazy route, a chunk of its own (lib/lazy-routes.tsx), listed here
+ * in the order they are fetched once the first page is shown: the order page first, the one a
+ * budtender opens next.
+ */
+const lazyPages = {
+  order: page(() => import('./routes/order-detail.tsx'), 'OrderPage'),
+  menu: page(() => import('./routes/menu.tsx'), 'MenuPage'),
+  account: page(() => import('./routes/account.tsx'), 'AccountPage'),
+  reports: page(() => import('./routes/reports.tsx'), 'ReportsPage'),
+  settings: page(() => import('./routes/settings.tsx'), 'SettingsPage'),
+  hours: page(() => import('./routes/settings-hours.tsx'), 'HoursSettingsPage'),
+  zones: page(() => import('./routes/settings-zones.tsx'), 'ZonesSettingsPage'),
+  limits: page(() => import('./routes/settings-limits.tsx'), 'LimitsSettingsPage'),
+  tax: page(() => import('./routes/settings-tax.tsx'), 'TaxSettingsPage'),
+  age: page(() => import('./routes/settings-age.tsx'), 'AgeSettingsPage'),
+  curbside: page(() => import('./routes/settings-curbside.tsx'), 'CurbsideSettingsPage'),
+  dealFloor: page(() => import('./routes/settings-deal-floor.tsx'), 'DealFloorSettingsPage'),
+  dealDisplay: page(() => import('./routes/settings-deal-display.tsx'), 'DealDisplaySettingsPage'),
+  deals: page(() => import('./routes/deals.tsx'), 'DealsPage'),
+  deal: page(() => import('./routes/deal-editor.tsx'), 'DealEditorPage'),
+  dealCalendar: page(() => import('./routes/deals-calendar.tsx'), 'DealCalendarPage'),
+  webhooks: page(() => import('./routes/webhooks.tsx'), 'WebhooksPage'),
+  apiKeys: page(() => import('./routes/api-keys.tsx'), 'ApiKeysPage'),
+  staff: page(() => import('./routes/staff.tsx'), 'StaffPage'),
+  resetPassword: page(() => import('./routes/reset-password.tsx'), 'ResetPasswordPage'),
+};
+const lazy = (name: keyof typeof lazyPages) => ({ lazy: lazyPages[name].lazy });
+
+const routes: RouteObject[] = [
+  {
+    element: (
+      <>
+        <Shell />
+        <NavigationStatus />
+      </>
+    ),
+    children: [
+      { path: '/', element: <HomeRedirect /> },
+      { path: '/login', element: <LoginPage /> },
+      {
+        // Pages outside a store: their own fallback and error in a main landmark.
+        element: <PassContext />,
+        hydrateFallbackElement: <StandaloneFallback />,
+        errorElement: <StandaloneLoadError />,
+        children: [
+          { path: '/reset-password', ...lazy('resetPassword') },
+          { path: '/account', ...lazy('account') },
+          { path: '/staff', ...lazy('staff') },
+        ],
+      },
+      {
+        path: '/stores/:storeId',
+        element: <StoreLayout />,
+        children: [
+          {
+            // A store's pages: fallback and error inside the store's layout (top bar stays).
+            element: <PassContext />,
+            hydrateFallbackElement: <PageFallback />,
+            errorElement: <PageLoadError />,
+            children: [
+              { path: 'orders', element: <QueuePage /> },
+              { path: 'orders/:orderId', ...lazy('order') },
+              { path: 'menu', ...lazy('menu') },
+              { path: 'reports', ...lazy('reports') },
+              { path: 'settings', ...lazy('settings') },
+              { path: 'settings-hours', ...lazy('hours') },
+              { path: 'settings-age', ...lazy('age') },
+              { path: 'settings-curbside', ...lazy('curbside') },
+              { path: 'settings-deal-floor', ...lazy('dealFloor') },
+              { path: 'settings-deal-display', ...lazy('dealDisplay') },
+              { path: 'settings-zones', ...lazy('zones') },
+              { path: 'settings-limits', ...lazy('limits') },
+              { path: 'settings-tax', ...lazy('tax') },
+              { path: 'deals', ...lazy('deals') },
+              { path: 'deals/:dealId', ...lazy('deal') },
+              { path: 'deals-calendar', ...lazy('dealCalendar') },
+              { path: 'webhooks', ...lazy('webhooks') },
+              { path: 'api-keys', ...lazy('apiKeys') },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+];
+
+const router = createBrowserRouter(routes, { basename: '/console' });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <RouterProvider router={router} />
   </StrictMode>,
 );
+
+prefetchPages(Object.values(lazyPages).map((p) => p.load));

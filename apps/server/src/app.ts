@@ -26,6 +26,9 @@ import { registerPwaRoutes } from './pwa/routes.ts';
 import { registerSeoRoutes } from './seo/routes.ts';
 import { registerCommerceRoutes } from './commerce.ts';
 import { registerAccountRoutes } from './users/index.ts';
+import { registerCurbsideRoutes } from './orders/curbside/routes.ts';
+import { registerNewsletterRoutes } from './newsletter/routes.ts';
+import { registerUploadRoutes } from './uploads/routes.ts';
 import { createStorefrontServices } from './ssr/services.ts';
 import { loadWebBuild, registerSsr } from './ssr/mount.ts';
 import { trackOrderFor } from './ssr/order-tracking.ts';
@@ -36,8 +39,17 @@ import { registerMenuAdminRoutes } from './menu-admin/routes.ts';
 import { registerConsole } from './console/serve.ts';
 import { registerStaff } from './staff/index.ts';
 import { registerOutboxDispatcher } from './outbox/dispatcher.ts';
+import { registerMessageRoutes } from './notifications/console-routes.ts';
+import { registerRealtimeRoutes } from './realtime/console-routes.ts';
 import { registerOrderLifecycle } from './orders/lifecycle/index.ts';
-import { bindStoreSettings, StoreSettings } from './store-settings/service.ts';
+import { StoreSettings } from './store-settings/service.ts';
+import { DealsRepository } from './deals/repository.ts';
+import { registerDealConsoleRoutes } from './deals/console-routes.ts';
+import { registerDeliveryConsoleRoutes } from './delivery/console-routes.ts';
+import { registerDealIntegrationRoutes } from './deals/integration-routes.ts';
+import { pageDealState, pageDealsSourceOf } from './deals/page-source.ts';
+import { bindStoreSettings, sectionOf } from './store-settings/read.ts';
+import { TAX_SECTION } from './tax/section.ts';
 import { bindStoreLimits } from './limits/enforce.ts';
 import { registerStoreSettingsRoutes } from './store-settings/routes.ts';
 import { registerHoursRoutes } from './hours/routes.ts';
@@ -57,6 +69,8 @@ declare module 'fastify' {
     outbox: OutboxSignal;
     /** Each store's own settings by section (hours, zones, tax, limits, …; store-settings/). */
     storeSettings: StoreSettings;
+    /** Each store's deals (issue 28; deals/repository.ts): the active ones cached 1 s per node, dropped on a change. */
+    deals: DealsRepository;
   }
   interface FastifyRequest {
     /** The store this request is for (host or store-code path prefix, spec §1/§2). */
@@ -192,7 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const pathname = request.url.split('?')[0];
     if (!readsCatalogue(pathname)) return;
     const ids = new Set([request.store.storeId]);
-    // catalog/http.ts requestStore: `?storeCode` names the store of these routes.
+    // http/request-store.ts requestStore: `?storeCode` names the store of these routes.
     const code = (request.query as Record<string, unknown> | undefined)?.storeCode;
     const named = typeof code === 'string' && code.trim() !== '' ? deps.registry.byCode(code.trim().toLowerCase()) : undefined;
     if (named) ids.add(named.storeId);
@@ -208,6 +222,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('storeSettings', new StoreSettings({ db: deps.db, stores: deps.registry.stores, now: deps.clock }));
   // Hours, limits and tax lines are read through it (and its 1 s cache) by code handed only a connection and a store.
   bindStoreSettings(app.storeSettings, deps.registry.stores);
+  app.decorate('deals', new DealsRepository({ db: deps.db, now: deps.clock }));
+  // Pages that show deals (home specials, /sale) are in the output cache: a change drops the store's.
+  app.deals.onChanged((storeId) => app.invalidateStore(storeId));
   bindStoreLimits(deps.registry.stores);
   // Tax lines (issue 14) feed the catalogue's `taxrule` view and the offline snapshot: a save rebuilds the store there and on every node.
   app.storeSettings.onSaved(async (storeId, section) => {
@@ -217,12 +234,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         .catch((err: unknown) => app.log.warn({ err, storeId }, 'tax lines saved; catalogue not rebuilt'));
   });
   app.addHook('onClose', async () => catalog.close());
-  const storefront = createStorefrontServices({ manager: catalog, clock: deps.clock });
+  // Issue 28: the pages show the deals live now (deals/page-deals.ts), read through the deals' 1 s cache.
+  const storefront = createStorefrontServices({ manager: catalog, clock: deps.clock, deals: (store) => pageDealsSourceOf(app, store) });
   const catalogDeps = {
     registry: deps.registry,
     manager: catalog,
     services: storefront.services,
     clock: deps.clock ?? (() => new Date()),
+    pageDeals: (store: Store) => pageDealsSourceOf(app, store),
+    // The offline estimate taxes by the store's named lines (issue 28: an offline cart's estimate = what the server charges).
+    taxLines: async (store: Store) => (await sectionOf(deps.db, store, TAX_SECTION)).value.lines,
   };
 
   // First of the routes: the staff guard's onRoute hook must see every /api/console route.
@@ -237,7 +258,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPwaRoutes(app);
   registerConsole(app);
   registerCommerceRoutes(app, { db: deps.db, registry: deps.registry, now: deps.clock, catalog });
-  registerAccountRoutes(app, { db: deps.db, config: deps.config, now: deps.clock });
+  const accounts = registerAccountRoutes(app, { db: deps.db, config: deps.config, now: deps.clock });
+  // Issue 29: the shopper's curbside "I'm here" (the link is signed with the accounts' secret).
+  registerCurbsideRoutes(app, { db: deps.db, secret: accounts.secret, now: deps.clock });
+  registerNewsletterRoutes(app);
+  registerUploadRoutes(app);
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
   registerWebhooks(app, { db: deps.db, production: deps.config.production });
   // Issue 14: a saved hours, zones or age section drops the store's cached pages (what they show of it).
@@ -251,9 +276,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redisPrefix: deps.config.redisPrefix,
     now: deps.clock,
     rateLimit: deps.integrationRateLimit,
+    // Deals by the store's own ids (issue 28), with the integration API's key check and idempotency.
+    extraRoutes: [(helpers) => registerDealIntegrationRoutes(app, { db: deps.db, ...helpers })],
   });
   registerMenuAdminRoutes(app, { db: deps.db, now: deps.clock ?? (() => new Date()) });
-  await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });
+  registerDealConsoleRoutes(app, { db: deps.db, stores: deps.registry.stores, now: deps.clock });
+  // Drivers, vehicles and trips (issue 29).
+  registerDeliveryConsoleRoutes(app, { db: deps.db, stores: deps.registry.stores, now: deps.clock });
+  const { hub } = await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });
+  registerRealtimeRoutes(app, { db: deps.db, hub, now: deps.clock });
+  registerMessageRoutes(app, { db: deps.db });
   // After setErrorHandler: a route keeps the error handler of the moment it is registered.
   registerOpenApiRoutes(app);
   app.get('/api/health', { config: { docs: { summary: 'Whether the server answers', tags: ['Health'], security: 'none' } } }, async () => ({
@@ -295,6 +327,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       buildDir: deps.webBuildDir,
       mode: deps.config.production ? 'production' : 'development',
       outputCache,
+      pageVariant: (store) => pageDealState(app, store, deps.clock?.() ?? new Date()),
       context: (request): AppContext => ({
         store: request.store,
         basePath: request.storePathPrefix || (request.store.appendStoreCode ? `/${request.store.storeCode}` : ''),

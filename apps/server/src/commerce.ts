@@ -4,31 +4,12 @@
  * ready; tests call it the same way after buildApp and before the first inject.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from './db/schema.ts';
-import type { StoreRegistry } from './stores/registry.ts';
-import type { CatalogSource } from './cart/catalog-source.ts';
+import type { CommerceContext, CommerceDeps } from './commerce-context.ts';
 import { registerCartRoutes } from './cart/routes.ts';
 import { registerLimitRoutes } from './limits/routes.ts';
 import { registerOrderRoutes } from './orders/routes.ts';
 import { registerRenderListRoute } from './prices/render-list.ts';
 import { registerStockRoutes } from './stock/routes.ts';
-
-export interface CommerceDeps {
-  db: Kysely<Database>;
-  registry: StoreRegistry;
-  /** The clock for special-price windows, coupons and timestamps (tests pin it). */
-  now?: () => Date;
-  /** The in-memory catalogues the cart prices from (the app's CatalogIndexManager); absent: the database. */
-  catalog?: CatalogSource;
-}
-
-export interface CommerceContext {
-  db: Kysely<Database>;
-  registry: StoreRegistry;
-  now: () => Date;
-  catalog: CatalogSource | null;
-}
 
 export function registerCommerceRoutes(app: FastifyInstance, deps: CommerceDeps): void {
   const context: CommerceContext = { db: deps.db, registry: deps.registry, now: deps.now ?? (() => new Date()), catalog: deps.catalog ?? null };

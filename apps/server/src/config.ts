@@ -8,7 +8,8 @@ export const DEMO_STORES_FILE = path.join(REPO_ROOT, 'apps/server/config/stores.
 export const WEB_BUILD_DIR = path.join(REPO_ROOT, 'apps/web/build');
 
 /**
- * Every environment variable the server reads (the README lists the same table).
+ * Every environment variable the server reads (docs/operators/environment.md lists the same table, checked by
+ * scripts/docs-drift/env-table.test.ts).
  * Unset or empty values take the defaults; a bad value stops the server with its name.
  */
 const envSchema = z.object({
@@ -70,6 +71,10 @@ const envSchema = z.object({
    * storefront, or the multi-node tests, which run before the storefront is built).
    */
   SERVE_STOREFRONT: z.enum(['true', 'false']).default('true'),
+  // Issue 28: the demo stores' deals on first start (demo stores file only). `false`: they start
+  // without deals — the browser journeys run so, their totals being about what each one tests;
+  // journeys and tests about deals write their own.
+  DEMO_DEALS: z.enum(['true', 'false']).default('true'),
 });
 
 export interface ServerConfig {
@@ -97,6 +102,8 @@ export interface ServerConfig {
   mailHttpUrl?: string;
   /** SERVE_STOREFRONT: false serves the API only (no storefront build needed). */
   serveStorefront: boolean;
+  /** DEMO_DEALS: the demo deals are seeded with the demo catalogue (default true). */
+  demoDeals?: boolean;
   /** CATALOG_MAX_STORES: loaded store catalogues per node (least recently used dropped beyond); 0 = unlimited. Unset in buildApp: unlimited. */
   catalogMaxStores?: number;
   /** CATALOG_WARM_STORES: store codes whose catalogue is built in the background at start. */
@@ -134,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     mailProvider: e.MAIL_PROVIDER,
     mailHttpUrl: e.MAIL_HTTP_URL,
     serveStorefront: e.SERVE_STOREFRONT === 'true',
+    demoDeals: e.DEMO_DEALS === 'true',
     catalogMaxStores: e.CATALOG_MAX_STORES,
     catalogWarmStores: (e.CATALOG_WARM_STORES ?? '')
       .split(',')

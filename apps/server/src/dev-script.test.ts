@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { REPO_ROOT } from './config.ts';
-import { AUTH_SECRET, freePort } from './multinode/harness.ts';
+import { AUTH_SECRET, freePort } from '../test-support/multinode/harness.ts';
 
 it('npm run dev prints readable log lines, not JSON', async () => {
   const script = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.dev;

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     await syncStores(db, registry.file);
     // The demo catalogue only for the demo stores file: a deployment with its own STORES_FILE starts
     // with an empty menu (the storefront says "Menu coming soon") until its first import (issue 13).
-    const catalogueSeeded = config.demoMode ? await ensureSeeded(db, registry.file, config.dataDir) : false;
+    const catalogueSeeded = config.demoMode ? await ensureSeeded(db, registry.file, config.dataDir, { deals: config.demoDeals }) : false;
     // …with the frame an import fills (categories, tax lines, static pages) for stores that have none.
     if (!config.demoMode) await ensureStoreScaffold(db, registry.file);
     // Staff to open the console with (demo only; never created for a real deployment's stores).

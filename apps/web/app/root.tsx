@@ -1,4 +1,4 @@
-import { Component, useContext, type CSSProperties, type ReactNode } from 'react';
+import { Component, useContext, useEffect, type CSSProperties, type ReactNode } from 'react';
 import {
   isRouteErrorResponse,
   Links,
@@ -100,6 +100,11 @@ export function Layout({ children }: { children: ReactNode }) {
   const palette = brandPalette(data?.store.themeColor);
   // Set on the server only (the browser hides nonces from the DOM; hydration ignores them).
   const nonce = useContext(CspNonce);
+  // `<html data-hydrated>` once React has taken over the server's page (its effects run after the
+  // router's subscriptions): the browser journeys wait for it before driving the router directly.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = '';
+  }, []);
   const style = {
     '--color-brand': palette.brand,
     '--color-on-brand': palette.onBrand,

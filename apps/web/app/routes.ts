@@ -21,6 +21,8 @@ const storeTree: RouteConfigEntry[] = [
       route(page, 'routes/static-page.tsx', { id: `static-${page}` }),
     ),
     route('order-tracking', 'routes/order-tracking.tsx', { id: 'order-tracking' }),
+    // Issue 29: the curbside "I'm here" page the ready-for-pickup message links to (a signed token, no login).
+    route('curbside/:token', 'routes/curbside.tsx', { id: 'curbside' }),
     route('contact', 'routes/contact.tsx', { id: 'contact' }),
     route('my-account', 'routes/account.tsx', { id: 'my-account' }),
     ...ACCOUNT_BLOCKS.map((block) =>

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { BundleOption } from './product.ts';
 import { CART_COPY } from './cart/messages.ts';
 import { bundleChoiceProblem, bundleMembers, bundlePrice, defaultBundleChoice, isSingleChoiceOption, productPrice } from './pricing.ts';
-import { OUT_OF_STOCK, bundleOption, member, product, productLink } from './test-fixtures.ts';
+import { OUT_OF_STOCK, bundleOption, member, product, productLink } from '../test-support/test-fixtures.ts';
 import { unitPrice } from './unit-price.ts';
 
 const now = new Date('2026-11-20T12:00:00Z');

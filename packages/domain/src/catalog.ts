@@ -1,6 +1,14 @@
 import type { Cents } from './money.ts';
-import type { InfusedPotency } from './product-facts.ts';
 import type { LicenseType } from './license.ts';
+
+/** The potency of an infused product per package (product-facts.ts reads it from the custom attributes). */
+export interface InfusedPotency {
+  /** mg of THC in the whole package. */
+  thcMg: number | null;
+  cbdMg: number | null;
+  /** Pieces (or servings) in the package, when it is divided. */
+  pieces: number | null;
+}
 
 /** Product types of spec §2/§3. */
 export const PRODUCT_TYPES = ['simple', 'configurable', 'grouped', 'bundle', 'virtual', 'downloadable'] as const;
@@ -57,6 +65,18 @@ export function finalPriceCents(p: SpecialPriceInput, now: Date = new Date()): C
 }
 
 /** What a product tile needs: the same shape from SSR, from the API and (later) from the offline cache. */
+/** The deals a product card or page shows (issue 28; made by deals/shopper-view.ts productDealView). */
+export interface ProductDealView {
+  /** Price of one unit after the per-item deals live now; null when none lowers it. */
+  priceCents: Cents | null;
+  /** The unit price (before deals) it was judged at: a page shows `priceCents` only while it shows this price. */
+  basePriceCents: Cents;
+  /** The deals' words under the store's rules, per-item deal first; at most three. */
+  words: string[];
+  /** The codes of the deals shown. */
+  ids: string[];
+}
+
 export interface ProductCard {
   id: number;
   sku: string;
@@ -83,6 +103,8 @@ export interface ProductCard {
   staff_pick: boolean;
   best_seller: boolean;
   updated_at: string;
+  /** Issue 28: the deal live now (words, price after a per-item deal), added by the page's loader; absent: none. */
+  deal?: ProductDealView;
 }
 
 export type HomeCollections = Record<HomeCollectionName, ProductCard[]>;

@@ -4,7 +4,7 @@ import { percentOf } from './money.ts';
 import type { CustomOption } from './product.ts';
 import { customOptionsPrice, productPrice, qtyDiscountPrice } from './pricing.ts';
 import { unitPrice } from './unit-price.ts';
-import { IN_STOCK, OUT_OF_STOCK, bundleOption, child, flower, member, product, productLink } from './test-fixtures.ts';
+import { IN_STOCK, OUT_OF_STOCK, bundleOption, child, flower, member, product, productLink } from '../test-support/test-fixtures.ts';
 
 const now = new Date('2026-11-20T12:00:00Z');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { productWeightLabel, toProductCard } from './product-card.ts';
-import { OUT_OF_STOCK, child, flower, product } from './test-fixtures.ts';
+import { OUT_OF_STOCK, child, flower, product } from '../test-support/test-fixtures.ts';
 
 const now = new Date('2026-11-20T12:00:00Z');
 

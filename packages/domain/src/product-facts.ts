@@ -6,15 +6,8 @@
  * `dominant_terpene`) and discovery tags; the card, the product page, the compare table and the
  * offline copy all read it through these functions.
  */
+import type { InfusedPotency } from './catalog.ts';
 import type { CustomAttribute } from './product.ts';
-
-export interface InfusedPotency {
-  /** mg of THC in the whole package. */
-  thcMg: number | null;
-  cbdMg: number | null;
-  /** Pieces (or servings) in the package, when it is divided. */
-  pieces: number | null;
-}
 
 function attribute(attrs: readonly CustomAttribute[] | undefined, code: string): string | null {
   const found = attrs?.find((a) => a.attribute_code === code);

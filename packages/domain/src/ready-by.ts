@@ -31,6 +31,9 @@ export interface ReadyByPlan {
 export const READY_BY_MESSAGES = {
   storeClosed: (label: string) =>
     `The store is closed at that ready-by time (${label}). Choose a time when it is open, or tick “Store closed — confirm anyway”.`,
+  /** The integration API's wording: the POS insists with a field, not a checkbox. */
+  storeClosedApi: (label: string) =>
+    `The store is closed at that ready-by time (${label}). Choose a time when it is open, or send confirm_closed: true to confirm anyway.`,
 } as const;
 
 function addDays(date: string, days: number): string {

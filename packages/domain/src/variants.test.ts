@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CATALOG_MESSAGES } from './catalog-messages.ts';
 import type { ConfigurableChild } from './product.ts';
 import { availableChildren, chooseVariant, productErrors, selectedOptionsFor } from './variants.ts';
-import { OUT_OF_STOCK, child, flower, product } from './test-fixtures.ts';
+import { OUT_OF_STOCK, child, flower, product } from '../test-support/test-fixtures.ts';
 
 const now = new Date('2026-11-20T12:00:00Z');
 const NO_SUCH = 'No such configuration for the product. Please do choose another combination of attributes.';

@@ -46,6 +46,27 @@ export interface LiveAlerts {
   announcement: string;
 }
 
+/**
+ * What a store's pages read of the alerts (through the store layout's outlet): the live stream of
+ * the store in the address, the unseen orders, the mute switch and the clock.
+ */
+export type StoreAlerts = Pick<LiveAlerts, 'liveTick' | 'lastEvent' | 'liveState' | 'unseen' | 'markSeen' | 'markAllSeen' | 'muted' | 'setMuted' | 'now'>;
+
+/** The alerts for a store's pages: its live stream only when it is the store watched (`same`), else waiting to connect. */
+export function storeAlerts(alerts: LiveAlerts, same: boolean): StoreAlerts {
+  return {
+    liveTick: same ? alerts.liveTick : 0,
+    lastEvent: same ? alerts.lastEvent : null,
+    liveState: same ? alerts.liveState : 'connecting',
+    unseen: alerts.unseen,
+    markSeen: alerts.markSeen,
+    markAllSeen: alerts.markAllSeen,
+    muted: alerts.muted,
+    setMuted: alerts.setMuted,
+    now: alerts.now,
+  };
+}
+
 const AlertsContext = createContext<LiveAlerts | null>(null);
 
 /** The alerts when signed in; null on the public pages (log-in, password reset). */
@@ -162,6 +183,7 @@ export function AlertsProvider({ children }: { children: ReactNode }) {
     [navigate, store],
   );
 
+  const arrived = useRef(new Set<number>());
   const onEvent = useCallback(
     (event: LiveOrderEvent) => {
       setLastEvent(event);
@@ -175,6 +197,13 @@ export function AlertsProvider({ children }: { children: ReactNode }) {
         setAnnouncement(`New ${event.order_type} order #${event.increment_id}.`);
         if (!mutedRef.current) chime();
         notify(event);
+      }
+      // Issue 29: a curbside shopper said "I'm here" — the first time for this order in this tab: announce and chime.
+      if (event.type === 'order.updated' && event.curbside && !arrived.current.has(event.order_id)) {
+        arrived.current.add(event.order_id);
+        const where = [event.curbside.bay ? `bay ${event.curbside.bay}` : null, event.curbside.car].filter(Boolean).join(', ');
+        setAnnouncement(`Curbside: order #${event.increment_id} is here${where ? ` (${where})` : ''}.`);
+        if (!mutedRef.current) chime();
       }
       if (store) void readWaiting(store.id);
     },

@@ -1,18 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
+import type { LiveOrderEvent } from './types.ts';
 
-/** What the store's event stream pushes for an order (outbox/append.ts OrderEventPayload + ids). */
-export interface LiveOrderEvent {
-  event_id: string;
-  type: 'order.created' | 'order.status_changed' | 'order.updated';
-  order_id: number;
-  increment_id: string;
-  status: string;
-  previous_status: string | null;
-  order_type: 'pickup' | 'delivery';
-  version: number;
-  /** On the `order.updated` push of its first opening (issue 26). */
-  opened_at?: string | null;
-}
+/** What the store's event stream pushes for an order (the contract: @verdant/domain/console-api live.ts). */
+export type { LiveOrderEvent } from './types.ts';
 
 export type LiveState = 'connecting' | 'live' | 'offline';
 

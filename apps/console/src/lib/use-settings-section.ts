@@ -18,25 +18,9 @@ import { useStore } from '../routes/layout.tsx';
 import { ApiFailure, api, errorText } from './api.ts';
 import { can, useSession } from './session.tsx';
 import { useResource } from './use-resource.ts';
+import type { SectionAnswer, SectionSaveRequest, SettingsHistoryEntry } from './types.ts';
 
-export type SettingsSource = 'saved' | 'stores-file' | 'default';
-
-export interface SectionAnswer<T> {
-  section: string;
-  title: string;
-  value: T;
-  version: number;
-  source: SettingsSource;
-  updatedAt: string | null;
-}
-
-export interface SettingsHistoryEntry {
-  id: number;
-  at: string;
-  actor: { type: 'staff' | 'cli'; id: number | null; name: string };
-  before: unknown;
-  after: unknown;
-}
+export type { SectionAnswer, SettingsHistoryEntry, SettingsSource } from './types.ts';
 
 /** A problem of the draft: the id of the field it belongs to and what is wrong, in words. */
 export interface FieldProblem {
@@ -115,7 +99,7 @@ export function useSettingsSection<T, D>(options: SettingsSectionOptions<T, D>) 
     }
     setBusy(true);
     try {
-      const answer = await api<SectionAnswer<T>>('PUT', path, { value: opts.current.toValue(draft), version: current.version });
+      const answer = await api<SectionAnswer<T>>('PUT', path, { value: opts.current.toValue(draft), version: current.version } satisfies SectionSaveRequest);
       setAttempted(false);
       section.setData(answer);
       setSaved(opts.current.savedText);

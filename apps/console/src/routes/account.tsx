@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ErrorNote, PageTitle } from '../components/ui.tsx';
+import { NewPasswordField } from '../components/forms.tsx';
 import { api, errorText } from '../lib/api.ts';
 import { useSession } from '../lib/session.tsx';
+import type { ChangePasswordRequest, TotpCodeRequest, TotpSetupAnswer } from '../lib/types.ts';
 import { TopBar, useTitle } from './layout.tsx';
 
 export function AccountPage() {
@@ -52,7 +54,7 @@ function PasswordForm() {
     setError(null);
     setDone(null);
     try {
-      await api('POST', '/me/password', { current, password });
+      await api('POST', '/me/password', { current, password } satisfies ChangePasswordRequest);
       setCurrent('');
       setPassword('');
       setDone('Password changed.');
@@ -80,22 +82,7 @@ function PasswordForm() {
             onChange={(e) => setCurrent(e.target.value)}
           />
         </div>
-        <div>
-          <label htmlFor="account-new-password">New password</label>
-          <p id="account-new-password-help" className="text-sm text-stone-700">
-            At least 10 characters and hard to guess: not your e-mail, a store’s name or a common password. Three or four unrelated words work well.
-          </p>
-          <input
-            id="account-new-password"
-            className="field"
-            type="password"
-            autoComplete="new-password"
-            aria-describedby="account-new-password-help"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+        <NewPasswordField id="account-new-password" value={password} onChange={setPassword} />
         <button type="submit" className="btn justify-self-start">
           Change password
         </button>
@@ -122,7 +109,7 @@ function TotpPanel({ enabled, onChanged }: { enabled: boolean; onChanged: () => 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      await api('POST', enabled ? '/me/totp/disable' : '/me/totp/enable', { code });
+      await api('POST', enabled ? '/me/totp/disable' : '/me/totp/enable', { code } satisfies TotpCodeRequest);
       setCode('');
       setSetup(null);
       setDone(enabled ? 'Two-step sign-in is off.' : 'Two-step sign-in is on.');
@@ -146,7 +133,7 @@ function TotpPanel({ enabled, onChanged }: { enabled: boolean; onChanged: () => 
         <button
           type="button"
           className="btn"
-          onClick={() => void run(async () => setSetup(await api<{ secret: string; uri: string }>('POST', '/me/totp/setup')))}
+          onClick={() => void run(async () => setSetup(await api<TotpSetupAnswer>('POST', '/me/totp/setup')))}
         >
           Set up two-step sign-in
         </button>

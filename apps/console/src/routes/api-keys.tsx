@@ -5,24 +5,16 @@
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { Dialog } from '../components/Dialog.tsx';
+import { CheckboxGroup } from '../components/forms.tsx';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
 import { api, errorText } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useStore, useTitle } from './layout.tsx';
+import type { ApiKeyCreated, ApiKeyCreateRequest, ApiKeyView, ApiScope } from '../lib/types.ts';
 
-type Scope = 'menu:write' | 'orders:read' | 'orders:write';
-
-interface ApiKey {
-  id: number;
-  name: string;
-  hint: string;
-  scopes: Scope[];
-  created_by: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+type Scope = ApiScope;
+type ApiKey = ApiKeyView;
 
 const SCOPES: { scope: Scope; label: string }[] = [
   { scope: 'menu:write', label: 'menu:write — update products, prices and stock' },
@@ -209,7 +201,7 @@ function CreateDialog({
     event.preventDefault();
     setError(null);
     try {
-      const created = await api<ApiKey & { key: string }>('POST', `/stores/${storeId}/api-keys`, { name, scopes });
+      const created = await api<ApiKeyCreated>('POST', `/stores/${storeId}/api-keys`, { name, scopes } satisfies ApiKeyCreateRequest);
       setName('');
       onCreated({ name: created.name, key: created.key });
     } catch (err) {
@@ -224,20 +216,7 @@ function CreateDialog({
           <label htmlFor="api-key-name">Name (e.g. the POS it is for)</label>
           <input id="api-key-name" className="field" required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />
         </div>
-        <fieldset>
-          <legend className="font-semibold">Scopes</legend>
-          {SCOPES.map(({ scope, label }) => (
-            <label key={scope} className="flex items-center gap-2 font-normal">
-              <input
-                type="checkbox"
-                className="size-5"
-                checked={scopes.includes(scope)}
-                onChange={(e) => setScopes(e.target.checked ? [...scopes, scope] : scopes.filter((s) => s !== scope))}
-              />
-              {label}
-            </label>
-          ))}
-        </fieldset>
+        <CheckboxGroup legend="Scopes" options={SCOPES.map(({ scope, label }) => ({ value: scope, label }))} value={scopes} onChange={setScopes} />
         <button type="submit" className="btn" disabled={scopes.length === 0}>
           Create the key
         </button>

@@ -1,8 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
 import { Loading, PageTitle } from '../components/ui.tsx';
-import { AlertsProvider, useAlerts, useOptionalAlerts, waitingText } from '../lib/alerts.tsx';
-import type { LiveOrderEvent, LiveState } from '../lib/live.ts';
+import { AlertsProvider, storeAlerts, useAlerts, useOptionalAlerts, waitingText, type StoreAlerts } from '../lib/alerts.tsx';
 import { can, SessionProvider, useSession } from '../lib/session.tsx';
 import type { ConsoleStore } from '../lib/types.ts';
 import { zoneLabel } from '../lib/format.ts';
@@ -151,6 +150,7 @@ export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
                   <>
                     {item(`/stores/${store.id}/orders`, 'Orders', false)}
                     {item(`/stores/${store.id}/menu`, 'Menu')}
+                    {item(`/stores/${store.id}/deals`, 'Deals', false)}
                     {can(staff, 'reports:read') && item(`/stores/${store.id}/reports`, 'Reports')}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings`, 'Settings')}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-hours`, 'Hours and slots')}
@@ -158,6 +158,9 @@ export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-limits`, 'Purchase limits')}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-tax`, 'Tax lines')}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-age`, 'Age check')}
+                    {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-curbside`, 'Curbside pickup')}
+                    {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-deal-floor`, 'Lowest deal price')}
+                    {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-deal-display`, 'Deal display')}
                     {can(staff, 'webhooks:manage') && item(`/stores/${store.id}/webhooks`, 'Webhooks')}
                     {/* api-keys:manage: managers and owners, as the server checks it. */}
                     {(staff?.role === 'owner' || staff?.role === 'manager') && item(`/stores/${store.id}/api-keys`, 'API keys')}
@@ -291,21 +294,8 @@ function NewOrdersBar() {
   );
 }
 
-export interface StoreOutlet {
-  store: ConsoleStore;
-  /** Bumped on every live order event and reconnect: screens read their data again when it changes. */
-  liveTick: number;
-  lastEvent: LiveOrderEvent | null;
-  liveState: LiveState;
-  /** New orders (ids) not opened yet. */
-  unseen: ReadonlySet<number>;
-  markSeen(orderId: number): void;
-  markAllSeen(): void;
-  muted: boolean;
-  setMuted(muted: boolean): void;
-  /** Ticks every 30 s ("waiting N min"). */
-  now: number;
-}
+/** A store's pages get the store and its alerts (lib/alerts.tsx: the one place the alerts' shape is declared). */
+export type StoreOutlet = StoreAlerts & { store: ConsoleStore };
 
 export function useStore(): StoreOutlet {
   return useOutletContext<StoreOutlet>();
@@ -321,18 +311,7 @@ export function StoreLayout() {
   const context = useMemo<StoreOutlet | null>(
     () =>
       store
-        ? {
-            store,
-            liveTick: same ? alerts.liveTick : 0,
-            lastEvent: same ? alerts.lastEvent : null,
-            liveState: same ? alerts.liveState : 'connecting',
-            unseen: alerts.unseen,
-            markSeen: alerts.markSeen,
-            markAllSeen: alerts.markAllSeen,
-            muted: alerts.muted,
-            setMuted: alerts.setMuted,
-            now: alerts.now,
-          }
+        ? { store, ...storeAlerts(alerts, same) }
         : null,
     [store, same, alerts],
   );

@@ -3,7 +3,7 @@ import { Navigate, useSearchParams } from 'react-router';
 import { ErrorNote } from '../components/ui.tsx';
 import { api, ApiFailure, errorText } from '../lib/api.ts';
 import { useSession } from '../lib/session.tsx';
-import type { SessionAnswer } from '../lib/types.ts';
+import type { LoginRequest, PasswordResetRequest, SessionAnswer } from '../lib/types.ts';
 import { useTitle } from './layout.tsx';
 
 /** Only paths inside the console: a `next` naming another site is ignored. */
@@ -43,7 +43,7 @@ export function LoginPage() {
         password,
         ...(needsTotp ? { totp } : {}),
         ...(unlock ? { unlock } : {}),
-      });
+      } satisfies LoginRequest);
       await signedIn(answer);
     } catch (err) {
       if (err instanceof ApiFailure && err.errorCode === 'totp_required') {
@@ -63,7 +63,7 @@ export function LoginPage() {
     event.preventDefault();
     setBusy(true);
     try {
-      await api('POST', '/password-reset', { email });
+      await api('POST', '/password-reset', { email } satisfies PasswordResetRequest);
       setResetSent(`If ${email} belongs to a staff member, a link to choose a new password is on its way.`);
     } catch (err) {
       setError(errorText(err));

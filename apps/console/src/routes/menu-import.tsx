@@ -8,32 +8,10 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorNote, Loading } from '../components/ui.tsx';
 import { api, ApiFailure, errorText, query } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
-import type { SessionAnswer } from '../lib/types.ts';
-import type { MenuItem } from './menu.tsx';
-
-interface PlannedVariant {
-  row: number;
-  external_id: string;
-  sku: string;
-  name: string;
-  changes?: { column: string; before: string; after: string }[];
-}
-
-interface ImportAnswer {
-  outcome: 'problems' | 'planned' | 'applied' | 'unchanged';
-  rows: number;
-  counts: { created: number; updated: number; unchanged: number; removed: number; problems: number };
-  created: PlannedVariant[];
-  updated: PlannedVariant[];
-  removed: PlannedVariant[];
-  /** sku and name: the row's own, as the file writes them (none for a problem about the whole file). */
-  problems: { row: number; sku?: string; name?: string; column: string; value: string; reason: string }[];
-  fileHash: string;
-  notifyError?: string;
-}
+import type { MenuHistoryPage, MenuImportAnswer as ImportAnswer, MenuImportQuery, PlannedVariantView as PlannedVariant, SessionAnswer } from '../lib/types.ts';
 
 /** POST the raw file (the console's api() sends JSON only); the CSRF token comes from the session answer. */
-async function upload(storeId: number, file: File, params: Record<string, string | undefined>): Promise<ImportAnswer> {
+async function upload(storeId: number, file: File, params: MenuImportQuery): Promise<ImportAnswer> {
   const { csrfToken } = await api<SessionAnswer>('GET', '/session');
   const response = await fetch(`/api/console/stores/${storeId}/menu/import${query(params)}`, {
     method: 'POST',
@@ -53,9 +31,12 @@ async function upload(storeId: number, file: File, params: Record<string, string
   return envelope.result as ImportAnswer;
 }
 
-export function MenuImport({ storeId, onApplied }: { storeId: number; onApplied: (text: string) => void }) {
+export function MenuImport({ storeId, storeCode, onApplied }: { storeId: number; storeCode: string; onApplied: (text: string) => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [full, setFull] = useState(false);
+  // The file looks like another store's (its content): the operator says it is this store's (issue 26).
+  const [confirmStore, setConfirmStore] = useState(false);
+  const [askConfirm, setAskConfirm] = useState(false);
   const [report, setReport] = useState<ImportAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'check' | 'apply' | null>(null);
@@ -77,8 +58,9 @@ export function MenuImport({ storeId, onApplied }: { storeId: number; onApplied:
     setError(null);
     setReport(null);
     try {
-      const answer = await upload(storeId, file, { format, full: full ? 'yes' : 'no' });
+      const answer = await upload(storeId, file, { format, full: full ? 'yes' : 'no', confirmStore: confirmStore ? 'yes' : 'no' });
       setReport(answer);
+      if (answer.problems.some((p) => p.code === 'looks_like_another_store')) setAskConfirm(true);
       setStatus(
         answer.outcome === 'problems'
           ? `The file has ${answer.counts.problems} ${answer.counts.problems === 1 ? 'problem' : 'problems'}; nothing was changed.`
@@ -96,7 +78,12 @@ export function MenuImport({ storeId, onApplied }: { storeId: number; onApplied:
     setBusy('apply');
     setError(null);
     try {
-      const answer = await upload(storeId, file, { format, full: full ? 'yes' : 'no', apply: report.fileHash });
+      const answer = await upload(storeId, file, {
+        format,
+        full: full ? 'yes' : 'no',
+        confirmStore: confirmStore ? 'yes' : 'no',
+        apply: report.fileHash,
+      });
       const text =
         answer.outcome === 'applied'
           ? `Menu updated: ${summary(answer)}.`
@@ -135,6 +122,9 @@ export function MenuImport({ storeId, onApplied }: { storeId: number; onApplied:
               setFile(e.target.files?.[0] ?? null);
               setReport(null);
               setStatus('');
+              // A new file is judged afresh: the insisting was about the other one.
+              setConfirmStore(false);
+              setAskConfirm(false);
             }}
           />
         </div>
@@ -142,6 +132,19 @@ export function MenuImport({ storeId, onApplied }: { storeId: number; onApplied:
           <input type="checkbox" className="size-5" checked={full} onChange={(e) => (setFull(e.target.checked), setReport(null))} />
           This file is the whole menu: take items that are not in it off the menu
         </label>
+        {askConfirm && (
+          // Offered once the check says the file looks like another store's; ticking it and checking again
+          // previews the file as this store's (the server skips only that check).
+          <label className="flex items-center gap-2 font-normal">
+            <input
+              type="checkbox"
+              className="size-5"
+              checked={confirmStore}
+              onChange={(e) => (setConfirmStore(e.target.checked), setReport(null))}
+            />
+            This is {storeCode}'s menu: check it again and apply it although it looks like another store's
+          </label>
+        )}
         <div>
           <button type="submit" className="btn" disabled={busy !== null}>
             {busy === 'check' ? 'Checking…' : 'Check the file'}
@@ -286,18 +289,6 @@ function Planned({ title, items, total }: { title: string; items: PlannedVariant
   );
 }
 
-interface HistoryRow {
-  id: number;
-  productId: number | null;
-  sku: string;
-  field: string;
-  before: string | null;
-  after: string | null;
-  source: string;
-  actor: { type: string; name: string };
-  at: string;
-}
-
 const SOURCES: Record<string, string> = { console: 'Console', import: 'File import', api: 'POS (API)' };
 
 export function MenuHistory({
@@ -308,10 +299,11 @@ export function MenuHistory({
 }: {
   storeId: number;
   timeZone: string;
-  item: MenuItem | null;
+  /** The menu row whose history is shown (./menu.tsx), or none for the whole menu's. */
+  item: { productId: number; name: string } | null;
   onClear: () => void;
 }) {
-  const [rows, setRows] = useState<HistoryRow[]>([]);
+  const [rows, setRows] = useState<MenuHistoryPage['items']>([]);
   const [next, setNext] = useState<number | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
@@ -320,7 +312,7 @@ export function MenuHistory({
   async function load(before?: number) {
     setLoading(true);
     try {
-      const page = await api<{ items: HistoryRow[]; next: number | null }>(
+      const page = await api<MenuHistoryPage>(
         'GET',
         `/stores/${storeId}/menu/history${query({ productId, before, limit: 25 })}`,
       );

@@ -15,48 +15,9 @@ import { useSession } from '../lib/session.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useStore, useTitle } from './layout.tsx';
 import { MenuHistory, MenuImport } from './menu-import.tsx';
+import type { BulkAction, MenuBulkAnswer, MenuBulkRequest, MenuEditProblem as Problem, MenuEditRequest, MenuItem, MenuPage as MenuPageAnswer } from '../lib/types.ts';
 
-export interface MenuItem {
-  productId: number;
-  parentId: number | null;
-  externalId: string;
-  sku: string;
-  name: string;
-  brand: string | null;
-  category: string;
-  unit: string;
-  weightG: number | null;
-  licenseType: string;
-  price: string;
-  specialPrice: string;
-  specialFrom: string;
-  specialTo: string;
-  stock: number;
-  orderable: boolean;
-  status: 'active' | 'disabled';
-  version: number;
-  thumbnail: string | null;
-  /** The sale now: on (the storefront charges it), not yet started, or over. */
-  specialState: 'current' | 'scheduled' | 'expired' | null;
-  /** Sold out by its last stock change: the count it had (what "Restock" puts back). */
-  restoreStock: number | null;
-}
-
-interface MenuPage {
-  items: MenuItem[];
-  total: number;
-  page: number;
-  size: number;
-  categories: string[];
-}
-
-interface Problem {
-  column: string;
-  value: string;
-  reason: string;
-  productId: number;
-  sku: string;
-}
+export type { MenuItem } from '../lib/types.ts';
 
 const PAGE_SIZE = 50;
 
@@ -120,7 +81,7 @@ export function MenuPage() {
 
   const key = `${store.id}:${JSON.stringify(filters)}`;
   const menu = useResource(key, () =>
-    api<MenuPage>(
+    api<MenuPageAnswer>(
       'GET',
       `/stores/${store.id}/menu${query({
         q: filters.q,
@@ -200,6 +161,7 @@ export function MenuPage() {
       {panel === 'import' && manager && (
         <MenuImport
           storeId={store.id}
+          storeCode={store.code}
           onApplied={(text) => {
             say(text);
             void menu.reload();
@@ -294,7 +256,8 @@ export function MenuPage() {
             {menu.loading ? ' · updating…' : ''}
           </p>
           <div className="overflow-x-auto">
-            <table className="data-table" aria-label="Menu items">
+            {/* Below 768 px each item is a card (as the order queue): big targets, no sideways reading. */}
+            <table className="data-table stack-table select-cards" aria-label="Menu items">
               <thead>
                 <tr>
                   <th scope="col" className="w-10">
@@ -316,9 +279,7 @@ export function MenuPage() {
                   <th scope="col">Price</th>
                   <th scope="col">Stock</th>
                   <th scope="col">Status</th>
-                  <th scope="col" className="hidden sm:table-cell">
-                    Actions
-                  </th>
+                  <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
@@ -444,16 +405,12 @@ function Row({
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   // Where focus goes after the buttons change: the confirm button on the first tap, back to
-  // "Sold out" on cancel. The row's actions are drawn twice (under the name on phones, in their
-  // own column on wider screens); the one that is visible takes focus.
+  // "Sold out" on cancel.
   const [focusTarget, setFocusTarget] = useState<'confirm' | 'sold-out' | 'restock' | null>(null);
   const rowRef = useRef<HTMLTableRowElement>(null);
   useEffect(() => {
     if (!focusTarget) return;
-    const visible = [...(rowRef.current?.querySelectorAll<HTMLElement>(`[data-focus="${focusTarget}"]`) ?? [])].find(
-      (el) => el.offsetParent !== null,
-    );
-    visible?.focus();
+    rowRef.current?.querySelector<HTMLElement>(`[data-focus="${focusTarget}"]`)?.focus();
     setFocusTarget(null);
   }, [focusTarget, confirming]);
 
@@ -463,7 +420,7 @@ function Row({
       const updated = await api<MenuItem>('PATCH', `/stores/${storeId}/menu/variants/${item.productId}`, {
         stock,
         version: item.version,
-      });
+      } satisfies MenuEditRequest);
       onChanged(updated, done(updated));
       setFocusTarget(focus);
     } catch (err) {
@@ -567,10 +524,8 @@ function Row({
             </span>
           </div>
         </div>
-        {/* On a phone the actions sit under the name, in reach without scrolling the table sideways. */}
-        <div className="mt-2 sm:hidden">{actions}</div>
       </td>
-      <td>
+      <td data-label="Price">
         {item.specialPrice && item.specialState === 'current' ? (
           <>
             <span className="font-semibold">${item.specialPrice}</span> <s className="text-stone-700">${item.price}</s>
@@ -590,14 +545,14 @@ function Row({
           `$${item.price}`
         )}
       </td>
-      <td>{soldOut ? <Badge tone="red">Sold out</Badge> : item.stock}</td>
-      <td>
-        <span className="flex flex-wrap gap-1">
+      <td data-label="Stock">{soldOut ? <Badge tone="red">Sold out</Badge> : item.stock}</td>
+      <td data-label="Status">
+        <span className="inline-flex flex-wrap gap-1">
           {item.status === 'disabled' ? <Badge>Off the menu</Badge> : <Badge tone="green">On the menu</Badge>}
           {!item.orderable && <Badge tone="amber">Not orderable</Badge>}
         </span>
       </td>
-      <td className="hidden sm:table-cell">{actions}</td>
+      <td className="pt-2">{actions}</td>
     </tr>
   );
 }
@@ -665,7 +620,7 @@ function EditDialog({
     event.preventDefault();
     if (!base || !values) return;
     const before = valuesOf(base);
-    const body: Record<string, unknown> = { version: base.version };
+    const body: { [K in keyof MenuEditRequest]?: unknown } = { version: base.version };
     for (const key of Object.keys(values) as (keyof FormValues)[]) if (values[key] !== before[key]) body[key] = values[key];
     if (Object.keys(body).length === 1) {
       onClose();
@@ -793,14 +748,14 @@ function BulkBar({
   const [busy, setBusy] = useState(false);
   const tooMany = ids.length > 500;
 
-  async function run(action: string, extra: Record<string, number> = {}, done = 'Done') {
+  async function run(action: BulkAction, extra: { qty?: number; percent?: number } = {}, done = 'Done') {
     setBusy(true);
     try {
-      const result = await api<{ selected: number; changed: number }>('POST', `/stores/${storeId}/menu/bulk`, {
+      const result = await api<MenuBulkAnswer>('POST', `/stores/${storeId}/menu/bulk`, {
         productIds: ids,
         action,
         ...extra,
-      });
+      } satisfies MenuBulkRequest);
       onDone(`${done}: ${result.changed} of ${result.selected} selected ${result.selected === 1 ? 'item' : 'items'} changed.`);
     } catch (err) {
       onError(errorText(err));

@@ -8,7 +8,6 @@ import {
   ORDER_ACTION_LABELS,
   ORDER_STATUS_LABELS,
   type CancelReason,
-  type OrderAction,
   type OrderStatus,
   slotLabel,
   zonedInstant,
@@ -17,17 +16,10 @@ import { Dialog } from '../components/Dialog.tsx';
 import { ErrorNote } from '../components/ui.tsx';
 import { api, ApiFailure, errorText } from '../lib/api.ts';
 import { dayIn, timeIn } from '../lib/format.ts';
-import type { ConsoleStore, OrderDetail } from '../lib/types.ts';
+import type { ConsoleStore, OrderDetail, TransitionRequest } from '../lib/types.ts';
 
-export interface TransitionInput {
-  action: OrderAction;
-  readyBy?: string;
-  confirmClosed?: boolean;
-  reason?: CancelReason;
-  message?: string;
-  idChecked?: boolean;
-  medcardChecked?: boolean;
-}
+/** A lifecycle move as the server takes it (POST …/transitions). */
+export type TransitionInput = TransitionRequest;
 
 /** What a refused move tells staff: another member moved the order first (409), or the form's fault (400). */
 export function transitionError(err: unknown): { text: string; stale: boolean } {

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { CurbsideArrival } from '../components/CurbsideArrival.tsx';
 import { Link, useParams } from 'react-router';
 import { CANCEL_REASON_LABELS, formatAddress, isSizeId, ORDER_STATUS_LABELS, sizeLongLabel, type CancelReason } from '@verdant/domain';
 import { slotLabel } from '@verdant/domain';
@@ -11,6 +12,7 @@ import type { OrderDetail, OrderHistoryEntry } from '../lib/types.ts';
 import { useStore, useTitle } from './layout.tsx';
 import { OrderActions } from './order-actions.tsx';
 import { OrderMessages } from './order-messages.tsx';
+import { OrderDeals } from './order-deals.tsx';
 import { HOLD_LABELS, statusTone } from './queue.tsx';
 import { VerificationPanel } from './verification.tsx';
 
@@ -18,7 +20,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   const id = `section-${title.toLowerCase().replace(/\W+/g, '-')}`;
   return (
     <section aria-labelledby={id} className="card min-w-0">
-      <h2 id={id} className="mb-3 text-lg font-semibold">
+      <h2 id={id} tabIndex={-1} className="mb-3 text-lg font-semibold">
         {title}
       </h2>
       {children}
@@ -65,7 +67,7 @@ function historyDetails(entry: OrderHistoryEntry, timeZone: string): string | nu
 
 export function OrderPage() {
   const { orderId } = useParams();
-  const { store, lastEvent, liveTick, markSeen } = useStore();
+  const { store, lastEvent, liveTick, markSeen, now } = useStore();
   const order = useResource(`${store.id}/${orderId}`, () => api<OrderDetail>('GET', `/stores/${store.id}/orders/${orderId}`));
   const [notice, setNotice] = useState<{ text: string; tone: 'ok' | 'warn' } | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -92,7 +94,9 @@ export function OrderPage() {
 
   // Someone else moved this order (another till, auto-confirm): read it again.
   useEffect(() => {
-    if (lastEvent && String(lastEvent.order_id) === orderId && (!order.data || lastEvent.version > order.data.version)) void order.reload();
+    // A curbside arrival (issue 29) changes no version: read it again too.
+    if (lastEvent && String(lastEvent.order_id) === orderId && (!order.data || lastEvent.version > order.data.version || lastEvent.curbside))
+      void order.reload();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [liveTick]);
 
@@ -132,6 +136,7 @@ export function OrderPage() {
           </Badge>
         ))}
       </header>
+      {o.curbside && o.status === 'ready_for_pickup' ? <CurbsideArrival arrival={o.curbside} now={now} timeZone={store.timezone} /> : null}
       <div role="status" aria-live="polite">
         {notice && (
           <p
@@ -179,6 +184,23 @@ export function OrderPage() {
             void order.reload();
           }}
         />
+        {o.hold.length > 0 && (
+          // On a phone the documents are screens below the blocked Confirm: one tap takes staff there.
+          <p className="mt-3">
+            <a
+              href="#section-verification"
+              className="link"
+              onClick={(event) => {
+                event.preventDefault();
+                const heading = document.getElementById('section-verification');
+                heading?.scrollIntoView({ block: 'start' });
+                heading?.focus({ preventScroll: true });
+              }}
+            >
+              Go to the documents to verify
+            </a>
+          </p>
+        )}
       </Section>
 
       <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-2">
@@ -220,26 +242,7 @@ export function OrderPage() {
               void order.reload();
             }}
           />
-          {o.uploads.length > 0 && (
-            <>
-              <h3 className="mt-4 mb-2 font-semibold">Uploaded documents</h3>
-              <ul className="grid gap-3 sm:grid-cols-2">
-                {o.uploads.map((u) => {
-                  const label = `${u.kind === 'medcard' ? 'Medical card' : u.kind === 'id' ? 'ID' : titleCase(u.kind)} uploaded ${dateTime(u.created_at, store.timezone)}`;
-                  return (
-                    <li key={u.id}>
-                      {u.mime.startsWith('image/') && (
-                        <img src={u.url} alt={label} className="mb-1 max-h-48 rounded border border-stone-300" />
-                      )}
-                      <a href={u.url} target="_blank" rel="noopener noreferrer" className="link">
-                        Open {label} (new tab)
-                      </a>
-                    </li>
-                  );
-                })}
-              </ul>
-            </>
-          )}
+          {/* Each uploaded ID or card stands with its Verify / Reject buttons in the panel. */}
         </Section>
       </div>
 
@@ -323,6 +326,10 @@ export function OrderPage() {
             ]}
           />
         </div>
+      </Section>
+
+      <Section title="Deals">
+        <OrderDeals storeId={store.id} orderId={o.id} />
       </Section>
 
       <Section title="Messages to the shopper">

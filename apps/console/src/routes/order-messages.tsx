@@ -3,21 +3,7 @@ import { Badge, ErrorNote } from '../components/ui.tsx';
 import { api } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
 import { useResource } from '../lib/use-resource.ts';
-import type { ConsoleStore } from '../lib/types.ts';
-
-interface MessageDelivery {
-  id: number;
-  channel: 'sms' | 'email';
-  recipient: string;
-  template: string;
-  subject: string | null;
-  body: string;
-  status: 'pending' | 'sent' | 'failed';
-  attempts: number;
-  last_error: string | null;
-  sent_at: string | null;
-  created_at: string;
-}
+import type { ConsoleStore, MessageList } from '../lib/types.ts';
 
 const TEMPLATE_LABELS: Record<string, string> = {
   order_confirmed: 'Order confirmed',
@@ -30,7 +16,7 @@ const TEMPLATE_LABELS: Record<string, string> = {
 /** What the store sent about this order (SMS and e-mail log), read again whenever the order changed. */
 export function OrderMessages({ store, orderId, version }: { store: ConsoleStore; orderId: number; version: number }) {
   const messages = useResource(`${store.id}/${orderId}`, () =>
-    api<{ items: MessageDelivery[] }>('GET', `/stores/${store.id}/messages?orderId=${orderId}`),
+    api<MessageList>('GET', `/stores/${store.id}/messages?orderId=${orderId}`),
   );
   useEffect(() => {
     void messages.reload();

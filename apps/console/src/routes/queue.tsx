@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ORDER_STATUS_LABELS, ORDER_STATUSES, type OrderStatus } from '@verdant/domain';
 import { slotLabel } from '@verdant/domain';
 import { Address } from '../components/Address.tsx';
+import { CurbsideArrival } from '../components/CurbsideArrival.tsx';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
 import { api, query } from '../lib/api.ts';
 import { waitingText } from '../lib/alerts.tsx';
@@ -128,7 +129,7 @@ export function QueuePage() {
     event.currentTarget.querySelector<HTMLElement>(`[data-row="${next}"]`)?.focus();
   }
 
-  const counts = list.data?.counts ?? {};
+  const counts: Partial<OrderList['counts']> = list.data?.counts ?? {};
   const countOf = (t: Tab) =>
     t === 'all'
       ? ORDER_STATUSES.reduce((n, s) => n + (counts[s] ?? 0), 0)
@@ -227,95 +228,101 @@ export function QueuePage() {
       </div>
 
       <ErrorNote>{list.error}</ErrorNote>
-      {!list.data && list.loading ? (
-        <Loading label="Loading orders…" />
-      ) : rows.length === 0 && !list.error ? (
-        <p role="status">No orders match.</p>
-      ) : (
-        <div id="orders-list" tabIndex={-1}>
-          <table className="data-table stack-table" aria-label={`${tabLabel(tab)} orders`} aria-describedby="orders-keys">
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Placed</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Type</th>
-                <th scope="col">Status</th>
-                <th scope="col">Ready by</th>
-                <th scope="col" className="md:text-right">
-                  Total
-                </th>
-              </tr>
-            </thead>
-            <tbody onKeyDown={(event) => roving(event, rows.length)}>
-              {rows.map((order, index) => (
-                <tr key={order.id} data-order={order.increment_id}>
-                  <td data-label="Order">
-                    <Link
-                      to={`/stores/${store.id}/orders/${order.id}`}
-                      className="link font-semibold"
-                      data-row={index}
-                      tabIndex={index === Math.min(current, rows.length - 1) ? 0 : -1}
-                      onFocus={() => setCurrent(index)}
-                    >
-                      #{order.increment_id}
-                    </Link>
-                    {unseen.has(order.id) && (
-                      <>
-                        {' '}
-                        <Badge tone="amber">New</Badge>
-                      </>
-                    )}
-                    {!waiting.has(order.id) && (
-                      <div className="text-sm text-stone-700">
-                        {order.item_count} {order.item_count === 1 ? 'item' : 'items'}
-                      </div>
-                    )}
-                  </td>
-                  <td data-label="Placed">
-                    {dateTime(order.created_at, store.timezone)}
-                    {order.status === 'submitted' && !waiting.has(order.id) && (
-                      <div className="text-sm font-medium text-amber-900" data-testid="waiting">
-                        {titleCase(waitingText(order.created_at, now))}
-                      </div>
-                    )}
-                  </td>
-                  <td data-label="Customer">
-                    {waiting.has(order.id) ? <span className="text-stone-700">Loading…</span> : order.customer_name}
-                    <div className="text-sm text-stone-700">{order.phone}</div>
-                  </td>
-                  <td data-label="Type">
-                    {order.order_type === 'pickup' ? 'Pickup' : 'Delivery'}
-                    <div className="text-sm text-stone-700">
-                      {order.slot_start && order.slot_end ? `Slot ${slotLabel(order.slot_start, order.slot_end, store.timezone)}` : 'ASAP'}
-                    </div>
-                    {order.order_type === 'delivery' && order.shipping_address ? (
-                      <div className="text-sm">
-                        <Address value={order.shipping_address} compact />
-                      </div>
-                    ) : null}
-                  </td>
-                  <td data-label="Status">
-                    <Badge tone={statusTone(order.status)}>{ORDER_STATUS_LABELS[order.status]}</Badge>
-                    {order.hold.map((h) => (
-                      <div key={h} className="mt-1">
-                        <Badge tone="red">Held: {HOLD_LABELS[h]}</Badge>
-                      </div>
-                    ))}
-                  </td>
-                  <td data-label="Ready by">{order.ready_by ? dateTime(order.ready_by, store.timezone) : '—'}</td>
-                  <td data-label="Total" className="md:text-right">
-                    {waiting.has(order.id) ? '—' : money(order.total_cents)}
-                  </td>
+      {/* The top bar's "Skip to the orders list" lands here whatever the list holds (loading, none, rows). */}
+      <div id="orders-list" tabIndex={-1}>
+        {!list.data && list.loading ? (
+          <Loading label="Loading orders…" />
+        ) : rows.length === 0 && !list.error ? (
+          <p role="status">No orders match.</p>
+        ) : (
+          <div>
+            <table className="data-table stack-table" aria-label={`${tabLabel(tab)} orders`} aria-describedby="orders-keys">
+              <thead>
+                <tr>
+                  <th scope="col">Order</th>
+                  <th scope="col">Placed</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Ready by</th>
+                  <th scope="col" className="md:text-right">
+                    Total
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <p id="orders-keys" className="mt-2 text-sm text-stone-700">
-            In the list, the arrow keys move between orders (Home and End: first and last); Enter opens one.
-          </p>
-        </div>
-      )}
+              </thead>
+              <tbody onKeyDown={(event) => roving(event, rows.length)}>
+                {rows.map((order, index) => (
+                  <tr key={order.id} data-order={order.increment_id}>
+                    <td data-label="Order">
+                      <Link
+                        to={`/stores/${store.id}/orders/${order.id}`}
+                        className="link font-semibold"
+                        data-row={index}
+                        tabIndex={index === Math.min(current, rows.length - 1) ? 0 : -1}
+                        onFocus={() => setCurrent(index)}
+                      >
+                        #{order.increment_id}
+                      </Link>
+                      {unseen.has(order.id) && (
+                        <>
+                          {' '}
+                          <Badge tone="amber">New</Badge>
+                        </>
+                      )}
+                      {!waiting.has(order.id) && (
+                        <div className="text-sm text-stone-700">
+                          {order.item_count} {order.item_count === 1 ? 'item' : 'items'}
+                        </div>
+                      )}
+                    </td>
+                    <td data-label="Placed">
+                      {dateTime(order.created_at, store.timezone)}
+                      {order.status === 'submitted' && !waiting.has(order.id) && (
+                        <div className="text-sm font-medium text-amber-900" data-testid="waiting">
+                          {titleCase(waitingText(order.created_at, now))}
+                        </div>
+                      )}
+                    </td>
+                    <td data-label="Customer">
+                      {waiting.has(order.id) ? <span className="text-stone-700">Loading…</span> : order.customer_name}
+                      <div className="text-sm text-stone-700">{order.phone}</div>
+                    </td>
+                    <td data-label="Type">
+                      {order.order_type === 'pickup' ? 'Pickup' : 'Delivery'}
+                      <div className="text-sm text-stone-700">
+                        {order.slot_start && order.slot_end ? `Slot ${slotLabel(order.slot_start, order.slot_end, store.timezone)}` : 'ASAP'}
+                      </div>
+                      {order.order_type === 'delivery' && order.shipping_address ? (
+                        <div className="text-sm">
+                          <Address value={order.shipping_address} compact />
+                        </div>
+                      ) : null}
+                    </td>
+                    <td data-label="Status">
+                      <Badge tone={statusTone(order.status)}>{ORDER_STATUS_LABELS[order.status]}</Badge>
+                      {order.curbside && order.status === 'ready_for_pickup' ? (
+                        <CurbsideArrival arrival={order.curbside} now={now} timeZone={store.timezone} />
+                      ) : null}
+                      {order.hold.map((h) => (
+                        <div key={h} className="mt-1">
+                          <Badge tone="red">Held: {HOLD_LABELS[h]}</Badge>
+                        </div>
+                      ))}
+                    </td>
+                    <td data-label="Ready by">{order.ready_by ? dateTime(order.ready_by, store.timezone) : '—'}</td>
+                    <td data-label="Total" className="md:text-right">
+                      {waiting.has(order.id) ? '—' : money(order.total_cents)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p id="orders-keys" className="mt-2 text-sm text-stone-700">
+              In the list, the arrow keys move between orders (Home and End: first and last); Enter opens one.
+            </p>
+          </div>
+        )}
+      </div>
       <ErrorNote>{moreError}</ErrorNote>
       {cursor && (
         <button type="button" className="btn-secondary mt-4" onClick={() => void loadMore()}>

@@ -3,7 +3,7 @@ import { ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
 import { api, query } from '../lib/api.ts';
 import { date, dayIn, dayRange, money } from '../lib/format.ts';
 import { useResource } from '../lib/use-resource.ts';
-import type { ReportRow, ReportTaxLine } from '../lib/types.ts';
+import type { DailyReport, ReportRow, ReportTaxLine } from '../lib/types.ts';
 import { useStore, useTitle } from './layout.tsx';
 
 /** A discount as the amount it takes off the total: `-$5.00` (and `$0.00`, never `-$0.00`). */
@@ -18,7 +18,7 @@ export function ReportsPage() {
   const [to, setTo] = useState(today);
   const [range, setRange] = useState({ from: weekAgo, to: today });
   const q = query(range);
-  const report = useResource(`${store.id}${q}`, () => api<{ rows: ReportRow[]; tax_lines: ReportTaxLine[] }>('GET', `/stores/${store.id}/reports/daily${q}`));
+  const report = useResource(`${store.id}${q}`, () => api<DailyReport>('GET', `/stores/${store.id}/reports/daily${q}`));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ErrorNote } from '../components/ui.tsx';
+import { NewPasswordField } from '../components/forms.tsx';
 import { api, errorText } from '../lib/api.ts';
+import type { PasswordResetConfirmRequest } from '../lib/types.ts';
 import { useTitle } from './layout.tsx';
 
 export function ResetPasswordPage() {
@@ -18,7 +20,7 @@ export function ResetPasswordPage() {
     if (password !== repeat) return setError('The two passwords are not the same.');
     setError(null);
     try {
-      await api('POST', '/password-reset/confirm', { token, password });
+      await api('POST', '/password-reset/confirm', { token, password } satisfies PasswordResetConfirmRequest);
       setDone(true);
     } catch (err) {
       setError(errorText(err));
@@ -40,22 +42,7 @@ export function ResetPasswordPage() {
       ) : (
         <form onSubmit={submit} className="card grid gap-4" aria-label="New password">
           <ErrorNote>{error}</ErrorNote>
-          <div>
-            <label htmlFor="new-password">New password</label>
-            <p id="new-password-help" className="text-sm text-stone-700">
-              At least 10 characters and hard to guess: not your e-mail, a store’s name or a common password. Three or four unrelated words work well.
-            </p>
-            <input
-              id="new-password"
-              className="field"
-              type="password"
-              autoComplete="new-password"
-              aria-describedby="new-password-help"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </div>
+          <NewPasswordField id="new-password" value={password} onChange={setPassword} />
           <div>
             <label htmlFor="repeat-password">Repeat the new password</label>
             <input

@@ -19,6 +19,7 @@ import {
   type LimitPresetId,
   type LimitUnit,
 } from '@verdant/domain';
+import { JsonToggle, jsonShown } from '../components/settings/JsonToggle.tsx';
 import { ParsedInput } from '../components/settings/ParsedInput.tsx';
 import { FieldProblems, SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
 import { PageTitle } from '../components/ui.tsx';
@@ -26,19 +27,12 @@ import { useSettingsSection, type FieldProblem, type SettingsSource } from '../l
 import { useStore, useTitle } from './layout.tsx';
 import { api } from '../lib/api.ts';
 import { useResource } from '../lib/use-resource.ts';
+import type { LimitsInForce } from '../lib/types.ts';
 
 interface LimitsValue {
   preset: LimitPresetId | null;
   model: LimitModelInput;
   licence_holder: string | null;
-}
-
-/** GET /stores/:id/limits/in-force (issue 26): which model is in force, why, and which products count by a derivation. */
-interface LimitsInForce {
-  model: 'per_order' | 'preset' | 'own';
-  reason: string;
-  counting: 'spec' | 'menu';
-  derived_products: { id: number; sku: string; name: string; kind: string | null; derived: string[] }[];
 }
 
 /** The model in force and why; the products whose limit facts are derived from their kind (the menu gives none). */
@@ -329,7 +323,7 @@ export function LimitsSettingsPage() {
   }
   const buckets = rawBuckets(draft.text);
   // The form needs the JSON to parse: while it does not, the JSON editor stays open.
-  const showJson = asJson || buckets === null;
+  const showJson = jsonShown(asJson, buckets !== null);
   function editBuckets(edit: (list: RawBucket[]) => void) {
     form.setDraft((d) => {
       try {
@@ -408,25 +402,14 @@ export function LimitsSettingsPage() {
             </option>
           ))}
         </select>
-        <div className="flex flex-wrap items-center gap-3">
-          <button
-            id={TOGGLE}
-            type="button"
-            className="btn-secondary"
-            aria-pressed={showJson}
-            disabled={buckets === null}
-            onClick={() => setAsJson(!asJson)}
-          >
-            Edit as JSON
-          </button>
-          <span className="text-sm text-stone-700">
-            {buckets === null
-              ? 'The JSON has a mistake: fix it below to use the form again.'
-              : showJson
-                ? 'For power users: the model as the stores file writes it.'
-                : 'A cap is in the bucket’s unit; “no cap” or “not sold” instead of a number.'}
-          </span>
-        </div>
+        <JsonToggle
+          id={TOGGLE}
+          asJson={asJson}
+          parses={buckets !== null}
+          onChange={setAsJson}
+          formHint={'A cap is in the bucket’s unit; “no cap” or “not sold” instead of a number.'}
+          jsonHint={'For power users: the model as the stores file writes it.'}
+        />
         {!showJson && buckets && (
           <>
             {buckets.map((b, i) => {

@@ -20,6 +20,7 @@ import {
   type DeliveryZone,
   type DeliveryZones,
 } from '@verdant/domain';
+import { JsonToggle, jsonShown } from '../components/settings/JsonToggle.tsx';
 import { ParsedInput } from '../components/settings/ParsedInput.tsx';
 import { FieldProblems, SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
 import { PageTitle } from '../components/ui.tsx';
@@ -206,7 +207,7 @@ export function ZonesSettingsPage() {
   const current = form.current;
   const zones = rawZones(form.draft);
   // The form needs the JSON to parse: while it does not, the JSON editor stays open.
-  const showJson = asJson || zones === null;
+  const showJson = jsonShown(asJson, zones !== null);
 
   /** Change the draft's zones (only while its JSON parses). */
   function editZones(edit: (zones: RawZone[]) => void) {
@@ -325,25 +326,14 @@ export function ZonesSettingsPage() {
         </table>
       </div>
       <SettingsForm form={form} label="Delivery zones" problemsTitle="The zones were not saved:" className="grid max-w-4xl gap-4" noValidate>
-        <div className="flex flex-wrap items-center gap-3">
-          <button
-            id={TOGGLE}
-            type="button"
-            className="btn-secondary"
-            aria-pressed={showJson}
-            disabled={zones === null}
-            onClick={() => setAsJson(!asJson)}
-          >
-            Edit as JSON
-          </button>
-          <span className="text-sm text-stone-700">
-            {zones === null
-              ? 'The JSON has a mistake: fix it below to use the form again.'
-              : showJson
-                ? 'For power users: amounts in cents, polygons as GeoJSON.'
-                : 'Amounts in dollars. Polygon zones are edited as JSON.'}
-          </span>
-        </div>
+        <JsonToggle
+          id={TOGGLE}
+          asJson={asJson}
+          parses={zones !== null}
+          onChange={setAsJson}
+          formHint={'Amounts in dollars. Polygon zones are edited as JSON.'}
+          jsonHint={'For power users: amounts in cents, polygons as GeoJSON.'}
+        />
         {!showJson && zones && (
           <>
             {zones.length === 0 && <p>No zones: the store offers pickup only.</p>}

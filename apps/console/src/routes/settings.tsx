@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
 import { api, errorText } from '../lib/api.ts';
 import { useResource } from '../lib/use-resource.ts';
-import type { OrderSettings } from '../lib/types.ts';
+import type { NotificationTemplate, OrderSettings, OrderSettingsRequest } from '../lib/types.ts';
 import { useStore, useTitle } from './layout.tsx';
 
 const TEMPLATES = [
@@ -27,7 +27,7 @@ export function SettingsPage() {
     setSaved(null);
     setForm({ ...form, ...patch });
   };
-  const channel = (template: string, which: 'sms' | 'email', on: boolean) =>
+  const channel = (template: NotificationTemplate, which: 'sms' | 'email', on: boolean) =>
     set({
       notifications: {
         ...form.notifications,
@@ -44,7 +44,7 @@ export function SettingsPage() {
       const answer = await api<OrderSettings>('PUT', `/stores/${store.id}/settings/orders`, {
         ...form,
         order_email: form.order_email?.trim() || null,
-      });
+      } satisfies OrderSettingsRequest);
       settings.setData(answer);
       setSaved('Settings saved.');
     } catch (err) {

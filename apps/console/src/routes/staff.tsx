@@ -5,10 +5,10 @@ import { Badge, ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
 import { api, errorText } from '../lib/api.ts';
 import { can, useSession } from '../lib/session.tsx';
 import { useResource } from '../lib/use-resource.ts';
-import type { Role, StaffView } from '../lib/types.ts';
+import type { CreateStaffRequest, PatchStaffRequest, ResendInviteAnswer, Role, StaffView } from '../lib/types.ts';
 import { TopBar, useTitle } from './layout.tsx';
 
-const ROLE_LABELS: Record<Role, string> = { owner: 'Owner', manager: 'Manager', budtender: 'Budtender' };
+const ROLE_LABELS: Record<Role, string> = { owner: 'Owner', manager: 'Manager', budtender: 'Budtender', driver: 'Driver' };
 
 export function StaffPage() {
   useTitle('Staff');
@@ -125,7 +125,7 @@ export function StaffPage() {
     setNotice('');
     setResendError(null);
     try {
-      const answer = await api<{ message: string }>('POST', `/staff/${m.id}/resend-invite`);
+      const answer = await api<ResendInviteAnswer>('POST', `/staff/${m.id}/resend-invite`);
       setNotice(answer.message);
     } catch (err) {
       setResendError(errorText(err));
@@ -179,7 +179,7 @@ function MemberDialog({
     );
   }
   // Managers may not make owners (the server refuses it too).
-  const roles: Role[] = me?.role === 'owner' ? ['owner', 'manager', 'budtender'] : ['manager', 'budtender'];
+  const roles: Role[] = me?.role === 'owner' ? ['owner', 'manager', 'budtender', 'driver'] : ['manager', 'budtender', 'driver'];
 
   // An unchanged name is not judged again (a member named before the rule can still be edited).
   const nameChanged = isNew || form.name !== current?.name;
@@ -202,7 +202,7 @@ function MemberDialog({
           role: form.role,
           storeIds: form.storeIds,
           ...(form.password ? { password: form.password } : {}),
-        });
+        } satisfies CreateStaffRequest);
         notice = made.invitePending
           ? `Invitation sent to ${made.email}: the link to set a password works for 7 days.`
           : `${made.name} was added and can sign in with the password you gave.`;
@@ -212,7 +212,7 @@ function MemberDialog({
           role: form.role,
           storeIds: form.storeIds,
           disabled: form.disabled,
-        });
+        } satisfies PatchStaffRequest);
         notice = `${form.name.trim() || current.name}: changes saved.`;
       } else return;
       onSaved(notice);

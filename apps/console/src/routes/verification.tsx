@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Dialog } from '../components/Dialog.tsx';
 import { Badge, ErrorNote } from '../components/ui.tsx';
 import { api, errorText } from '../lib/api.ts';
-import type { ConsoleStore, DocumentState, OrderDetail } from '../lib/types.ts';
+import { dateTime } from '../lib/format.ts';
+import type { ConsoleStore, DocumentState, OrderDetail, VerificationRequestBody } from '../lib/types.ts';
 
 const DOC_LABELS = { id: 'ID', medcard: 'Medical card' } as const;
 const STATE_LABELS: Record<DocumentState, string> = {
@@ -11,6 +12,8 @@ const STATE_LABELS: Record<DocumentState, string> = {
   verified: 'Verified',
   rejected: 'Rejected',
 };
+/** What the shopper's account page says after a rejection (apps/web's documentStatusText). */
+const SHOPPER_REJECTED = { id: 'ID: rejected: ', medcard: 'Medical card: rejected: ' } as const;
 const tone = (s: DocumentState) => (s === 'verified' ? 'green' : s === 'rejected' ? 'red' : s === 'pending' ? 'amber' : 'stone');
 
 type Document = 'id' | 'medcard';
@@ -25,6 +28,7 @@ export function VerificationPanel({
   store: ConsoleStore;
   onChanged: (text: string) => void;
 }) {
+  const uploads = order.uploads;
   const customer = order.customer;
   const [rejecting, setRejecting] = useState<Document | null>(null);
   // A card without its number or expiry on file: staff read them from the uploaded card (issue 26).
@@ -43,7 +47,7 @@ export function VerificationPanel({
     setBusy(true);
     setError(null);
     try {
-      await api('POST', `/stores/${store.id}/customers/${customer.id}/verification`, {
+      const result = await api<{ releasedOrderIds?: number[] }>('POST', `/stores/${store.id}/customers/${customer.id}/verification`, {
         document,
         decision,
         ...(why ? { reason: why } : {}),
@@ -52,11 +56,12 @@ export function VerificationPanel({
           : document === 'medcard' && decision === 'verified' && customer.medcard_expiry
             ? { medcardExpiry: customer.medcard_expiry }
             : {}),
-      });
+      } satisfies VerificationRequestBody);
       setRejecting(null);
       setReading(false);
       setReason('');
-      onChanged(`${DOC_LABELS[document]} ${decision === 'verified' ? 'verified' : 'rejected'}.`);
+      const released = result.releasedOrderIds?.includes(order.id) ? ' The order is no longer held: it can be confirmed.' : '';
+      onChanged(`${DOC_LABELS[document]} ${decision === 'verified' ? 'verified' : 'rejected'}.${released}`);
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -77,11 +82,15 @@ export function VerificationPanel({
           const state = doc === 'id' ? customer.id_status : customer.medcard_status;
           const why = doc === 'id' ? customer.id_review_reason : customer.medcard_review_reason;
           return (
-            <li key={doc} className="flex flex-wrap items-center gap-3">
-              <span className="min-w-28 font-semibold">{DOC_LABELS[doc]}</span>
-              <Badge tone={tone(state)}>{STATE_LABELS[state]}</Badge>
-              {why && <span className="text-sm text-stone-700">Reason: {why}</span>}
-              <span className="flex gap-2">
+            <li key={doc} className="grid gap-2 rounded border border-stone-300 p-3">
+              <div className="flex flex-wrap items-center gap-3">
+                <span className="min-w-28 font-semibold">{DOC_LABELS[doc]}</span>
+                <Badge tone={tone(state)}>{STATE_LABELS[state]}</Badge>
+              </div>
+              {why && <p className="text-sm text-stone-700 [overflow-wrap:anywhere]">Reason: {why}</p>}
+              {/* The upload beside its buttons: staff look at the document they are about to verify. */}
+              <DocumentUploads uploads={uploads.filter((u) => u.kind === doc)} label={DOC_LABELS[doc]} timeZone={store.timezone} />
+              <span className="flex flex-wrap gap-2">
                 <button
                   type="button"
                   className="btn-secondary"
@@ -143,21 +152,46 @@ export function VerificationPanel({
           <ErrorNote>{error}</ErrorNote>
           <div>
             <label htmlFor="reject-reason">Reason (the customer is told)</label>
+            <p id="reject-reason-help" className="text-sm text-stone-700">
+              The shopper reads on their account page: “{rejecting ? SHOPPER_REJECTED[rejecting] : ''}” and your reason. Their held
+              orders stay held until a new {rejecting === 'medcard' ? 'card' : 'ID'} is uploaded and verified.
+            </p>
             <textarea
               id="reject-reason"
               className="field"
               rows={3}
               required
               maxLength={300}
+              aria-describedby="reject-reason-help"
               value={reason}
               onChange={(e) => setReason(e.target.value)}
             />
           </div>
           <button type="submit" className="btn-danger" disabled={busy || !reason.trim()}>
-            Reject
+            Reject the {rejecting ? DOC_LABELS[rejecting].toLowerCase() : 'document'}
           </button>
         </form>
       </Dialog>
     </>
+  );
+}
+
+/** A document's uploads (the latest is kept): a preview of a picture and a link that opens the file. */
+function DocumentUploads({ uploads, label, timeZone }: { uploads: OrderDetail['uploads']; label: string; timeZone: string }) {
+  if (uploads.length === 0) return <p className="text-sm text-stone-700">Nothing uploaded: check it at the counter.</p>;
+  return (
+    <ul className="grid gap-2">
+      {uploads.map((u) => {
+        const name = `${label} uploaded ${dateTime(u.created_at, timeZone)}`;
+        return (
+          <li key={u.id} className="min-w-0">
+            {u.mime.startsWith('image/') && <img src={u.url} alt={name} className="mb-1 max-h-48 max-w-full rounded border border-stone-300" />}
+            <a href={u.url} target="_blank" rel="noopener noreferrer" className="link [overflow-wrap:anywhere]">
+              Open the {name} ({u.mime === 'application/pdf' ? 'PDF, ' : ''}new tab)
+            </a>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../components/Dialog.tsx';
+import { CheckboxGroup } from '../components/forms.tsx';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
 import { api, errorText, query } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
 import { useResource } from '../lib/use-resource.ts';
-import type { WebhookDelivery, WebhookEndpoint } from '../lib/types.ts';
+import type { WebhookCreateRequest, WebhookDeliveryPage, WebhookEndpoint, WebhookEndpointWithSecret, WebhookEventType, WebhookPatchRequest } from '../lib/types.ts';
 import { useStore, useTitle } from './layout.tsx';
 
 const EVENTS = ['order.created', 'order.status_changed'] as const;
@@ -78,7 +79,7 @@ export function WebhooksPage() {
                   className="btn-secondary"
                   onClick={() =>
                     void act(async () => {
-                      const answer = await api<{ secret: string }>('POST', `/stores/${store.id}/webhooks/${endpoint.id}/rotate-secret`);
+                      const answer = await api<WebhookEndpointWithSecret>('POST', `/stores/${store.id}/webhooks/${endpoint.id}/rotate-secret`);
                       setSecret({ url: endpoint.url, secret: answer.secret });
                     })
                   }
@@ -89,7 +90,7 @@ export function WebhooksPage() {
                   type="button"
                   className="btn-secondary"
                   onClick={() =>
-                    void act(() => api('PATCH', `/stores/${store.id}/webhooks/${endpoint.id}`, { disabled: !endpoint.disabled }))
+                    void act(() => api('PATCH', `/stores/${store.id}/webhooks/${endpoint.id}`, { disabled: !endpoint.disabled } satisfies WebhookPatchRequest))
                   }
                 >
                   {endpoint.disabled ? 'Enable' : 'Disable'}
@@ -130,21 +131,21 @@ function CreateDialog({
   open: boolean;
   storeId: number;
   onClose: () => void;
-  onCreated: (e: WebhookEndpoint) => void;
+  onCreated: (e: WebhookEndpointWithSecret) => void;
 }) {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<string[]>([...EVENTS]);
+  const [events, setEvents] = useState<WebhookEventType[]>([...EVENTS]);
   const [error, setError] = useState<string | null>(null);
   async function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
     try {
-      const created = await api<WebhookEndpoint>('POST', `/stores/${storeId}/webhooks`, {
+      const created = await api<WebhookEndpointWithSecret>('POST', `/stores/${storeId}/webhooks`, {
         url,
         events,
         ...(description ? { description } : {}),
-      });
+      } satisfies WebhookCreateRequest);
       setUrl('');
       setDescription('');
       onCreated(created);
@@ -164,20 +165,7 @@ function CreateDialog({
           <label htmlFor="webhook-description">Description</label>
           <input id="webhook-description" className="field" value={description} onChange={(e) => setDescription(e.target.value)} />
         </div>
-        <fieldset>
-          <legend className="font-semibold">Events</legend>
-          {EVENTS.map((name) => (
-            <label key={name} className="flex items-center gap-2 font-normal">
-              <input
-                type="checkbox"
-                className="size-5"
-                checked={events.includes(name)}
-                onChange={(e) => setEvents(e.target.checked ? [...events, name] : events.filter((x) => x !== name))}
-              />
-              {name}
-            </label>
-          ))}
-        </fieldset>
+        <CheckboxGroup legend="Events" options={EVENTS.map((name) => ({ value: name, label: name }))} value={events} onChange={setEvents} />
         <button type="submit" className="btn" disabled={events.length === 0}>
           Add the endpoint
         </button>
@@ -201,12 +189,12 @@ function DeliveriesDialog({
   const [note, setNote] = useState<string | null>(null);
   const key = endpoint ? `${endpoint.id}:${status}` : null;
   const deliveries = useResource(key, () =>
-    api<WebhookDelivery[] | { items: WebhookDelivery[] }>(
+    api<WebhookDeliveryPage>(
       'GET',
       `/stores/${storeId}/webhooks/${endpoint!.id}/deliveries${query({ status })}`,
     ),
   );
-  const rows = Array.isArray(deliveries.data) ? deliveries.data : (deliveries.data?.items ?? []);
+  const rows = deliveries.data?.items ?? [];
   async function replay(id: number) {
     try {
       await api('POST', `/stores/${storeId}/webhook-deliveries/${id}/replay`);

@@ -6,9 +6,9 @@
  * checked with and the console's order detail shows the check. Nothing is written by a refusal.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bearer, loginCustomer } from '../cart/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
-import { JAR, lifecycleHarness, type LifecycleHarness } from '../orders/lifecycle/testing.ts';
+import { bearer, loginCustomer } from '../../test-support/cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { JAR, lifecycleHarness, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
 
 // 03:00 UTC on June 16 is 20:00 on June 15 in Los Angeles: the store's date is the 15th.
 const EVENING_LA = '2026-06-16T03:00:00.000Z';

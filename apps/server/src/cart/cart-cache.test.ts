@@ -5,10 +5,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, describeEachDatabase, type OwnedTestDatabase } from '../test/databases.ts';
+import { createTestDatabase, describeEachDatabase, type OwnedTestDatabase } from '../../test-support/databases.ts';
 import { CartCache, cartCacheFor } from './cart-cache.ts';
 import { GUEST_VIEWER, requireCartWithLines, type CartRow } from './repository.ts';
-import { Shopper, commerceApp, orderBody, pin } from './testing.ts';
+import { Shopper, commerceApp, orderBody, pin } from '../../test-support/cart/testing.ts';
 import { mulberry32 } from '../seed/prng.ts';
 
 describe('cart cache (SQLite): the kept copy always equals the database', () => {

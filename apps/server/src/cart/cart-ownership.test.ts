@@ -7,8 +7,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
-import { bearer, commerceApp, guestToken, loginCustomer, orderBody, pin, Shopper } from './testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { bearer, commerceApp, guestToken, loginCustomer, orderBody, pin, Shopper } from '../../test-support/cart/testing.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 const ADDRESS = { city: 'Sacramento', zip: '95814', address: '900 J St', apt_ste: null };

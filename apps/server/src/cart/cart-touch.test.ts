@@ -1,8 +1,8 @@
 /** `carts.updated_at` is the cart's last activity to the minute (update.ts CART_TOUCH_INTERVAL_MS). */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
-import { REFERENCE_DATE, Shopper, commerceApp, pin } from './testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { REFERENCE_DATE, Shopper, commerceApp, pin } from '../../test-support/cart/testing.ts';
 import { CART_TOUCH_INTERVAL_MS } from './update.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { CART_MESSAGES as M } from './messages.ts';
-import { catalogChanged, commerceApp, pin, Shopper } from './testing.ts';
+import { catalogChanged, commerceApp, pin, Shopper } from '../../test-support/cart/testing.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 const MEDICAL_GUMMIES = 'ED-POMEGRANATE-GUMMIES-500-MG';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { DELIVERY_MESSAGES } from '@verdant/domain';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { CART_MESSAGES as M } from './messages.ts';
-import { catalogChanged, commerceApp, pin, REFERENCE_DATE, Shopper } from './testing.ts';
+import { catalogChanged, commerceApp, pin, REFERENCE_DATE, Shopper } from '../../test-support/cart/testing.ts';
 
 const ROSIN = 'CN-JACK-HERER-LIVE-ROSIN-1-G'; // cannabis: tax class 2 (excise + sales)
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR'; // accessory: tax class 4 (sales only), canna_type 4

@@ -6,8 +6,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
-import { commerceApp, orderBody, pin, REFERENCE_DATE, Shopper } from './testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { commerceApp, orderBody, pin, REFERENCE_DATE, Shopper } from '../../test-support/cart/testing.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 

@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { CART_COPY } from '@verdant/domain';
-import { describeEachDatabase } from '../test/databases.ts';
-import { MenuFile } from '../catalog/menu-fixture.ts';
-import { commerceApp, orderBody, pin, REFERENCE_DATE, Shopper } from './testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { MenuFile } from '../../test-support/catalog/menu-fixture.ts';
+import { commerceApp, orderBody, pin, REFERENCE_DATE, Shopper } from '../../test-support/cart/testing.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 const ROSIN = 'CN-JACK-HERER-LIVE-ROSIN-1-G';

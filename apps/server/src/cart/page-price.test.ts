@@ -23,8 +23,8 @@ import { buildApp } from '../app.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
-import { describeEachDatabase } from '../test/databases.ts';
-import { bearer, loginCustomer, REFERENCE_DATE, registry, Shopper } from './testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { bearer, loginCustomer, REFERENCE_DATE, registry, Shopper } from '../../test-support/cart/testing.ts';
 
 /** A customer group with prices of its own (fixture): 80 % of the default price, and "buy 2" tiers. */
 const WHOLESALE = 7;
@@ -126,7 +126,7 @@ describeEachDatabase('product page price = cart price, over the demo catalogue',
   let app: FastifyInstance;
   let wholesaleStore: number;
   beforeAll(async () => {
-    // The commerce suites' app (./testing.ts commerceApp), without the per-IP write limit: this
+    // The commerce suites' app (test-support/cart/testing.ts commerceApp), without the per-IP write limit: this
     // test sends a few thousand cart writes from one address.
     const t = getDb();
     await seedDemo(t.db, readStoresFile(DEMO_STORES_FILE), { dataDir: t.dataDir, referenceDate: REFERENCE_DATE });

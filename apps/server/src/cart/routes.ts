@@ -8,7 +8,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { offeredLicenseTypes, storeOffers, LICENSE_TYPES, type Store } from '@verdant/domain';
 import { ApiError, ok } from '../http/envelope.ts';
-import type { CommerceContext } from '../commerce.ts';
+import { parseOr400 } from '../http/parse.ts';
+import type { CommerceContext } from '../commerce-context.ts';
 import { paymentMethodsFor, shippingMethodsFor, type ShippingMethodCode } from '../shipping/methods.ts';
 import { chargeFor, zoneFor, zonesOf, zoneView } from '../shipping/zones.ts';
 import { findUsableCoupon } from './coupons.ts';
@@ -16,16 +17,10 @@ import { CART_MESSAGES as M } from './messages.ts';
 import { cartTokenOf, createCart, customerOf, openCartOf, requireCart, requireCartWithLines, viewerOf, type CartRow } from './repository.ts';
 import { cartCacheFor } from './cart-cache.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
-import { cartDeleteSchema, cartUpdateSchema, cartUpdateSchemaOf, firstIssue, orderTypeSchema } from './schemas.ts';
+import { cartDeleteSchema, cartUpdateSchema, cartUpdateSchemaOf, orderTypeSchema } from './schemas.ts';
 import type { RouteDocs } from '../http/route-docs.ts';
 import { deleteFromCart, updateCart } from './update.ts';
 import { cartTotals, readCart, serverItem, totalsOf } from './view.ts';
-
-export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const parsed = schema.safeParse(value ?? {});
-  if (!parsed.success) throw new ApiError(400, firstIssue(parsed.error));
-  return parsed.data;
-}
 
 const createSchema = z.object({
   license_type: z.enum(LICENSE_TYPES, { error: 'license_type must be recreational or medical' }).optional(),
@@ -87,7 +82,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
   const token = (request: FastifyRequest) => cartTokenOf(request);
 
   app.post('/api/cart/create', cartDocs('Create a cart (a logged-in customer gets their open cart back)', { body: createSchema }), async (request) => {
-    const body = parseOr400(createSchema, request.body);
+    const body = parseOr400(createSchema, request.body, 'shopper');
     const store = request.store;
     const licenseType = body.license_type ?? offeredLicenseTypes(store)[0];
     if (!storeOffers(store, licenseType)) throw new ApiError(400, M.licenseNotOffered(licenseType));
@@ -99,7 +94,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
   });
 
   app.post('/api/cart/update', updateDocs, async (request) => {
-    const body = parseOr400(cartUpdateSchemaOf(request.body), request.body);
+    const body = parseOr400(cartUpdateSchemaOf(request.body), request.body, 'shopper');
     await assertDeliversIf(request.store, body.order_type);
     const viewer = await viewerOf(request);
     const items = await updateCart(
@@ -121,7 +116,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
   });
 
   app.post('/api/cart/delete', cartDocs('Remove a cart line', { body: cartDeleteSchema }), async (request) => {
-    const body = parseOr400(cartDeleteSchema, request.body);
+    const body = parseOr400(cartDeleteSchema, request.body, 'shopper');
     return ok(await deleteFromCart(c.db, request.store, token(request), await viewerOf(request), body.cartItem, c.now()));
   });
 
@@ -139,7 +134,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
   });
 
   app.post('/api/cart/collect-totals', cartDocs('Choose pickup or delivery and read the totals', { body: collectTotalsSchema }), async (request) => {
-    const body = parseOr400(collectTotalsSchema, request.body);
+    const body = parseOr400(collectTotalsSchema, request.body, 'shopper');
     const code = body.methods?.shippingMethodCode;
     await assertDeliversIf(request.store, code);
     const viewer = await viewerOf(request);
@@ -160,7 +155,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
   });
 
   app.post('/api/cart/shipping-information', cartDocs('Set the order type and delivery address', { body: shippingInfoSchema }), async (request) => {
-    const { addressInformation: info } = parseOr400(shippingInfoSchema, request.body);
+    const { addressInformation: info } = parseOr400(shippingInfoSchema, request.body, 'shopper');
     const store = request.store;
     const code = info.shipping_method_code ?? 'pickup';
     await assertDeliversIf(store, code);
@@ -190,7 +185,7 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
 
   app.post('/api/cart/apply-coupon', couponDocs, async (request) => {
     const query = request.query as Record<string, unknown>;
-    const { coupon } = parseOr400(couponSchema, { coupon: query.coupon ?? (request.body as Record<string, unknown> | undefined)?.coupon });
+    const { coupon } = parseOr400(couponSchema, { coupon: query.coupon ?? (request.body as Record<string, unknown> | undefined)?.coupon }, 'shopper');
     const cart = await requireCart(c.db, token(request), request.store.storeId, await viewerOf(request));
     const usable = await findUsableCoupon(c.db, coupon, request.store.storeId, c.now());
     if (!usable) throw new ApiError(400, M.incorrectCoupon);

@@ -128,24 +128,3 @@ export const cartDeleteSchema = z.object({
     })
     .refine((i) => i.sku != null || i.item_id != null, { message: CART_MESSAGES.itemIdentifierRequired }),
 });
-
-/** The first problem, in words a shopper can read. */
-export function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'Invalid request';
-  // A union reports its branches' issues nested; the most specific one is the useful one.
-  if (issue.code === 'invalid_union' && 'errors' in issue && Array.isArray(issue.errors)) {
-    const nested = (issue.errors as z.core.$ZodIssue[][]).flat();
-    const specific = nested.find((i) => i.code !== 'invalid_type' || i.path.length > 1) ?? nested[0];
-    if (specific) return withPath(specific);
-  }
-  return withPath(issue);
-}
-
-function withPath(issue: z.core.$ZodIssue): string {
-  // Our own messages name their field or stand alone (spec copy); zod's generic ones get the path.
-  const field = issue.path.at(-1);
-  if (issue.path.length === 0 || (field != null && issue.message.includes(String(field)))) return issue.message;
-  if (Object.values(CART_MESSAGES).includes(issue.message as never) || issue.message === CART_MESSAGES.qtyTooLarge(MAX_LINE_QTY)) return issue.message;
-  return `${issue.path.join('.')}: ${issue.message}`;
-}

@@ -8,9 +8,12 @@
  * excise_taxes + sales_taxes + shipping.
  */
 import type { Cents, LicenseType, Store } from '@verdant/domain';
-import { computeTotals, type Coupon, type TaxCustomer, type TaxLine, type TaxLineAmount, type TaxLineTotal, type Totals, type TotalsLine } from '@verdant/domain';
+import { allocateCents, computeTotals, type Coupon, type TaxCustomer, type TaxLine, type TaxLineAmount, type TaxLineTotal, type Totals, type TotalsLine } from '@verdant/domain';
 import type { ProductTaxFacts } from '../tax/facts.ts';
 import { limitCheck } from './checks.ts';
+import type { StoreDealsOutcome } from '../deals/apply.ts';
+import { dealsSummary, dealWordsOf } from '../deals/display.ts';
+import type { DealDisplayPreset } from '@verdant/domain';
 import type { ResolvedLine } from './resolve.ts';
 
 export interface PricedCart {
@@ -44,19 +47,28 @@ export interface PriceCartInput {
    * products' tax facts (tax/facts.ts): every tax of a cart and an order comes from them.
    */
   taxLines: { lines: readonly TaxLine[]; customer: TaxCustomer; facts: ReadonlyMap<number, ProductTaxFacts> };
+  /**
+   * The deals' discount of each line in cents (issue 28, deals/apply.ts), same order as `lines`:
+   * taken off before the coupon and points, so every tax is on the price after deals. A bundle's
+   * share is split over its members by their amounts (exact to the cent).
+   */
+  dealDiscounts?: readonly number[] | null;
 }
 
 export function priceCart(input: PriceCartInput): PricedCart {
   const totalsLines: TotalsLine[] = [];
   const owner: number[] = [];
-  input.lines.forEach((l, i) =>
+  input.lines.forEach((l, i) => {
+    const deal = input.dealDiscounts?.[i] ?? 0;
+    const shares = deal > 0 ? allocateCents(deal, l.components.map((c) => c.unitPrice * l.qty * c.qtyPerUnit)) : null;
     l.components.forEach((c, k) => {
       const facts = input.taxLines.facts.get(c.productId);
       const tax = { taxClassId: c.taxClassId, kind: facts?.kind ?? null, thcPercent: facts?.thcPercent ?? null };
-      totalsLines.push({ id: `${i}:${k}`, qty: l.qty * c.qtyPerUnit, unitPrice: c.unitPrice, rates: [], limit: c.limit, tax });
+      const globalDiscount = shares && shares[k] > 0 ? { type: 0, value: shares[k] } : null;
+      totalsLines.push({ id: `${i}:${k}`, qty: l.qty * c.qtyPerUnit, unitPrice: c.unitPrice, rates: [], limit: c.limit, tax, globalDiscount });
       owner.push(i);
-    }),
-  );
+    });
+  });
   const taxLines = { lines: input.taxLines.lines, customer: input.taxLines.customer };
   const totals = computeTotals({ lines: totalsLines, coupon: input.coupon, credits: input.credits, shippingInclTax: input.shippingInclTax, taxLines });
   const lines: LineAmounts[] = input.lines.map(() => ({ rowTotal: 0, discount: 0, excise: 0, sales: 0, rowTotalInclTax: 0, thcGrams: 0 }));
@@ -106,9 +118,23 @@ export function totalsResponse(
   priced: PricedCart,
   lines: readonly ResolvedLine[],
   extras: readonly TotalsItemExtra[],
-  meta: { couponCode: string | null; shippingMethod: string; creditsRequested: number },
+  meta: { couponCode: string | null; shippingMethod: string; creditsRequested: number; deals?: { outcome: StoreDealsOutcome; preset: DealDisplayPreset } | null },
 ) {
   const s = priced.totals.segments;
+  const deals = meta.deals ?? null;
+  const words = deals ? dealWordsOf(deals.outcome, deals.preset) : null;
+  /** The deals' part of a line (issue 28): spec cart item `discount_reason` and `global_discount` (type 2: a fixed amount). */
+  const dealFields = (i: number) => {
+    const cents = deals?.outcome.lineDiscounts[i] ?? 0;
+    const shares = deals?.outcome.lineDeals[i] ?? [];
+    const reason = shares.map((d) => words?.get(d.code) ?? null).filter((w): w is string => !!w).join(' + ') || null;
+    return {
+      deal_discount_amount: cents,
+      discount_reason: cents > 0 ? reason : null,
+      global_discount: cents > 0 ? { type: 2, value: cents, reason } : null,
+      deals: shares.map((d) => ({ id: d.code, title: words?.get(d.code) ?? null, discount: d.discount })),
+    };
+  };
   return {
     grand_total: s.total,
     base_currency_code: 'USD',
@@ -140,7 +166,11 @@ export function totalsResponse(
       row_total_incl_tax: priced.lines[i].rowTotalInclTax,
       thc_equivalent_grams: priced.lines[i].thcGrams,
       ...(priced.lines[i].taxLines ? { tax_lines: priced.lines[i].taxLines } : {}),
+      ...dealFields(i),
     })),
+    // Deals (issue 28): their part of `discount_amount`, and what applied, what did not and why, and nudges.
+    deal_discount: deals ? deals.outcome.result.discountCents : 0,
+    deals: deals ? dealsSummary(deals.outcome, deals.preset) : null,
     // Every named tax line that applied to something in the cart, separately stated (issue 14).
     ...(priced.totals.taxLines ? { tax_lines: statedTaxLines(priced.totals.taxLines) } : {}),
     total_segments: (Object.keys(SEGMENT_TITLES) as (keyof typeof SEGMENT_TITLES)[]).map((code) => ({

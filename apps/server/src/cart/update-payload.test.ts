@@ -7,9 +7,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { CART_MESSAGES as M } from './messages.ts';
-import { bearer, commerceApp, loginCustomer, pin, Shopper } from './testing.ts';
+import { bearer, commerceApp, loginCustomer, pin, Shopper } from '../../test-support/cart/testing.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 const DECIMALS = 'Points to redeem cannot contain decimals';

@@ -15,6 +15,11 @@ import { resolveLine, type ResolveContext, type ResolvedLine } from './resolve.t
 import { priceCart, totalsResponse } from './totals.ts';
 import { evaluateCart, limitScope } from '../limits/enforce.ts';
 import { cartTaxLines } from '../tax/section.ts';
+import { evaluateStoreDeals } from '../deals/apply.ts';
+import { dealDisplayPresetOf } from '../deals/display.ts';
+import { activeDealsFor } from '../deals/repository.ts';
+import { DEAL_DISPLAY_SECTION } from '../deals/display-section.ts';
+import { readSection } from '../store-settings/read.ts';
 
 export interface LineEntry {
   row: CartLineRow;
@@ -97,9 +102,20 @@ export async function totalsOf(db: Db, catalog: CatalogSource | null, store: Sto
   // The store's named tax lines (issue 14, tax/section.ts).
   const productIds = sellable.flatMap((e) => e.resolved.components.map((c) => c.productId));
   const taxLines = await cartTaxLines(db, store, cart.license_type, customer, productIds, now, catalog?.find(store.storeId)?.taxFacts);
+  // The store's deals on the server's prices (issue 28, deals/apply.ts): the order runs the same.
+  const deals = await evaluateStoreDeals(db, {
+    store,
+    deals: await activeDealsFor(db, store.storeId),
+    lines: sellable.map((e) => e.resolved),
+    shopper: { licence: cart.license_type, customerId: customer?.id ?? null },
+    couponApplied: coupon != null,
+    pointsRedeemed: cart.credits > 0,
+    now,
+  });
   const price = (shippingInclTax: number) =>
     priceCart({
       lines: sellable.map((e) => e.resolved),
+      dealDiscounts: deals?.lineDiscounts ?? null,
       taxLines,
       coupon: coupon ? toDomainCoupon(coupon) : null,
       credits: cart.credits,
@@ -113,7 +129,12 @@ export async function totalsOf(db: Db, catalog: CatalogSource | null, store: Sto
     priced,
     sellable.map((e) => e.resolved),
     sellable.map((e) => ({ item_id: e.row.id })),
-    { couponCode: coupon?.code ?? null, shippingMethod: cart.order_type, creditsRequested: cart.credits },
+    {
+      couponCode: coupon?.code ?? null,
+      shippingMethod: cart.order_type,
+      creditsRequested: cart.credits,
+      deals: deals ? { outcome: deals, preset: dealDisplayPresetOf(store, cart.license_type, (await readSection(db, store, DEAL_DISPLAY_SECTION)).value) } : null,
+    },
   );
   // A store with a limit model other than the spec's per-order limit (issue 14; a state preset it
   // starts on, issue 26): over_limit is that model's verdict, earlier orders in the windows counted,

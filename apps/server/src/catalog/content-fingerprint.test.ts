@@ -12,10 +12,10 @@
 import { createHash } from 'node:crypto';
 import { createAttributeIndex, productSearchQuery } from '@verdant/search';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { CatalogIndexManager } from './index-manager.ts';
 import { StoreCatalog } from './store-catalog.ts';
-import { NOW, seed, storesFile } from './test-app.ts';
+import { NOW, seed, storesFile } from '../../test-support/catalog/test-app.ts';
 
 /** sha256 of JSON.stringify(content()) per demo store, made by main at b6d2f0c (the same on both databases). */
 const MAIN_FINGERPRINTS: Record<number, string> = {

@@ -7,10 +7,10 @@ import { SIZE_IDS, type CatalogProduct } from '@verdant/domain';
 import type { KyselyPlugin } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { BUNDLE_SKU, GROUPED_SKU } from '../seed/index.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { affectedProductIds } from './catalog-rows.ts';
 import { loadDocuments, type StoreDocuments } from './documents.ts';
-import { NOW, seed, storesFile } from './test-app.ts';
+import { NOW, seed, storesFile } from '../../test-support/catalog/test-app.ts';
 
 const options = { customerGroupFor: () => 0, now: NOW };
 

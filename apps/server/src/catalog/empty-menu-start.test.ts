@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { runImportCli } from '../menu-import/cli.ts';
-import { call, freePort, REDIS_URL, START_MS, startNode, STOP_MS, within, type ServerNode } from '../multinode/harness.ts';
+import { call, freePort, REDIS_URL, START_MS, startNode, STOP_MS, within, type ServerNode } from '../../test-support/multinode/harness.ts';
 
 const HOST = 'greenleaf.localhost';
 

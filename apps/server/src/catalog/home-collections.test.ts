@@ -17,7 +17,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { Database } from '../db/schema.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { homeCollections, type CatalogView } from './home-collections.ts';
 import { loadDocuments } from './documents.ts';
 import type { CatalogIndexManager } from './index-manager.ts';

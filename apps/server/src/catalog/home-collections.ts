@@ -45,9 +45,10 @@ function sellable(p: CatalogProduct): boolean {
   return true;
 }
 
-export function homeCollections(catalog: CatalogView, store: Store, licenseType: LicenseType, now: Date = new Date()): HomeCollections {
+/** The products a home list may show for a licence type, newest first (also /sale's products on deal, issue 28). */
+export function listedProducts(catalog: CatalogView, store: Store, licenseType: LicenseType): CatalogProduct[] {
   const hidden = hiddenCategoryIds(store, catalog.allCategories());
-  const eligible = [...catalog.allProducts()]
+  return [...catalog.allProducts()]
     .filter(
       (p) =>
         CATALOG_VISIBILITY.includes(p.visibility) &&
@@ -57,6 +58,10 @@ export function homeCollections(catalog: CatalogView, store: Store, licenseType:
         sellable(p),
     )
     .sort((a, b) => (a.created_at === b.created_at ? b.id - a.id : a.created_at < b.created_at ? 1 : -1));
+}
+
+export function homeCollections(catalog: CatalogView, store: Store, licenseType: LicenseType, now: Date = new Date()): HomeCollections {
+  const eligible = listedProducts(catalog, store, licenseType);
   // A card (the domain's pricing) only for what a list takes: the first 15 of each, in order. Pricing
   // every eligible product (a thousand and more) was most of a home render's cost, paid again after
   // every order, which changes the store's catalogue and so drops this list's cache (issue 15, 4/20).

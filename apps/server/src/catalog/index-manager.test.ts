@@ -10,12 +10,12 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { SelectQueryNode, TableNode, type Kysely, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { createDatabase } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { redisBus, type ChangeBus } from './change-bus.ts';
 import { CatalogIndexManager } from './index-manager.ts';
-import { hostOf, NOW, seed, storesFile, loadCatalogues, testApp } from './test-app.ts';
+import { hostOf, NOW, seed, storesFile, loadCatalogues, testApp } from '../../test-support/catalog/test-app.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

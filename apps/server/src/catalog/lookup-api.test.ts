@@ -4,8 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
-import { hostOf, seed, testApp } from './test-app.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { hostOf, seed, testApp } from '../../test-support/catalog/test-app.ts';
 
 describeEachDatabase('catalogue lookup API', (getDb) => {
   let app: FastifyInstance;

@@ -11,7 +11,9 @@ import type { Filter } from '@verdant/search';
 import { SEARCH_DEFAULTS } from '@verdant/search';
 import { ApiError, ok } from '../http/envelope.ts';
 import type { StoreRegistry } from '../stores/registry.ts';
-import { commaList, parseOr400, requestStore, searching } from './http.ts';
+import { commaList, parseOr400 } from '../http/parse.ts';
+import { requestStore } from '../http/request-store.ts';
+import { searching } from '../http/searching.ts';
 import type { CatalogIndexManager } from './index-manager.ts';
 import { CatalogNotFoundError, LOOKUP_MESSAGES, loadProduct, parentOfChildSku } from './product-lookup.ts';
 import { visibleCategoryIds } from './visibility.ts';
@@ -75,7 +77,7 @@ export function registerCatalogLookupRoutes(app: FastifyInstance, { registry, ma
     { config: { docs: { summary: 'List categories visible in the store', tags: ['Catalogue'], query: categoriesQuery, security: 'none' } } },
     async (request) => {
     const store = requestStore(registry, request);
-    const q = parseOr400(categoriesQuery, request.query);
+    const q = parseOr400(categoriesQuery, request.query, 'catalog');
     const catalog = manager.catalog(store.storeId);
     // Compliance-hidden categories (and their descendants) are not part of this store's menu.
     const filters: Filter[] = [
@@ -105,7 +107,7 @@ export function registerCatalogLookupRoutes(app: FastifyInstance, { registry, ma
     { config: { docs: { summary: 'List product attributes and their options', description: '`attribute_code` and `attribute_id` take comma-separated lists.', tags: ['Catalogue'], query: attributesQuery, security: 'none' } } },
     async (request) => {
     const store = requestStore(registry, request);
-    const q = parseOr400(attributesQuery, request.query);
+    const q = parseOr400(attributesQuery, request.query, 'catalog');
     const filters: Filter[] = [];
     if (q.attribute_code !== undefined)
       filters.push({ field: 'attribute_code', op: 'in', values: commaList(q.attribute_code) });
@@ -129,7 +131,7 @@ export function registerCatalogLookupRoutes(app: FastifyInstance, { registry, ma
     { config: { docs: { summary: 'Read one product by sku', tags: ['Catalogue'], query: productBySkuQuery, security: 'none', errors: { 404: 'No such product in this store' } } } },
     async (request) => {
     const store = requestStore(registry, request);
-    parseOr400(productBySkuQuery, request.query);
+    parseOr400(productBySkuQuery, request.query, 'catalog');
     const sku = request.params.sku;
     if (!sku || sku.length > 255) throw new ApiError(400, LOOKUP_MESSAGES.searchKey);
     const product = loadProduct(manager.catalog(store.storeId), store, sku);
@@ -142,7 +144,7 @@ export function registerCatalogLookupRoutes(app: FastifyInstance, { registry, ma
     { config: { docs: { summary: 'Find one product by sku, url_path or a child\'s sku', tags: ['Catalogue'], query: productQuery, security: 'none', errors: { 404: 'No such product in this store' } } } },
     async (request) => {
     const store = requestStore(registry, request);
-    const q = parseOr400(productQuery, request.query);
+    const q = parseOr400(productQuery, request.query, 'catalog');
     const catalog = manager.catalog(store.storeId);
     const keys = [q.sku, q.url_path, q.child_sku].filter((k) => k !== undefined);
     if (keys.length !== 1) throw new ApiError(400, LOOKUP_MESSAGES.searchKey);

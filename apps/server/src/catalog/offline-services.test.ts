@@ -9,9 +9,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductSearchParams } from '@verdant/domain';
 import { createStorefrontServices } from '../ssr/services.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { offlineServices, type CatalogSnapshot } from './offline-services.ts';
-import { NOW, hostOf, seed, storeByCode, loadCatalogues, testApp } from './test-app.ts';
+import { NOW, hostOf, seed, storeByCode, loadCatalogues, testApp } from '../../test-support/catalog/test-app.ts';
 
 describeEachDatabase('catalogue snapshot', (getDb) => {
   let app: FastifyInstance;

@@ -9,11 +9,12 @@
  * it as `@verdant/server/catalog/offline-services.ts`). Keep it that way; a test checks the import
  * graph (offline-services.test.ts).
  */
-import type { CatalogAttribute, Store } from '@verdant/domain';
+import type { CatalogAttribute, Store, TaxLine } from '@verdant/domain';
 import { createAttributeIndex } from '@verdant/search';
 import type { StorefrontServices } from '@verdant/web/context';
 import { createStorefrontServices } from '../ssr/services.ts';
 import { StoreCatalog, type StoreContent } from './store-catalog.ts';
+import type { PageDealsSource } from '../deals/page-deals.ts';
 
 export interface CatalogSnapshot {
   version: 1;
@@ -22,6 +23,14 @@ export interface CatalogSnapshot {
   store: Store;
   attributes: CatalogAttribute[];
   content: StoreContent;
+  /**
+   * Issue 28: the store's active deals, their redemptions and its display setting when it has any:
+   * offline pages show the deals live at the browser's clock, and an offline cart's estimate applies
+   * them (the server's answer, when the order is sent, is the one that counts).
+   */
+  deals?: PageDealsSource;
+  /** The store's named tax lines (issue 14), so an offline cart's estimate taxes as the server does. */
+  tax?: { lines: TaxLine[] };
 }
 
 export function offlineServices(snapshot: CatalogSnapshot, clock: () => Date = () => new Date()): StorefrontServices {
@@ -30,5 +39,7 @@ export function offlineServices(snapshot: CatalogSnapshot, clock: () => Date = (
   const catalog = new StoreCatalog(snapshot.store.storeId, attributes, snapshot.content, {
     listOutOfStock: snapshot.store.catalog.listOutOfStockProducts,
   });
-  return createStorefrontServices({ manager: { catalog: () => catalog }, clock }).services;
+  const deals = snapshot.deals ?? null;
+  const taxLines = snapshot.tax?.lines ?? [];
+  return createStorefrontServices({ manager: { catalog: () => catalog }, clock, deals: async () => deals, taxLines: async () => taxLines }).services;
 }

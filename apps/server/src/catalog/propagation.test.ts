@@ -13,10 +13,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { StoreRegistry } from '../stores/registry.ts';
-import { MenuFile } from './menu-fixture.ts';
-import { NOW, hostOf, seed, storesFile, testApp } from './test-app.ts';
+import { MenuFile } from '../../test-support/catalog/menu-fixture.ts';
+import { NOW, hostOf, seed, storesFile, testApp } from '../../test-support/catalog/test-app.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 const HOST = hostOf('downtown');

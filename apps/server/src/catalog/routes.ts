@@ -17,7 +17,9 @@ import type { StorefrontServices } from '@verdant/web/context';
 import { ApiError, ok } from '../http/envelope.ts';
 import { TtlCache, storeKey } from '../cache/ttl-cache.ts';
 import type { StoreRegistry } from '../stores/registry.ts';
-import { parseOr400, requestStore, searching } from './http.ts';
+import { parseOr400 } from '../http/parse.ts';
+import { requestStore } from '../http/request-store.ts';
+import { searching } from '../http/searching.ts';
 import type { CatalogIndexManager } from './index-manager.ts';
 import { LOOKUP_MESSAGES } from './product-lookup.ts';
 import { registerCatalogLookupRoutes } from './lookup-routes.ts';
@@ -141,7 +143,7 @@ export function registerCatalogRoutes(app: FastifyInstance, deps: CatalogRouteDe
       if (Array.isArray(v)) throw new ApiError(400, `${key} must be given once`);
       if (v !== undefined) single[key] = v;
     }
-    const q = parseOr400(listQuery, single);
+    const q = parseOr400(listQuery, single, 'catalog');
     // `size` is the page size here, so the size filter travels as `sizes` (the index field's name).
     const filterParams = new URLSearchParams();
     for (const [key, value] of new URL(request.url, 'http://x').searchParams) {
@@ -188,7 +190,7 @@ export function registerCatalogRoutes(app: FastifyInstance, deps: CatalogRouteDe
     },
     async (request) => {
     const store = requestStore(registry, request);
-    const body = parseOr400(searchBody, request.body ?? {});
+    const body = parseOr400(searchBody, request.body ?? {}, 'catalog');
     const catalog = manager.catalog(store.storeId);
     const query = body.query as SearchQuery;
     if (query.filters !== undefined && !Array.isArray(query.filters))

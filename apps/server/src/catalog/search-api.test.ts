@@ -5,8 +5,8 @@
 import { PRICE_RANGES, sizeLongLabel, type CatalogProduct, type ProductCard } from '@verdant/domain';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
-import { hostOf, seed, loadCatalogues, testApp } from './test-app.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { hostOf, seed, loadCatalogues, testApp } from '../../test-support/catalog/test-app.ts';
 
 type Bucket = { value: string; label: string; count: number };
 interface ListResult {

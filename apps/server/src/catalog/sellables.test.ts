@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cartProducts } from '../cart/catalog-source.ts';
 import { loadProducts, type LoadedProduct } from '../prices/loader.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { CatalogIndexManager } from './index-manager.ts';
-import { NOW, seed, storesFile } from './test-app.ts';
+import { NOW, seed, storesFile } from '../../test-support/catalog/test-app.ts';
 
 /** Tier rows come back in no particular order from the database; their order means nothing. */
 function normalised(products: Map<string, LoadedProduct>): unknown {

@@ -8,10 +8,10 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorefrontServices } from '../ssr/services.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { offlineServices, type CatalogSnapshot } from './offline-services.ts';
 import { COMPACT_SNAPSHOT_VERSION, decodeSnapshot, encodeSnapshot, type CompactSnapshot } from './snapshot-format.ts';
-import { NOW, hostOf, loadCatalogues, seed, storeByCode, testApp } from './test-app.ts';
+import { NOW, hostOf, loadCatalogues, seed, storeByCode, testApp } from '../../test-support/catalog/test-app.ts';
 
 describe('compact snapshot format', () => {
   it('round-trips nulls, absent keys, empty and nested arrays, mixed values and numbers exactly', () => {

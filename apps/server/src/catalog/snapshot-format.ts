@@ -40,6 +40,10 @@ export interface CompactSnapshot {
   strings: string[];
   /** `{ store, attributes, content }` of the version-1 snapshot as one object column of one row. */
   body: Column;
+  /** Issue 28: the store's deals as they are (a few records: no columns). */
+  deals?: CatalogSnapshot['deals'];
+  /** The store's named tax lines (a few records: no columns). */
+  tax?: CatalogSnapshot['tax'];
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -215,7 +219,7 @@ function decodeColumn(column: Column, n: number, strings: readonly string[], rel
 export function encodeSnapshot(snapshot: Omit<CatalogSnapshot, 'version'>): CompactSnapshot {
   const strings = new StringTable();
   const body = encodeColumn([{ store: snapshot.store, attributes: snapshot.attributes, content: snapshot.content }], strings);
-  return { version: COMPACT_SNAPSHOT_VERSION, generatedAt: snapshot.generatedAt, strings: strings.list, body };
+  return { version: COMPACT_SNAPSHOT_VERSION, generatedAt: snapshot.generatedAt, strings: strings.list, body, ...(snapshot.deals ? { deals: snapshot.deals } : {}), ...(snapshot.tax ? { tax: snapshot.tax } : {}) };
 }
 
 /**
@@ -227,5 +231,5 @@ export function encodeSnapshot(snapshot: Omit<CatalogSnapshot, 'version'>): Comp
 export function decodeSnapshot(compact: CompactSnapshot, { release = false }: { release?: boolean } = {}): CatalogSnapshot {
   if (compact?.version !== COMPACT_SNAPSHOT_VERSION) throw new Error(`Unknown offline snapshot format ${String(compact?.version)}`);
   const [body] = decodeColumn(compact.body, 1, compact.strings, release) as Pick<CatalogSnapshot, 'store' | 'attributes' | 'content'>[];
-  return { version: 1, generatedAt: compact.generatedAt, ...body };
+  return { version: 1, generatedAt: compact.generatedAt, ...body, ...(compact.deals ? { deals: compact.deals } : {}), ...(compact.tax ? { tax: compact.tax } : {}) };
 }

@@ -2,7 +2,7 @@
  * `GET /api/catalog/snapshot` (issue 6, spec §1 "works offline"): everything the browser needs to
  * run the store's catalogue pages with no network — the store's settings, its products (with
  * prices and stock as of now), categories, attributes, CMS pages and blocks, tax rules and URL
- * rewrites, and the time it was made. The browser keeps it in IndexedDB and answers category,
+ * rewrites, the time it was made, and the store's active deals with its display setting (issue 28). The browser keeps it in IndexedDB and answers category,
  * search, product and CMS pages from it offline with the same search engine (packages/search) and
  * the same catalogue modules as the server (./offline-services.ts).
  *
@@ -20,11 +20,12 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Store } from '@verdant/domain';
+import type { Store, TaxLine } from '@verdant/domain';
 import type { CatalogIndexManager } from './index-manager.ts';
 import type { CatalogSnapshot } from './offline-services.ts';
-import { parseOr400 } from './http.ts';
+import { parseOr400 } from '../http/parse.ts';
 import { encodeSnapshot } from './snapshot-format.ts';
+import type { PageDealsSource } from '../deals/page-deals.ts';
 
 const snapshotQuery = z.object({ format: z.enum(['1', '2']).optional().describe('`2`: the compact form; version 1 without it') });
 
@@ -36,12 +37,24 @@ interface Prepared {
   etag: string;
 }
 
-export function registerSnapshotRoutes(app: FastifyInstance, deps: { manager: CatalogIndexManager; clock: () => Date }): void {
+export function registerSnapshotRoutes(
+  app: FastifyInstance,
+  deps: {
+    manager: CatalogIndexManager;
+    clock: () => Date;
+    pageDeals?: (store: Store) => Promise<PageDealsSource | null>;
+    /** The store's named tax lines (tax/section.ts), for the offline estimate's taxes. */
+    taxLines?: (store: Store) => Promise<readonly TaxLine[]>;
+  },
+): void {
   // Per store: the version-1 copy and the compact one, each made on first request.
   const prepared = new Map<number, { v1?: Prepared; v2?: Prepared }>();
   app.onStoreInvalidated((storeId) => (storeId == null ? prepared.clear() : prepared.delete(storeId)));
 
-  const prepare = (store: Store, compact: boolean): Prepared => {
+  const prepare = async (store: Store, compact: boolean): Promise<Prepared> => {
+    // Issue 28: the store's active deals and display setting ride along (a deal change drops this copy).
+    const deals = deps.pageDeals ? await deps.pageDeals(store) : null;
+    const taxLines = deps.taxLines ? await deps.taxLines(store) : [];
     let forStore = prepared.get(store.storeId);
     if (!forStore) prepared.set(store.storeId, (forStore = {}));
     let entry = compact ? forStore.v2 : forStore.v1;
@@ -52,6 +65,8 @@ export function registerSnapshotRoutes(app: FastifyInstance, deps: { manager: Ca
         store,
         attributes: [...deps.manager.allAttributes()],
         content: deps.manager.catalog(store.storeId).content(),
+        ...(deals && deals.records.length > 0 ? { deals } : {}),
+        ...(taxLines.length > 0 ? { tax: { lines: [...taxLines] } } : {}),
       };
       const json = JSON.stringify(compact ? encodeSnapshot(snapshot) : snapshot);
       entry = { json, gzip: gzipSync(json, compact ? { level: 9 } : {}), etag: `"${compact ? 'c2-' : ''}${createHash('sha1').update(json).digest('base64url')}"` };
@@ -83,8 +98,8 @@ export function registerSnapshotRoutes(app: FastifyInstance, deps: { manager: Ca
       },
     },
     async (request, reply) => {
-    const compact = parseOr400(snapshotQuery, request.query).format === '2';
-    const entry = prepare(request.store, compact);
+    const compact = parseOr400(snapshotQuery, request.query, 'catalog').format === '2';
+    const entry = await prepare(request.store, compact);
     reply.header('etag', entry.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
     reply.type('application/json; charset=utf-8');

@@ -10,10 +10,10 @@
  */
 import { productSearchQuery } from '@verdant/search';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { CatalogIndexManager } from './index-manager.ts';
 import type { StoreCatalog } from './store-catalog.ts';
-import { NOW, seed, storesFile } from './test-app.ts';
+import { NOW, seed, storesFile } from '../../test-support/catalog/test-app.ts';
 
 const STORE = 1;
 

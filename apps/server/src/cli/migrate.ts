@@ -6,7 +6,14 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../config.ts';
 import { createDatabase, migrateToLatest, redact } from '../db/index.ts';
 
+export const MIGRATE_USAGE = [
+  'Usage: npm run migrate',
+  '  Applies pending migrations to the database the server would use (SQLite under DATA_DIR, or DATABASE_URL).',
+].join('\n');
+
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) return console.log(MIGRATE_USAGE);
   const config = loadConfig();
   const { db, dialect, destroy } = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {

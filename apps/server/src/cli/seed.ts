@@ -23,6 +23,8 @@ import {
   deploymentStoresFile,
   readStoresFile,
   seedDemo,
+  seedDemoDeals,
+  seedDemoFleet,
   seedDeployment,
 } from '../seed/index.ts';
 
@@ -91,7 +93,9 @@ export function parseSeedArgs(argv: string[]): SeedArgs {
 }
 
 async function main(): Promise<void> {
-  const args = parseSeedArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) return console.log(SEED_USAGE);
+  const args = parseSeedArgs(argv);
   const config = loadConfig();
   const dataDir = args.dataDir ? resolve(args.dataDir) : config.dataDir;
   if (args.stores !== undefined) return seedManyStores(args, args.stores, dataDir, config.databaseUrl);
@@ -106,6 +110,12 @@ async function main(): Promise<void> {
       referenceDate: args.referenceDate,
       force: args.force,
     });
+    // The demo deals (issue 28): each store gets those it does not have yet (seed/deals.ts).
+    const deals = await db.transaction().execute((trx) => seedDemoDeals(trx, storesFile, args.referenceDate ?? new Date()));
+    if (deals > 0) console.log(`Demo deals written: ${deals}`);
+    // Two drivers and two vehicles per delivering store that has none (issue 29, seed/delivery.ts).
+    const fleet = await db.transaction().execute((trx) => seedDemoFleet(trx, storesFile, args.referenceDate ?? new Date()));
+    if (fleet.drivers + fleet.vehicles > 0) console.log(`Demo drivers and vehicles written: ${fleet.drivers} drivers, ${fleet.vehicles} vehicles`);
     const where = dialect === 'sqlite' ? `${dataDir}/verdant.sqlite` : 'DATABASE_URL';
     console.log(
       `Seeded ${summary.stores.length} stores × ${summary.productsPerStore} products into ${dialect} (${where}) ` +
@@ -145,6 +155,12 @@ async function seedManyStores(args: SeedArgs, count: number, dataDir: string, da
           );
       },
     });
+    // The demo deals (issue 28): each store gets those it does not have yet (seed/deals.ts).
+    const deals = await db.transaction().execute((trx) => seedDemoDeals(trx, storesFile, args.referenceDate ?? new Date()));
+    if (deals > 0) console.log(`Demo deals written: ${deals}`);
+    // Two drivers and two vehicles per delivering store that has none (issue 29, seed/delivery.ts).
+    const fleet = await db.transaction().execute((trx) => seedDemoFleet(trx, storesFile, args.referenceDate ?? new Date()));
+    if (fleet.drivers + fleet.vehicles > 0) console.log(`Demo drivers and vehicles written: ${fleet.drivers} drivers, ${fleet.vehicles} vehicles`);
     const where = dialect === 'sqlite' ? `${dataDir}/verdant.sqlite` : 'DATABASE_URL';
     console.log(
       `Seeded ${summary.stores} stores × ${summary.productsPerStore} products (${summary.productRows} product rows, ` +

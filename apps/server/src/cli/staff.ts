@@ -4,7 +4,7 @@
  * use (SQLite under DATA_DIR, or DATABASE_URL), migrates it and brings the stores table up to the
  * stores file first, as `npm start` does.
  *
- *   add --email a@b.c --role owner|manager|budtender [--name N] [--password P] [--stores downtown,eastside]
+ *   add --email a@b.c --role owner|manager|budtender|driver [--name N] [--password P] [--stores downtown,eastside]
  *       (--name: at least 2 letters, as every person's name; default: the e-mail's local part's letters)
  *   list
  *   reset-password --email a@b.c
@@ -25,13 +25,13 @@ import { passwordProblem, storeWords } from '../staff/password-strength.ts';
 
 export const STAFF_USAGE = [
   'Usage:',
-  '  npm run staff -- add --email a@b.c --role owner|manager|budtender [--name N] [--password P] [--stores downtown,eastside]',
+  '  npm run staff -- add --email a@b.c --role owner|manager|budtender|driver [--name N] [--password P] [--stores downtown,eastside]',
   '  npm run staff -- list',
   '  npm run staff -- reset-password --email a@b.c',
 ].join('\n');
 
 export type StaffCommand =
-  | { command: 'add'; email: string; role: 'owner' | 'manager' | 'budtender'; name: string; password?: string; stores: string[] }
+  | { command: 'add'; email: string; role: 'owner' | 'manager' | 'budtender' | 'driver'; name: string; password?: string; stores: string[] }
   | { command: 'list' }
   | { command: 'reset-password'; email: string };
 
@@ -84,7 +84,9 @@ export function parseStaffArgs(argv: string[]): StaffCommand {
 }
 
 async function main(): Promise<void> {
-  const args = parseStaffArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) return console.log(STAFF_USAGE);
+  const args = parseStaffArgs(argv);
   const config = loadConfig();
   const storesFile = readStoresFile(config.storesFile);
   const { db, destroy } = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

@@ -1,8 +1,8 @@
 /** Integration: the CMS API (pages and blocks by id, by identifier, as lists) on both databases. */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { hostOf, seed, testApp } from '../catalog/test-app.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { hostOf, seed, testApp } from '../../test-support/catalog/test-app.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 
 const EMPTY = { code: 404, result: 'CMS query returned empty result' };
 

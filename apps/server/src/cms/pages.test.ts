@@ -4,7 +4,7 @@ import type { StorefrontServices } from '@verdant/web/context';
 import { CatalogIndexManager } from '../catalog/index-manager.ts';
 import { INACTIVE_PAGE_IDENTIFIER, readStoresFile, seedDemo, STATIC_PAGE_IDENTIFIERS } from '../seed/index.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { cmsPage } from './pages.ts';
 
 const storesFile = readStoresFile(DEMO_STORES_FILE);

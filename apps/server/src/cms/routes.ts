@@ -13,7 +13,9 @@ import {
   type SearchIndex,
 } from '@verdant/search';
 import type { CatalogIndexManager } from '../catalog/index-manager.ts';
-import { parseOr400, requestStore, searching } from '../catalog/http.ts';
+import { parseOr400 } from '../http/parse.ts';
+import { requestStore } from '../http/request-store.ts';
+import { searching } from '../http/searching.ts';
 import { CatalogNotFoundError, LOOKUP_MESSAGES } from '../catalog/product-lookup.ts';
 import { ok } from '../http/envelope.ts';
 import type { StoreRegistry } from '../stores/registry.ts';
@@ -57,7 +59,7 @@ export function registerCmsRoutes(app: FastifyInstance, { registry, manager }: C
       { config: { docs: { summary: `Read one CMS ${type} by id`, tags: ['CMS'], params: byId, security: 'none', errors: { 404: 'No such active CMS entry' } } } },
       async (request) => {
       const store = requestStore(registry, request);
-      const { id } = parseOr400(byId, request.params);
+      const { id } = parseOr400(byId, request.params, 'catalog');
       const doc = indexOf(store.storeId).get(id);
       if (!doc || !doc.is_active) throw new CatalogNotFoundError(LOOKUP_MESSAGES.cms);
       return ok(doc);
@@ -68,7 +70,7 @@ export function registerCmsRoutes(app: FastifyInstance, { registry, manager }: C
       { config: { docs: { summary: `Find a CMS ${type} by identifier, or list them`, tags: ['CMS'], query: listQuery, security: 'none', errors: { 404: 'No active CMS entry with that identifier' } } } },
       async (request) => {
       const store = requestStore(registry, request);
-      const q = parseOr400(listQuery, request.query);
+      const q = parseOr400(listQuery, request.query, 'catalog');
       const index = indexOf(store.storeId);
       if (q.identifier !== undefined) {
         const found = index.search(cmsQuery({ identifiers: [q.identifier], size: 1 }));

@@ -5,8 +5,10 @@
  * vite config) holds no storefront module. Runs on the real builds: skipped when they are absent,
  * failing instead under CI=true (CI builds before testing).
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_BUNDLE_MARKER } from '../../../console/src/marker.ts';
 import { REPO_ROOT } from '../config.ts';
@@ -24,6 +26,14 @@ function textFiles(dir: string): string[] {
     .map((e) => path.join(e.parentPath, e.name));
 }
 
+/** The console's entry script, as its index.html loads it (`assets/index-….js`). */
+function consoleEntry(): string {
+  const html = fs.readFileSync(path.join(CONSOLE_DIST_DIR, 'index.html'), 'utf8');
+  const src = /<script type="module"[^>]* src="\/console\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
+  expect(src, 'index.html names no module script').toBeTruthy();
+  return src!;
+}
+
 describe.skipIf(!built && !ci)(`bundle separation${built ? '' : ' (skipped: run npm run build first)'}`, () => {
   it('the builds exist (CI builds before testing)', () => {
     expect(fs.existsSync(path.join(WEB_CLIENT, 'assets')), `${WEB_CLIENT} is missing: run npm run build`).toBe(true);
@@ -33,7 +43,22 @@ describe.skipIf(!built && !ci)(`bundle separation${built ? '' : ' (skipped: run 
   it('the console bundle carries its marker (so its absence elsewhere means something)', () => {
     const assets = textFiles(path.join(CONSOLE_DIST_DIR, 'assets')).filter((f) => f.endsWith('.js'));
     expect(assets.length).toBeGreaterThan(0);
-    expect(assets.some((f) => fs.readFileSync(f, 'utf8').includes(CONSOLE_BUNDLE_MARKER))).toBe(true);
+    // In the entry the page loads (main.tsx sets it), not only in some lazy page's chunk.
+    const entry = consoleEntry();
+    expect(fs.readFileSync(path.join(CONSOLE_DIST_DIR, entry), 'utf8')).toContain(CONSOLE_BUNDLE_MARKER);
+  });
+
+  it('no shopper file is or names a console chunk (the lazy pages carry no marker of their own)', () => {
+    const consoleChunks = fs.readdirSync(path.join(CONSOLE_DIST_DIR, 'assets')).filter((f) => f.endsWith('.js'));
+    expect(consoleChunks.length).toBeGreaterThan(1);
+    const digest = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
+    const consoleDigests = new Set(consoleChunks.map((f) => digest(path.join(CONSOLE_DIST_DIR, 'assets', f))));
+    const offending = textFiles(WEB_CLIENT).filter((f) => {
+      if (consoleDigests.has(digest(f))) return true;
+      const text = fs.readFileSync(f, 'utf8');
+      return consoleChunks.some((chunk) => text.includes(chunk));
+    });
+    expect(offending.map((f) => path.relative(REPO_ROOT, f))).toEqual([]);
   });
 
   it('no shopper file holds console code: no marker, no console API path, no apps/console source', () => {
@@ -66,5 +91,37 @@ describe.skipIf(!built && !ci)(`bundle separation${built ? '' : ' (skipped: run 
       .map((f) => fs.readFileSync(f, 'utf8'))
       .join('\n');
     expect(webChunks.filter((chunk) => consoleText.includes(chunk))).toEqual([]);
+  });
+});
+
+/** The console split by route (issue 27): what a tablet or phone at the counter loads before it shows the order queue. */
+describe.skipIf(!built && !ci)(`console code splitting${built ? '' : ' (skipped: run npm run build first)'}`, () => {
+  type Chunk = { file: string; entry: boolean; modules: string[] };
+  const chunks = () => JSON.parse(fs.readFileSync(path.join(CONSOLE_DIST_DIR, 'chunks.json'), 'utf8')) as Chunk[];
+
+  it('the entry holds the shell, sign-in and the order queue; every other page is a chunk loaded when needed', () => {
+    const all = chunks();
+    const entry = all.filter((c) => c.entry);
+    expect(entry.map((c) => `assets/${path.basename(c.file)}`)).toEqual([consoleEntry()]);
+    const eager = entry[0]!.modules;
+    for (const m of ['main.tsx', 'routes/layout.tsx', 'routes/login.tsx', 'routes/queue.tsx'])
+      expect(eager).toContain(`apps/console/src/${m}`);
+    // index.html preloads nothing else: the queue needs one script.
+    const html = fs.readFileSync(path.join(CONSOLE_DIST_DIR, 'index.html'), 'utf8');
+    expect(html).not.toContain('modulepreload');
+    // Each page main.tsx loads lazily is in a chunk of its own, none in the entry.
+    const main = fs.readFileSync(path.join(REPO_ROOT, 'apps/console/src/main.tsx'), 'utf8');
+    const pages = [...main.matchAll(/import\('\.\/(routes\/[\w-]+\.tsx)'\)/g)].map((m) => `apps/console/src/${m[1]}`);
+    expect(pages.length).toBeGreaterThan(10);
+    expect(pages.filter((m) => eager.includes(m))).toEqual([]);
+    const lazy = all.filter((c) => !c.entry).flatMap((c) => c.modules);
+    expect(pages.filter((m) => !lazy.includes(m))).toEqual([]);
+    // zod (the settings forms' schemas) never loads for the queue.
+    expect(eager.filter((m) => m.includes('node_modules/zod/'))).toEqual([]);
+  });
+
+  it('the entry stays small: under 125 KiB gzip (the whole console was one 171 KiB file before the split)', () => {
+    const gzip = zlib.gzipSync(fs.readFileSync(path.join(CONSOLE_DIST_DIR, consoleEntry())), { level: 9 }).length;
+    expect(gzip / 1024).toBeLessThan(125);
   });
 });

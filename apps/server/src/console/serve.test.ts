@@ -6,13 +6,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerSecurityHeaders } from '../http/security-headers.ts';
-import { registerConsole } from './serve.ts';
+import { acceptedEncodings, registerConsole } from './serve.ts';
 
 const INDEX =
   '<!doctype html><html><head><script type="module" src="/console/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>';
+
+const CHUNK = `export const menu = ${JSON.stringify('x'.repeat(4000))};`;
 
 async function server(dir: string): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
@@ -33,6 +36,10 @@ describe('console serving', () => {
     fs.writeFileSync(path.join(dir, 'index.html'), INDEX);
     fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log("console")');
     fs.writeFileSync(path.join(dir, 'secret.txt'), 'not an asset');
+    // A chunk with the build's compressed copies beside it (scripts/compress-assets.mjs).
+    fs.writeFileSync(path.join(dir, 'assets', 'menu-abc123.js'), CHUNK);
+    fs.writeFileSync(path.join(dir, 'assets', 'menu-abc123.js.br'), zlib.brotliCompressSync(CHUNK));
+    fs.writeFileSync(path.join(dir, 'assets', 'menu-abc123.js.gz'), zlib.gzipSync(CHUNK));
     built = await server(dir);
     missing = await server(path.join(dir, 'nowhere'));
   });
@@ -66,6 +73,47 @@ describe('console serving', () => {
     expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.headers['x-robots-tag']).toBe('noindex, nofollow');
+  });
+
+  it('sends the brotli or gzip copy the browser accepts, the file itself otherwise (Vary: Accept-Encoding)', async () => {
+    const cases: Array<[string | undefined, string | undefined]> = [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip;q=0.5', 'gzip'],
+      ['*', 'br'],
+      ['identity', undefined],
+      [undefined, undefined],
+    ];
+    for (const [accept, encoding] of cases) {
+      const res = await built.inject({
+        method: 'GET',
+        url: '/console/assets/menu-abc123.js',
+        headers: accept === undefined ? {} : { 'accept-encoding': accept },
+      });
+      expect(res.statusCode, accept).toBe(200);
+      expect(res.headers['content-encoding'], accept).toBe(encoding);
+      expect(res.headers.vary, accept).toBe('Accept-Encoding');
+      expect(res.headers['content-type'], accept).toBe('text/javascript; charset=utf-8');
+      expect(res.headers['cache-control'], accept).toBe('public, max-age=31536000, immutable');
+      const body = res.rawPayload;
+      expect(Number(res.headers['content-length']), accept).toBe(body.length);
+      const plain = encoding === 'br' ? zlib.brotliDecompressSync(body) : encoding === 'gzip' ? zlib.gunzipSync(body) : body;
+      expect(plain.toString(), accept).toBe(CHUNK);
+      if (encoding) expect(body.length, accept).toBeLessThan(CHUNK.length / 10);
+    }
+    // A file without compressed copies goes as it is, whatever the browser accepts.
+    const plain = await built.inject({ method: 'GET', url: '/console/assets/index-abc123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log("console")');
+  });
+
+  it('reads Accept-Encoding with its weights', () => {
+    expect([...acceptedEncodings('gzip, deflate, br')]).toEqual(['gzip', 'deflate', 'br']);
+    expect([...acceptedEncodings('br;q=0, gzip;q=0.001')]).toEqual(['gzip']);
+    expect([...acceptedEncodings(' BR ; q=1 ')]).toEqual(['br']);
+    expect([...acceptedEncodings('*;q=0')]).toEqual([]);
+    expect([...acceptedEncodings('')]).toEqual([]);
+    expect([...acceptedEncodings(undefined)]).toEqual([]);
   });
 
   it('answers 404 (not the app) for a missing asset, and never serves files outside assets', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../test/databases.ts';
+import { createTestDatabase } from '../../test-support/databases.ts';
 import { SQLITE_FILE_NAME } from './index.ts';
 
 describe('SQLite checkpoints in a worker thread', () => {

@@ -1,5 +1,5 @@
 /**
- * One SQLite data directory = one server process (README "How a request is served"): each process
+ * One SQLite data directory = one server process (docs/developers/architecture.md, "How a request is served"): each process
  * keeps its own cart cache and group commit, so a second process on the same files would serve
  * stale carts. The lock is an exclusive SQLite transaction on a separate, empty database
  * (`server.lock`) held for the process's lifetime: the operating system drops it when the process

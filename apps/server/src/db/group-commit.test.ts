@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type OwnedTestDatabase } from '../test/databases.ts';
+import { createTestDatabase, type OwnedTestDatabase } from '../../test-support/databases.ts';
 import { runSql } from './compiled.ts';
 import { createGroupCommitter, inWriteTransaction } from './group-commit.ts';
 import { SQLITE_FILE_NAME } from './index.ts';

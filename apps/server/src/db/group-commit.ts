@@ -4,7 +4,7 @@
  *
  * Why: with one SQLite connection, every cart change paid its own BEGIN and COMMIT, and the
  * COMMIT (writing the changed pages to the WAL) was the largest single cost of a cart update
- * (`npm run bench`, commerce suite; see the README). A group pays it once.
+ * (`npm run bench`, commerce suite; see docs/developers/benchmarks.md). A group pays it once.
  *
  * What stays true:
  *  - Durability: a unit's promise settles only after the COMMIT that holds its writes returned,

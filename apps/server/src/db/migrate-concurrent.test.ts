@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { postgresStatus } from '../test/databases.ts';
+import { postgresStatus } from '../../test-support/databases.ts';
 import { createDatabase, migrateToLatest } from './index.ts';
 
 const status = postgresStatus();

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { readStoresFile } from '../seed/stores-file.ts';
-import { describeEachDatabase, tableNames } from '../test/databases.ts';
+import { describeEachDatabase, tableNames } from '../../test-support/databases.ts';
 import { migrateToLatest, syncStores } from './index.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { TABLES_IN_DEPENDENCY_ORDER } from './schema.ts';

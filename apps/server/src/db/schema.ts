@@ -16,6 +16,8 @@ import type * as O from './tables/commerce.ts';
 import type * as S from './tables/console.ts';
 import type * as I from './tables/integration.ts';
 import type * as T from './tables/tax.ts';
+import type * as D from './tables/deals.ts';
+import type * as V from './tables/delivery.ts';
 
 export type * from './tables/common.ts';
 export type * from './tables/catalog.ts';
@@ -23,6 +25,8 @@ export type * from './tables/commerce.ts';
 export type * from './tables/console.ts';
 export type * from './tables/integration.ts';
 export type * from './tables/tax.ts';
+export type * from './tables/deals.ts';
+export type * from './tables/delivery.ts';
 
 export interface Database {
   stores: C.StoresTable;
@@ -83,6 +87,13 @@ export interface Database {
   api_keys: I.ApiKeysTable;
   api_idempotency: I.ApiIdempotencyTable;
   integration_stock_sequences: I.IntegrationStockSequencesTable;
+  deals: D.DealsTable;
+  deal_changes: D.DealChangesTable;
+  deal_redemptions: D.DealRedemptionsTable;
+  drivers: V.DriversTable;
+  vehicles: V.VehiclesTable;
+  trips: V.TripsTable;
+  trip_stops: V.TripStopsTable;
 }
 
 export type TableName = keyof Database;
@@ -150,4 +161,11 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'api_keys',
   'api_idempotency',
   'integration_stock_sequences',
+  'deals',
+  'deal_changes',
+  'deal_redemptions',
+  'drivers',
+  'vehicles',
+  'trips',
+  'trip_stops',
 ];

@@ -20,7 +20,7 @@ import { availableSlots, hoursStatus, SLOT_MESSAGES, slotAt, slotLabel, type Hou
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
-import { boundSettingsOf, sectionOf } from '../store-settings/service.ts';
+import { boundSettingsOf, sectionOf } from '../store-settings/read.ts';
 import { HOURS } from './section.ts';
 
 type Db = Kysely<Database>;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { hoursFromOpeningHours, SLOT_MESSAGES, type HoursSettings } from '@verdant/domain';
-import { describeEachDatabase } from '../test/databases.ts';
-import { commerceApp, orderBody, pin, Shopper, stockQty } from '../cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { commerceApp, orderBody, pin, Shopper, stockQty } from '../../test-support/cart/testing.ts';
 import { applyTransition, SYSTEM_ACTOR } from '../orders/lifecycle/index.ts';
 import { HOURS } from './section.ts';
 import { shopperEmail, shopperSms } from '../notifications/templates.ts';

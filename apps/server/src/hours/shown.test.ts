@@ -7,12 +7,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
-import { commerceApp, orderBody, pin, Shopper } from '../cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { commerceApp, orderBody, pin, Shopper } from '../../test-support/cart/testing.ts';
 import { applyTransition, SYSTEM_ACTOR } from '../orders/lifecycle/index.ts';
 import { planMessages } from '../notifications/plan.ts';
 import { shopperEmail, shopperSms, storeNewOrderEmail } from '../notifications/templates.ts';
-import { addStaff, loginStaff } from '../staff/testing.ts';
+import { addStaff, loginStaff } from '../../test-support/staff/testing.ts';
 import { HOURS } from './section.ts';
 import { storefrontHours } from './storefront.ts';
 

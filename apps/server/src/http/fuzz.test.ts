@@ -11,11 +11,11 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { REFERENCE_DATE, commerceApp } from '../cart/testing.ts';
+import { REFERENCE_DATE, commerceApp } from '../../test-support/cart/testing.ts';
 import { consoleRoutesOf } from '../staff/guard.ts';
 import { STAFF_COOKIE, createSession } from '../staff/sessions.ts';
-import { addStaff, loginStaff, type StaffTestSession } from '../staff/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { routesOf } from './body-policy.ts';
 
 const RUNS = 100;

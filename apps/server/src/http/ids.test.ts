@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../integration/keys.ts';
 import { encodeCursor as encodeFeedCursor } from '../integration/orders.ts';
 import { encodeCursor as encodeQueueCursor, LIST_MESSAGES } from '../orders/console/list.ts';
-import { staffTestApp } from '../staff/app-for-tests.ts';
-import { addStaff, loginStaff, type StaffTestSession } from '../staff/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { staffTestApp } from '../../test-support/staff/app-for-tests.ts';
+import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { ID_MESSAGE, INT4_MAX, isDbId } from './ids.ts';
 
 const PAST = [String(INT4_MAX + 1), '4294967296', '9007199254740993', '99999999999999999999'];

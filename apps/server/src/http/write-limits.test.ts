@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { REFERENCE_DATE, registry } from '../cart/testing.ts';
+import { REFERENCE_DATE, registry } from '../../test-support/cart/testing.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
-import { createTestDatabase, type OwnedTestDatabase } from '../test/databases.ts';
+import { createTestDatabase, type OwnedTestDatabase } from '../../test-support/databases.ts';
 import { routesOf } from './body-policy.ts';
 import { WRITE_LIMIT_MESSAGE, registerWriteLimits, writeLimitFromEnv, type WriteLimitConfig } from './write-limits.ts';
 

@@ -7,8 +7,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp } from '../catalog/test-app.ts';
-import { createTestDatabase, type OwnedTestDatabase } from '../test/databases.ts';
+import { testApp } from '../../test-support/catalog/test-app.ts';
+import { createTestDatabase, type OwnedTestDatabase } from '../../test-support/databases.ts';
 
 const SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><rect width="600" height="600" fill="#22c55e"/></svg>';

@@ -8,7 +8,11 @@
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { REPO_ROOT } from '../config.ts';
 import { ApiError } from '../http/envelope.ts';
+
+/** What a missing image or `no_selection` answers: the storefront's own placeholder. */
+export const PLACEHOLDER_FILE = path.join(REPO_ROOT, 'apps/web/public/placeholder-product.svg');
 
 export const IMAGE_SIZES = [
   { width: 310, height: 300 },

@@ -8,11 +8,9 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { REPO_ROOT } from '../config.ts';
 import { sendError } from '../http/envelope.ts';
-import { IMAGE_SIZES, ImageResizer, isAllowedSize, mediaPath } from './resize.ts';
+import { IMAGE_SIZES, ImageResizer, isAllowedSize, mediaPath, PLACEHOLDER_FILE } from './resize.ts';
 
-export const PLACEHOLDER_FILE = path.join(REPO_ROOT, 'apps/web/public/placeholder-product.svg');
 /** Cached renders of real images: a month (a changed source gets a new render, not a new URL). */
 const LONG_CACHE = 'public, max-age=2592000';
 const PLACEHOLDER_CACHE = 'public, max-age=300';

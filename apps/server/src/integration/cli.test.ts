@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
-import { registry } from '../cart/testing.ts';
+import { registry } from '../../test-support/cart/testing.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { parseApiKeyArgs, runApiKeyCommand } from './cli.ts';
-import { api, secretOf } from './testing.ts';
+import { api, secretOf } from '../../test-support/integration/testing.ts';
 
 describe('npm run api-key arguments', () => {
   it('parses create, list and revoke; refuses bad input with the usage', () => {

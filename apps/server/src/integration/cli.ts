@@ -106,7 +106,9 @@ export async function runApiKeyCommand(db: Kysely<Database>, args: ApiKeyCommand
 }
 
 async function main(): Promise<void> {
-  const args = parseApiKeyArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) return console.log(API_KEY_USAGE);
+  const args = parseApiKeyArgs(argv);
   const config = loadConfig();
   const { db, destroy } = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {

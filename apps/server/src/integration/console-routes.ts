@@ -5,20 +5,20 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { apiKeyCreateBody } from '@verdant/domain/console-api';
 import { z } from 'zod';
 import { dbId } from '../http/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
 import { staffOf } from '../staff/guard.ts';
-import { createApiKey, keyNameSchema, listApiKeys, revokeApiKey, scopesSchema } from './keys.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from './keys.ts';
 
 const PREFIX = '/api/console/stores/:storeId/api-keys';
 const MANAGE = { console: { permission: 'api-keys:manage' as const } };
 const id = dbId();
 const storeParams = z.object({ storeId: id });
 const keyParams = storeParams.extend({ keyId: id });
-const createBody = z.strictObject({ name: keyNameSchema, scopes: scopesSchema });
 
 export function registerApiKeyConsoleRoutes(app: FastifyInstance, deps: { db: Kysely<Database>; now?: () => Date }): void {
   const now = deps.now ?? (() => new Date());
@@ -31,7 +31,7 @@ export function registerApiKeyConsoleRoutes(app: FastifyInstance, deps: { db: Ky
 
   app.post(PREFIX, { config: MANAGE }, async (request) => {
     const { storeId } = parseOr400(storeParams, request.params);
-    const body = parseOr400(createBody, request.body);
+    const body = parseOr400(apiKeyCreateBody, request.body);
     const staff = staffOf(request);
     return ok(await createApiKey(db, storeId, { name: body.name, scopes: body.scopes, createdBy: staff.name }, now()));
   });

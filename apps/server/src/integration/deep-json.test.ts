@@ -9,16 +9,16 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { registry } from '../cart/testing.ts';
+import { registry } from '../../test-support/cart/testing.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { BODY_MESSAGES, jsonTooDeep, MAX_JSON_DEPTH, routesOf } from '../http/body-policy.ts';
 import { ApiError } from '../http/envelope.ts';
 import { canonicalJson } from '../orders/idempotency.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { createApiKey } from './keys.ts';
 import { INTEGRATION_PREFIX } from './routes.ts';
-import { menuSnapshot } from './testing.ts';
+import { menuSnapshot } from '../../test-support/integration/testing.ts';
 
 /** `{"a":{"a":…{"a":1}…}}` with `levels` objects. */
 const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{"a":1}${'}'.repeat(levels - 1)}`;

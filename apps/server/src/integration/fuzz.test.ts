@@ -10,13 +10,13 @@ import type { FastifyInstance } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { registry } from '../cart/testing.ts';
+import { registry } from '../../test-support/cart/testing.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { COLUMN_NAMES, exportMenuRows } from '../menu-import/index.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
-import { describeEachDatabase, type TestDatabase } from '../test/databases.ts';
+import { describeEachDatabase, type TestDatabase } from '../../test-support/databases.ts';
 import { createApiKey } from './keys.ts';
-import { api, menuSnapshot, type Caller } from './testing.ts';
+import { api, menuSnapshot, type Caller } from '../../test-support/integration/testing.ts';
 
 const RUNS = 40;
 

@@ -10,10 +10,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isPostgres } from '../db/compiled.ts';
 import { exportMenuRows } from '../menu-import/index.ts';
-import { lifecycleHarness, readyIn, JAR, type LifecycleHarness } from '../orders/lifecycle/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { lifecycleHarness, readyIn, JAR, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { createApiKey } from './keys.ts';
-import { api, menuSnapshot, newRow, secretOf, type Caller } from './testing.ts';
+import { api, menuSnapshot, newRow, secretOf, type Caller } from '../../test-support/integration/testing.ts';
 
 describeEachDatabase('integration API', (getDb) => {
   let h: LifecycleHarness;
@@ -417,7 +417,8 @@ describeEachDatabase('integration API', (getDb) => {
     ]);
     expect(consoleGuard.status).toBe(400);
 
-    const ok = await full.post(`/orders/${a.increment_id}/actions`, { action: 'confirm', ready_by: readyIn(h.clock, 1) }, 'move-3');
+    // 9:30 AM store time (the suite's clock is 5 AM, before downtown opens at 9: see the hours test below).
+    const ok = await full.post(`/orders/${a.increment_id}/actions`, { action: 'confirm', ready_by: readyIn(h.clock, 4.5) }, 'move-3');
     expect(ok.status).toBe(200);
     expect(ok.body.result).toMatchObject({ number: a.increment_id, status: 'confirmed' });
     const event = await h.db
@@ -430,6 +431,68 @@ describeEachDatabase('integration API', (getDb) => {
     expect(event).toMatchObject({ actor_type: 'api_key', actor_name: 'Till 1', to_status: 'confirmed' });
     expect((await full.post('/orders/NOPE-1/actions', { action: 'confirm' }, 'move-4')).status).toBe(404);
     expect((await full.post(`/orders/${a.increment_id}/actions`, { action: 'fly' }, 'move-5')).status).toBe(400);
+  });
+
+  it('confirm follows the store’s hours as the console’s does: a closed ready-by is 400 store_closed unless confirm_closed: true', async () => {
+    const start = h.clock.now;
+    try {
+      // Monday 2026-06-15 4:52 AM in Sacramento (UTC−7): downtown opens at 9.
+      h.clock.now = new Date('2026-06-15T11:52:00.000Z');
+      const a = await h.place({ type: 'pickup' });
+      const statusOf = async (id: number) =>
+        (await h.db.selectFrom('orders').select(['status', 'ready_by', 'version']).where('id', '=', id).executeTakeFirstOrThrow());
+      const before = await statusOf(a.id);
+      // 5:30 AM: closed. Refused without the field and with an explicit false; nothing changes.
+      for (const [extra, idem] of [
+        [{}, 'hours-1'],
+        [{ confirm_closed: false }, 'hours-2'],
+      ] as const) {
+        const r = await full.post(`/orders/${a.increment_id}/actions`, { action: 'confirm', ready_by: '2026-06-15T12:30:00.000Z', ...extra }, idem);
+        expect(r.status).toBe(400);
+        expect(r.body).toMatchObject({
+          errorCode: 'store_closed',
+          result:
+            'The store is closed at that ready-by time (Closed · opens 9 AM). Choose a time when it is open, or send confirm_closed: true to confirm anyway.',
+          meta: { opensAt: '2026-06-15T16:00:00.000Z' },
+        });
+      }
+      expect(await statusOf(a.id)).toEqual(before);
+      // 9 AM, the opening: confirmed without insisting.
+      const open = await full.post(`/orders/${a.increment_id}/actions`, { action: 'confirm', ready_by: '2026-06-15T16:00:00.000Z' }, 'hours-3');
+      expect(open.status).toBe(200);
+      expect(open.body.result).toMatchObject({ status: 'confirmed', ready_by: '2026-06-15T16:00:00.000Z' });
+
+      // The POS insists: confirmed at 5:30 AM, and the history says the store was closed.
+      const b = await h.place({ type: 'pickup' });
+      const insisted = await full.post(
+        `/orders/${b.increment_id}/actions`,
+        { action: 'confirm', ready_by: '2026-06-15T12:30:00.000Z', confirm_closed: true },
+        'hours-4',
+      );
+      expect(insisted.status).toBe(200);
+      expect(insisted.body.result).toMatchObject({ status: 'confirmed', ready_by: '2026-06-15T12:30:00.000Z' });
+      const event = await h.db
+        .selectFrom('order_events')
+        .selectAll()
+        .where('order_id', '=', b.id)
+        .where('kind', '=', 'status')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      expect(event).toMatchObject({ actor_type: 'api_key', to_status: 'confirmed' });
+      expect(JSON.parse(event.data!)).toEqual({ action: 'confirm', readyBy: '2026-06-15T12:30:00.000Z', storeClosed: true });
+
+      // While open (12:03 PM): a ready-by 20 minutes later is fine; one after closing (9:01 PM) is refused.
+      h.clock.now = new Date('2026-06-15T19:03:00.000Z');
+      const c = await h.place({ type: 'pickup', body: { slot_start: null } });
+      const late = await full.post(`/orders/${c.increment_id}/actions`, { action: 'confirm', ready_by: '2026-06-16T04:01:00.000Z' }, 'hours-5');
+      expect([late.status, late.body.errorCode]).toEqual([400, 'store_closed']);
+      const soon = await full.post(`/orders/${c.increment_id}/actions`, { action: 'confirm', ready_by: '2026-06-15T19:23:00.000Z' }, 'hours-6');
+      expect(soon.status).toBe(200);
+      // A move other than confirm never asks about the hours.
+      expect((await full.post(`/orders/${c.increment_id}/actions`, { action: 'cancel', reason: 'other' }, 'hours-7')).status).toBe(200);
+    } finally {
+      h.clock.now = start;
+    }
   });
 
   it('webhooks: subscribe (secret once), list, unsubscribe; the URL rules apply', async () => {

@@ -9,40 +9,18 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
+import { API_SCOPES, type ApiKeyCreated, type ApiKeyView } from '@verdant/domain/console-api';
 import type { ApiScope, Database, Row } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
 import { sameSecret } from '../staff/sessions.ts';
 
-export const API_SCOPES: readonly ApiScope[] = ['menu:write', 'orders:read', 'orders:write'];
 export const KEY_PATTERN = /^vdk_([a-z0-9]{8})_([A-Za-z0-9_-]{43})$/;
 /** How often last_used_at is written at most, per key (a busy POS calls many times a second). */
 export const LAST_USED_EVERY_MS = 60_000;
 /** Keys per store at most (live and revoked; a revoked key's row stays for the record). */
 export const MAX_KEYS_PER_STORE = 50;
 
-export const keyNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'Give the key a name (e.g. the POS it is for).')
-  .max(80, 'The name is too long (80 characters at most).');
-export const scopesSchema = z
-  .array(z.enum(API_SCOPES as [ApiScope, ...ApiScope[]], { message: `Scopes must be among: ${API_SCOPES.join(', ')}.` }))
-  .min(1, 'Choose at least one scope.')
-  .transform((list) => API_SCOPES.filter((s) => list.includes(s)));
-
-export interface ApiKeyView {
-  id: number;
-  store_id: number;
-  name: string;
-  /** `vdk_<prefix>_…`: enough to tell keys apart, useless to call with. */
-  hint: string;
-  scopes: ApiScope[];
-  created_by: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+export { API_SCOPES, keyNameSchema, scopesSchema, type ApiKeyView } from '@verdant/domain/console-api';
 
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -79,7 +57,7 @@ export interface NewKey {
 }
 
 /** Create a key; the answer's `key` is the only time the secret exists outside the caller. */
-export async function createApiKey(db: Kysely<Database>, storeId: number, input: NewKey, now: Date): Promise<ApiKeyView & { key: string }> {
+export async function createApiKey(db: Kysely<Database>, storeId: number, input: NewKey, now: Date): Promise<ApiKeyCreated> {
   return db.transaction().execute(async (trx) => {
     const { n } = await trx
       .selectFrom('api_keys')

@@ -18,11 +18,13 @@
  * commits ids in order, so the newest id is the horizon.
  */
 import { sql, type Kysely } from 'kysely';
+import type { OrderTaxLine } from '@verdant/domain/console-api';
 import type { Database, Row } from '../db/schema.ts';
 import { isPostgres } from '../db/compiled.ts';
 import { ApiError } from '../http/envelope.ts';
 import { INT4_MAX } from '../http/ids.ts';
 import { customerNameOf } from '../orders/console/list.ts';
+import { orderLineDeals, type OrderLineDeal } from '../deals/order-lines.ts';
 
 export const FEED_MAX_LIMIT = 200;
 
@@ -42,8 +44,10 @@ export interface IntegrationOrder {
     sales_tax_cents: number;
     shipping_cents: number;
     total_cents: number;
+    /** The deals' part of `discount_cents` (issue 28). */
+    deal_discount_cents: number;
     /** Each of the store's named tax lines charged on the order (issue 14; empty for orders older than the lines). */
-    tax_lines: { code: string; title: string; kind: 'excise' | 'sales'; rate: number; taxable_cents: number; amount_cents: number }[];
+    tax_lines: OrderTaxLine[];
   };
   items: {
     sku: string;
@@ -53,6 +57,10 @@ export interface IntegrationOrder {
     uom: string | null;
     price_cents: number;
     row_total_cents: number;
+    /** Every discount of the line (deals, coupon, points), and the deals' part of it with each deal's share (issue 28). */
+    discount_cents: number;
+    deal_discount_cents: number;
+    deals: OrderLineDeal[];
   }[];
   version: number;
   created_at: string;
@@ -126,7 +134,7 @@ export async function orderViews(db: Kysely<Database>, storeId: number, ids: num
   const orders = await db.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('id', 'in', ids).execute();
   const items = await db
     .selectFrom('order_items')
-    .select(['order_id', 'sku', 'name', 'qty', 'size', 'uom', 'price_cents', 'row_total_cents'])
+    .select(['order_id', 'sku', 'name', 'qty', 'size', 'uom', 'price_cents', 'row_total_cents', 'discount_cents', 'deal_discount_cents', 'deal_discounts'])
     .where('order_id', 'in', ids)
     .orderBy('id')
     .execute();
@@ -138,7 +146,7 @@ export async function orderViews(db: Kysely<Database>, storeId: number, ids: num
     .orderBy('position')
     .execute();
   for (const o of orders) out.set(o.id, viewOf(o, []));
-  for (const { order_id, ...item } of items) out.get(order_id)?.items.push(item);
+  for (const { order_id, deal_discounts, ...item } of items) out.get(order_id)?.items.push({ ...item, deals: orderLineDeals(deal_discounts) });
   for (const { order_id, ...line } of taxLines) out.get(order_id)?.totals.tax_lines.push(line);
   return out;
 }
@@ -160,6 +168,7 @@ export function viewOf(o: Row<'orders'>, items: IntegrationOrder['items']): Inte
       sales_tax_cents: o.sales_tax_cents,
       shipping_cents: o.shipping_cents,
       total_cents: o.total_cents,
+      deal_discount_cents: o.deal_discount_cents,
       tax_lines: [],
     },
     items,

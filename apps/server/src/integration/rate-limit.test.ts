@@ -9,13 +9,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisRateLimiter } from '../auth/rate-limit.ts';
 import { buildApp } from '../app.ts';
-import { registry } from '../cart/testing.ts';
+import { registry } from '../../test-support/cart/testing.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { createApiKey } from './keys.ts';
 import { keyLimit } from './routes.ts';
-import { api } from './testing.ts';
+import { api } from '../../test-support/integration/testing.ts';
 
 const LIMIT = 3;
 

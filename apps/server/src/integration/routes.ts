@@ -8,13 +8,16 @@
  *   GET    /webhooks                  orders:read   this store's webhook endpoints
  *   POST   /webhooks                  orders:read   subscribe an endpoint (webhooks/url-policy.ts rules)
  *   DELETE /webhooks/:id              orders:read   unsubscribe
+ *   GET    /deals                     menu:write    the store's deals (issue 28; ../deals/integration-routes.ts, via extraRoutes)
+ *   PUT    /deals/:externalId         menu:write    create or replace a deal by the store's own id
+ *   DELETE /deals/:externalId         menu:write    end it
  *
  * Every request: `Authorization: Bearer vdk_…` (401 unknown or revoked, 403 missing scope), limited
  * per key (429 with Retry-After). The store is the key's, never the request's host. Every write
  * (POST/DELETE): `Idempotency-Key` (./idempotency.ts). Webhooks carry order events, so managing
  * them needs `orders:read` (the events are what that scope may read anyway).
  */
-import { CANCEL_REASONS, ORDER_ACTIONS } from '@verdant/domain';
+import { CANCEL_REASONS, ORDER_ACTIONS, READY_BY_MESSAGES } from '@verdant/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -25,6 +28,7 @@ import { ApiError, ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
 import type { RouteDocs } from '../http/route-docs.ts';
 import { importMenu } from '../menu-import/index.ts';
+import { HOURS } from '../hours/section.ts';
 import type { MenuActor } from '../menu-admin/audit.ts';
 import { WEBHOOK_EVENT_TYPES } from '../outbox/append.ts';
 import { applyTransition } from '../orders/lifecycle/transitions.ts';
@@ -66,6 +70,19 @@ export interface IntegrationDeps {
   rateLimit?: IntegrationRateLimit;
   now?: () => Date;
   env?: NodeJS.ProcessEnv;
+  /** More routes under /api/integration/v1, given this API's helpers (see `IntegrationRouteHelpers`). */
+  extraRoutes?: ((helpers: IntegrationRouteHelpers) => void)[];
+}
+
+/** What a route added under the integration API gets: the key check with its docs, the idempotent write, the key of a request. */
+export interface IntegrationRouteHelpers {
+  prefix: string;
+  route: (scope: ApiScope, docs: Omit<RouteDocs, 'security' | 'tags'> & { tags?: string[] }) => { onRequest: onRequestHookHandler; config: { docs: RouteDocs } };
+  once: (request: FastifyRequest, reply: FastifyReply, work: (key: { storeId: number; row: { id: number; name: string } }) => Promise<Answer>) => Promise<unknown>;
+  keyOf: (request: FastifyRequest) => { storeId: number; row: { id: number; name: string } };
+  headers: Record<string, string>;
+  commonErrors: Record<number, string>;
+  writeErrors: Record<number, string>;
 }
 
 export const INTEGRATION_MESSAGES = {
@@ -105,6 +122,8 @@ const cell = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.s
 const menuRowsBody = z.strictObject({
   rows: z.array(z.record(z.string(), cell)).min(1, 'Send at least one row.').max(MAX_MENU_ROWS, INTEGRATION_MESSAGES.tooManyRows),
   dry_run: z.boolean().optional(),
+  /** The rows are this store's although they look like another store's menu (many new items, most prices changed). */
+  confirm_store: z.boolean().optional(),
 });
 const ordersQuery = z.object({
   since: z.string().max(100).optional(),
@@ -118,6 +137,8 @@ const actionBody = z.strictObject({
   message: z.string().max(500).optional().nullable(),
   id_checked: z.boolean().optional(),
   medcard_checked: z.boolean().optional(),
+  /** Confirm a ready-by while the store is closed for the order's type (the console's "confirm anyway"). */
+  confirm_closed: z.boolean().optional(),
 });
 const webhookBody = z.strictObject({
   url: z.string().trim().min(1, 'Enter the URL to send webhooks to.').max(2000, 'The URL is too long.'),
@@ -223,7 +244,10 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: Integratio
         description:
           'Up to 1,000 rows in the menu-file format (one object per variant, column name → cell; see FORMAT.md). ' +
           'Rows are matched by external_id (else sku); a column left out leaves that field as it is. Any problem: 422 with the ' +
-          'report (row, column, value, reason) and nothing written; otherwise everything applies in one transaction. `dry_run`: report only.',
+          'report (row, column, value, reason) and nothing written; otherwise everything applies in one transaction. `dry_run`: report only. ' +
+          'Rows that look like another store’s menu compared with this store’s (at least 20 new items, more than a quarter of the menu, ' +
+          'while matching 10 or more; or the price or name of at least 10 items changed, more than half of those matched and a quarter ' +
+          'of the menu) are the problem `code: looks_like_another_store`; send `confirm_store: true` to apply them anyway.',
         tags: ['Integration: menu'],
         body: menuRowsBody,
         headers: WRITE_HEADERS,
@@ -239,6 +263,7 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: Integratio
           source: [JSON.stringify(body.rows)],
           format: 'json',
           dryRun: body.dry_run === true,
+          confirmStore: body.confirm_store === true,
           clock: now,
           onChanged: (storeId, ids) => app.catalog.catalogChanged(storeId, ids),
           audit: { source: 'api', actor: key.actor },
@@ -319,7 +344,9 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: Integratio
       summary: 'Move an order through its lifecycle',
       description:
         'The console’s lifecycle rules: confirm (with ready_by), mark_ready, complete (id_checked, medcard_checked), cancel (reason), ' +
-        'mark_no_show… A move the status does not allow answers 409 with the allowed actions; a guard 400.',
+        'mark_no_show… A move the status does not allow answers 409 with the allowed actions; a guard 400. A confirm whose ready_by ' +
+        'falls while the store is closed for the order’s type (its hours and exceptions; closing time itself is open) answers 400 ' +
+        '`store_closed` with `meta.opensAt`, unless `confirm_closed: true` (recorded as `storeClosed` in the order’s history).',
       tags: ['Integration: orders'],
       params: numberParams,
       body: actionBody,
@@ -344,6 +371,11 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: Integratio
           },
           actor: { type: 'api_key', id: key.row.id, name: key.row.name },
           now: now(),
+          // The console's rule (issue 26): a ready-by while the store is closed for the order's type
+          // is refused (400 store_closed) unless the POS insists with confirm_closed: true.
+          hours: body.action === 'confirm' ? (await app.storeSettings.get(key.storeId, HOURS)).value : null,
+          confirmClosed: body.confirm_closed === true,
+          closedMessage: READY_BY_MESSAGES.storeClosedApi,
         });
         app.outbox.kick();
         if (moved.restocked.length)
@@ -379,6 +411,11 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: Integratio
         return { status: 200, body: ok(await createEndpoint(db, key.storeId, body, now())) };
       }),
   );
+
+  // Routes other areas add under this API with its key check, idempotency and docs (deals, issue 28:
+  // app.ts wires ../deals/integration-routes.ts here; an area never imports another's route module).
+  for (const extra of deps.extraRoutes ?? [])
+    extra({ prefix: INTEGRATION_PREFIX, route, once, keyOf, headers: WRITE_HEADERS, commonErrors: COMMON_ERRORS, writeErrors: WRITE_ERRORS });
 
   app.delete(
     `${INTEGRATION_PREFIX}/webhooks/:id`,

@@ -37,11 +37,12 @@ import {
   type Residency,
   type Store,
 } from '@verdant/domain';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { locksRows } from '../cart/repository.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
 import type { ResolvedLine } from '../cart/resolve.ts';
-import { sectionOf, type SettingsSource } from '../store-settings/service.ts';
+import { sectionOf, type SettingsSource } from '../store-settings/read.ts';
 import { LIMITS } from './section.ts';
 
 type Db = Kysely<Database>;
@@ -215,6 +216,24 @@ export async function earlierOrdersOf(
         ),
       })),
   }));
+}
+
+/**
+ * Serialise the limit checks of one person across every store whose orders count toward the same
+ * limit (issue 26): the stores of a licence holder share a count (earlierOrdersOf: the same phone
+ * number at each of them), so a lock on one store's customer row is not enough — two orders for the
+ * same person at two such stores would each check before the other was saved. A transaction-scoped
+ * advisory lock on (schema, licence holder, phone) is taken before the customer's row lock, in the
+ * order's transaction, whenever the store names a licence holder (also when it does not share
+ * itself: a sharing sibling counts its orders). Released at commit or rollback. SQLite runs one
+ * write transaction at a time, so there is nothing to lock.
+ */
+export async function lockLimitHolder(trx: Db, limits: StoreLimits, customerId: number): Promise<void> {
+  if (!limits.licenceHolder || !locksRows(trx)) return;
+  const me = await trx.selectFrom('customers').select('phone').where('id', '=', customerId).executeTakeFirst();
+  if (!me) return;
+  const key = `verdant:limit-holder:${limits.licenceHolder}:${me.phone}`;
+  await sql`select pg_advisory_xact_lock(hashtextextended(coalesce(current_schema(), '') || ${key}, 0))`.execute(trx);
 }
 
 export interface LimitCheckInput extends LimitScope {

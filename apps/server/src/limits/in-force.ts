@@ -15,36 +15,13 @@ import {
 } from '@verdant/domain';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { sectionOf, type SettingsSource } from '../store-settings/service.ts';
+import type { DerivedProduct, LimitsInForce } from '@verdant/domain/console-api';
+import { sectionOf } from '../store-settings/read.ts';
 import { LIMITS, statePresetOf } from './section.ts';
 
 export const MENU_FACT_ATTRIBUTES = ['concentrate_grams', 'thc_mg', 'thc_mg_per_piece', 'pieces', 'net_weight'] as const;
 
-export interface DerivedProduct {
-  id: number;
-  sku: string;
-  name: string;
-  /** flower, preroll, concentrate, infused, or null (canna_type unknown). */
-  kind: string | null;
-  /** How each derived figure came about ("concentrate 1 g: its net weight"). */
-  derived: string[];
-}
-
-export interface LimitsInForce {
-  /** `per_order`: the spec's per-order limit; `preset`: a state preset as given; `own`: the store's own model. */
-  model: 'per_order' | 'preset' | 'own';
-  preset: LimitPresetId | null;
-  /** The state of the store's address, and its preset if the product has one. */
-  state: string;
-  state_preset: LimitPresetId | null;
-  source: SettingsSource;
-  /** Why this model is in force, in words. */
-  reason: string;
-  /** `spec`: products count as spec §5 says (per-order model); `menu`: the menu's facts and the product's kind. */
-  counting: 'spec' | 'menu';
-  /** Under `menu` counting: the store's products that count by a derivation from their kind (none under `spec`). */
-  derived_products: DerivedProduct[];
-}
+export type { DerivedProduct, LimitsInForce } from '@verdant/domain/console-api';
 
 const presetName = (id: LimitPresetId) => `the ${LIMIT_PRESETS[id].name} preset`;
 

@@ -11,10 +11,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LIMIT_PRESETS, limitPreset, packageContributions, type LimitPresetId } from '@verdant/domain';
-import { DEMO } from '../../../../packages/domain/src/limits/demo-catalogue.fixture.ts';
-import { describeEachDatabase } from '../test/databases.ts';
-import { addStaff, loginStaff, type StaffTestSession } from '../staff/testing.ts';
-import { bearer, catalogChanged, commerceApp, loginCustomer, orderBody, pin } from '../cart/testing.ts';
+import { DEMO } from '../../../../packages/domain/test-support/limits/demo-catalogue.fixture.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
+import { bearer, catalogChanged, commerceApp, loginCustomer, orderBody, pin } from '../../test-support/cart/testing.ts';
 import { factsOf } from './enforce.ts';
 import { MENU_FACT_ATTRIBUTES } from './in-force.ts';
 import { LIMITS } from './section.ts';

@@ -9,8 +9,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMIT_PRESETS } from '@verdant/domain';
-import { describeEachDatabase } from '../test/databases.ts';
-import { bearer, catalogChanged, commerceApp, loginCustomer, orderBody, pin, REFERENCE_DATE } from '../cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { bearer, catalogChanged, commerceApp, loginCustomer, orderBody, pin, REFERENCE_DATE } from '../../test-support/cart/testing.ts';
 import { LIMITS } from './section.ts';
 
 const ROSIN = 'CN-JACK-HERER-LIVE-ROSIN-1-G';
@@ -359,6 +359,46 @@ describeEachDatabase('purchase-limit buckets', (getDb) => {
     expect(await h1.add(ROSIN, 1)).toMatchObject({ status: 400, meta: { violations: [{ bucket: 'concentrate', excess: 7 }] } });
     expect(await h1.order()).toMatchObject({ status: 400, meta: { violations: [{ bucket: 'concentrate', excess: 6 }] } });
     await setLimits(1, { preset: 'CA', model: LIMIT_PRESETS.CA.model, licence_holder: 'Verdant Holdings' });
+  });
+
+  it('a burst of parallel orders for one person split across two stores that share a licence holder saves exactly what the shared limit allows (lock on holder + person)', async () => {
+    now = new Date('2026-06-24T19:00:00.000Z');
+    const phone = '(916) 555-3111';
+    const downtown = await loginCustomer(app, phone);
+    const harbor = await loginCustomer(app, phone, 'harbor.localhost');
+    const shared = {
+      preset: 'CA',
+      model: { ...LIMIT_PRESETS.CA.model, share_with_licence_holder: true },
+      licence_holder: 'Verdant Holdings',
+    };
+    await setLimits(1, shared);
+    await setLimits(4, shared);
+    try {
+      // 5 g of concentrate each against the shared 8 g a day: one order fits, wherever it is placed (each
+      // store's first order runs beside the other store's: without a lock across the stores both pass).
+      const order = (host: string, token: string) =>
+        call(
+          'POST',
+          '/api/order/save',
+          orderBody({ license_type: 'recreational', products: [{ sku: ROSIN, qty: 5 }] }),
+          bearer(token),
+          host,
+        );
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? order('downtown.localhost', downtown.token) : order('harbor.localhost', harbor.token))),
+      );
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+      expect(answers.filter((a) => a.status !== 200).every((a) => a.status === 400 && a.errorCode === 'purchase_limit')).toBe(true);
+      const placed = await db()
+        .selectFrom('orders')
+        .select('id')
+        .where('customer_id', 'in', [downtown.customerId, harbor.customerId])
+        .execute();
+      expect(placed).toHaveLength(1);
+    } finally {
+      await setLimits(4, { preset: 'CA', model: LIMIT_PRESETS.CA.model, licence_holder: null });
+      await setLimits(1, { preset: 'CA', model: LIMIT_PRESETS.CA.model, licence_holder: 'Verdant Holdings' });
+    }
   });
 
   describe('Illinois (residency)', () => {

@@ -25,8 +25,8 @@ import {
   type LimitPresetId,
   type Residency,
 } from '@verdant/domain';
-import { describeEachDatabase } from '../test/databases.ts';
-import { catalogChanged, commerceApp, orderBody, pin } from '../cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { catalogChanged, commerceApp, orderBody, pin } from '../../test-support/cart/testing.ts';
 import { LIMITS } from './section.ts';
 
 const AT_CAP = 'CN-JACK-HERER-LIVE-ROSIN-1-G';

@@ -8,7 +8,7 @@
 import { modelNeedsResidency, RESIDENCIES } from '@verdant/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { CommerceContext } from '../commerce.ts';
+import type { CommerceContext } from '../commerce-context.ts';
 import { ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
 import { cartTokenOf, requireCartWithLines, viewerOf } from '../cart/repository.ts';

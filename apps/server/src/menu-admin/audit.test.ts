@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
-import { seed } from '../catalog/test-app.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { seed } from '../../test-support/catalog/test-app.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { listMenuChanges, recordMenuChanges } from './audit.ts';
 
 const AT = new Date('2026-06-15T12:00:00.000Z');

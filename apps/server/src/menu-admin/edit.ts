@@ -13,6 +13,7 @@
  * the console is no longer re-seeded over (the same as after its first import): a hand edit must not
  * be overwritten by the demo generator.
  */
+import { BULK_ACTIONS, MAX_BULK, type BulkAction, type MenuItem } from '@verdant/domain/console-api';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { cellOf, COLUMN_BY_NAME, formatMoney, type ColumnName, type MenuRow } from '../menu-import/format.ts';
@@ -36,34 +37,7 @@ export interface VariantEdit {
   version?: number;
 }
 
-/** One variant as the console lists it: the menu file's cells, plus what the console needs. */
-export interface MenuItem {
-  productId: number;
-  parentId: number | null;
-  externalId: string;
-  sku: string;
-  name: string;
-  brand: string | null;
-  category: string;
-  unit: string;
-  weightG: number | null;
-  licenseType: string;
-  price: string;
-  specialPrice: string;
-  specialFrom: string;
-  specialTo: string;
-  stock: number;
-  orderable: boolean;
-  status: 'active' | 'disabled';
-  /** stock.version: send it back with a quick edit. */
-  version: number;
-  /** A 150×150 thumbnail (/img/150/150/…), or null. */
-  thumbnail: string | null;
-  /** The sale at this moment: on now (the storefront charges it), not yet started, or over (not charged). */
-  specialState: 'current' | 'scheduled' | 'expired' | null;
-  /** Sold out by its last stock change: the count before it (what "Restock" puts back); else null. */
-  restoreStock: number | null;
-}
+export type { MenuItem } from '@verdant/domain/console-api';
 
 export class EditProblems extends Error {
   constructor(readonly problems: (Problem & { productId: number; sku: string })[]) {
@@ -271,11 +245,9 @@ export async function editVariants(db: Db, opts: EditOptions): Promise<EditResul
 
 // ---------------------------------------------------------------- bulk
 
-export const BULK_ACTIONS = ['sold_out', 'in_stock', 'orderable_on', 'orderable_off', 'enable', 'disable', 'price_percent'] as const;
-export type BulkAction = (typeof BULK_ACTIONS)[number];
+export { BULK_ACTIONS, MAX_BULK, type BulkAction } from '@verdant/domain/console-api';
 /** Actions a budtender may run (menu:stock); the rest need menu:write. */
 export const STOCK_ACTIONS: readonly BulkAction[] = ['sold_out', 'in_stock', 'orderable_on', 'orderable_off'];
-export const MAX_BULK = 500;
 
 /** The cells a bulk action sets on one variant (price ± %: rounded to the cent). */
 export function bulkCells(action: BulkAction, row: MenuRow, opts: { qty?: number; percent?: number }): EditCells {

@@ -8,9 +8,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { addStaff, loginStaff, type StaffTestSession } from '../staff/testing.ts';
-import { staffTestApp } from '../staff/app-for-tests.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
+import { staffTestApp } from '../../test-support/staff/app-for-tests.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { editVariants, StaleEdit } from './edit.ts';
 
 const HOST = 'downtown.localhost';

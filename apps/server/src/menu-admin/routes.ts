@@ -18,6 +18,19 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import {
+  menuBulkBody,
+  menuEditBody,
+  menuHistoryQuery,
+  menuImportQuery,
+  menuListQuery,
+  type MenuBulkAnswer,
+  type MenuHistoryEntry,
+  type MenuHistoryPage,
+  type MenuImportAnswer,
+  type MenuItem,
+  type MenuPage,
+} from '@verdant/domain/console-api';
 import { z } from 'zod';
 import { dbId } from '../http/ids.ts';
 import type { Database } from '../db/schema.ts';
@@ -29,13 +42,11 @@ import { exportMenuCsv, exportMenuJson, importMenu, type ImportReport } from '..
 import { readStoreMenu } from '../menu-import/menu.ts';
 import { listMenuChanges } from './audit.ts';
 import {
-  BULK_ACTIONS,
   bulkEdits,
   EDITABLE_COLUMNS,
   editVariants,
   EditProblems,
   itemsOf,
-  MAX_BULK,
   StaleEdit,
   STOCK_ACTIONS,
   STOCK_COLUMNS,
@@ -56,64 +67,12 @@ const REPORT_LIST_LIMIT = 500;
 
 const id = dbId();
 const storeParams = z.object({ storeId: id });
-const bool = z.enum(['yes', 'no']);
-
-export const listQuery = z.object({
-  q: z.string().trim().max(100).optional(),
-  category: z.string().trim().max(200).optional(),
-  status: z.enum(['active', 'disabled']).optional(),
-  stock: z.enum(['in', 'out']).optional(),
-  orderable: bool.optional(),
-  license: z.enum(['recreational', 'medical', 'both']).optional(),
-  sort: z.enum(['name', 'sku', 'price', 'stock', 'category']).default('name'),
-  dir: z.enum(['asc', 'desc']).default('asc'),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  size: z.coerce.number().int().min(1).max(200).default(50),
-});
-
-const cell = z.string().max(100);
-export const editBody = z
-  .object({
-    price: cell.optional(),
-    specialPrice: cell.optional(),
-    specialFrom: cell.optional(),
-    specialTo: cell.optional(),
-    stock: z.union([cell, z.number().int()]).optional(),
-    orderable: z.union([z.boolean(), cell]).optional(),
-    status: cell.optional(),
-    version: z.number().int().min(0),
-  })
-  .strict();
-
-export const bulkBody = z
-  .object({
-    productIds: z.array(id).min(1, 'Select at least one item.').max(MAX_BULK, `At most ${MAX_BULK} items at once.`),
-    action: z.enum(BULK_ACTIONS),
-    qty: z.number().int().min(0).max(1_000_000).optional(),
-    percent: z.number().min(-90).max(1000).optional(),
-  })
-  .strict()
-  .refine((b) => b.action !== 'in_stock' || b.qty !== undefined, { message: 'Back in stock needs a quantity.', path: ['qty'] })
-  .refine((b) => b.action !== 'price_percent' || (b.percent !== undefined && b.percent !== 0), {
-    message: 'Price change needs a percentage other than 0.',
-    path: ['percent'],
-  });
-
-export const historyQuery = z.object({
-  productId: id.optional(),
-  before: id.optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
-
-export const importQuery = z.object({
-  format: z.enum(['csv', 'json']).default('csv'),
-  full: bool.default('no'),
-  /** The preview's sha256: apply this (same) file. Without it: a dry run. */
-  apply: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/, 'apply must be the file hash of the preview.')
-    .optional(),
-});
+// The requests' rules are the console's contract (@verdant/domain/console-api, menu.ts).
+export const listQuery = menuListQuery;
+export const editBody = menuEditBody;
+export const bulkBody = menuBulkBody;
+export const historyQuery = menuHistoryQuery;
+export const importQuery = menuImportQuery;
 
 const FIELD_TO_COLUMN = {
   price: 'price',
@@ -135,7 +94,7 @@ function requireMenuWrite(request: FastifyRequest, what: string): void {
     throw new ApiError(403, `Your role does not allow ${what}. Ask a manager.`, { errorCode: 'forbidden' });
 }
 
-function trimReport(report: ImportReport, fileHash: string) {
+function trimReport(report: ImportReport, fileHash: string): MenuImportAnswer {
   const cut = <T>(list: T[]) => list.slice(0, REPORT_LIST_LIMIT);
   return {
     outcome: report.outcome,
@@ -241,7 +200,7 @@ export function registerMenuAdminRoutes(app: FastifyInstance, deps: MenuAdminDep
       page: q.page,
       size: q.size,
       categories: [...new Set(menu.categoryPath.values())].sort(),
-    });
+    } satisfies MenuPage);
   });
 
   app.patch(`${PREFIX}/variants/:productId`, { config: { console: { permission: 'menu:stock' } } }, async (request) => {
@@ -258,7 +217,7 @@ export function registerMenuAdminRoutes(app: FastifyInstance, deps: MenuAdminDep
     if (Object.keys(cells).some((c) => !STOCK_COLUMNS.includes(c as (typeof EDITABLE_COLUMNS)[number])))
       requireMenuWrite(request, 'changing prices or taking items off the menu');
     const result = await runEdits(request, storeId, [{ productId, cells, version: body.version }]);
-    return ok(result.items[0]);
+    return ok<MenuItem>(result.items[0]);
   });
 
   app.post(`${PREFIX}/bulk`, { config: { console: { permission: 'menu:stock' } } }, async (request) => {
@@ -266,7 +225,7 @@ export function registerMenuAdminRoutes(app: FastifyInstance, deps: MenuAdminDep
     const body = parseOr400(bulkBody, request.body);
     if (!STOCK_ACTIONS.includes(body.action)) requireMenuWrite(request, 'changing prices or taking items off the menu');
     const result = await runEdits(request, storeId, bulkEdits(body.productIds, body.action, body));
-    return ok({ selected: new Set(body.productIds).size, changed: result.changed, batchId: result.batchId });
+    return ok({ selected: new Set(body.productIds).size, changed: result.changed, batchId: result.batchId } satisfies MenuBulkAnswer);
   });
 
   app.get(`${PREFIX}/history`, { config: { console: { permission: 'menu:read' } } }, async (request) => {
@@ -274,7 +233,7 @@ export function registerMenuAdminRoutes(app: FastifyInstance, deps: MenuAdminDep
     const q = parseOr400(historyQuery, request.query);
     const rows = await listMenuChanges(db, storeId, { productId: q.productId, beforeId: q.before, limit: q.limit + 1 });
     const more = rows.length > q.limit;
-    const items = rows.slice(0, q.limit).map((r) => ({
+    const items = rows.slice(0, q.limit).map((r): MenuHistoryEntry => ({
       id: Number(r.id),
       productId: r.product_id,
       sku: r.sku,
@@ -287,7 +246,7 @@ export function registerMenuAdminRoutes(app: FastifyInstance, deps: MenuAdminDep
       batchId: r.batch_id,
       at: r.at,
     }));
-    return ok({ items, next: more ? items[items.length - 1].id : null });
+    return ok({ items, next: more ? items[items.length - 1].id : null } satisfies MenuHistoryPage);
   });
 
   for (const format of ['csv', 'json'] as const)
@@ -330,6 +289,7 @@ export function registerMenuAdminRoutes(app: FastifyInstance, deps: MenuAdminDep
           source: [bytes],
           format: q.format,
           full: q.full === 'yes',
+          confirmStore: q.confirmStore === 'yes',
           dryRun: !q.apply,
           clock: now,
           audit: { source: 'import', actor: { type: 'staff', id: staff.id, name: staff.name } },

@@ -11,8 +11,8 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '../config.ts';
-import { seed } from '../catalog/test-app.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { seed } from '../../test-support/catalog/test-app.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { exportMenuRows, importMenu } from './index.ts';
 import { cellOf, COLUMN_NAMES } from './format.ts';
 

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '../config.ts';
-import { hostOf, NOW, seed, loadCatalogues, testApp } from '../catalog/test-app.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { hostOf, NOW, seed, loadCatalogues, testApp } from '../../test-support/catalog/test-app.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { importMenu } from './index.ts';
 
 const EXAMPLE = readFileSync(join(REPO_ROOT, 'examples/menu/example-menu.csv'));

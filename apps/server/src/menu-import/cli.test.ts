@@ -4,13 +4,15 @@
  * and the change notice a running server hears on the catalogue bus (REDIS_URL).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseCsvSync } from 'csv-parse/sync';
+import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisBus, type CatalogChange } from '../catalog/change-bus.ts';
 import { DEMO_STORES_FILE, REPO_ROOT } from '../config.ts';
-import { seed } from '../catalog/test-app.ts';
+import { seed } from '../../test-support/catalog/test-app.ts';
 import { createDatabase, migrateToLatest } from '../db/index.ts';
 import { parseImportArgs, runImportCli } from './cli.ts';
 
@@ -26,9 +28,11 @@ describe('parseImportArgs', () => {
       dryRun: true,
       full: false,
       adoptIds: false,
+      confirmStore: false,
     });
     expect(parseImportArgs(['--store', 'harbor', '--full', 'm.json'])).toMatchObject({ format: 'json', full: true });
     expect(parseImportArgs(['--store', 'harbor', '--adopt-ids', 'm.csv'])).toMatchObject({ adoptIds: true });
+    expect(parseImportArgs(['--store', 'harbor', '--confirm-store', 'm.csv'])).toMatchObject({ confirmStore: true });
     expect(parseImportArgs(['--store', 'harbor', '--export', 'out.csv'])).toEqual({
       command: 'export',
       store: 'harbor',
@@ -132,6 +136,33 @@ describe('npm run import', () => {
       expect(r.out.split('\n')[1]).toMatch(/^  the file, store "harbor": this file is the menu of store harbor \(\d+ of \d+ rows say so\), not of downtown: nothing is applied/);
     }
     expect((await cli(['--store', 'harbor', file])).out).toContain('Nothing to change.');
+  });
+
+  it("refuses harbor's export without its store column in downtown by its content; --confirm-store lets it through", async () => {
+    const exported = join(dataDir, 'harbor-for-content.csv');
+    expect((await cli(['--store', 'harbor', '--export', exported])).code).toBe(0);
+    // A harbor export made before the store column existed: the column gone, every id and sku shared with downtown.
+    const rows = parseCsvSync(readFileSync(exported, 'utf8')) as string[][];
+    const at = rows[0].indexOf('store');
+    const file = join(dataDir, 'harbor-no-store.csv');
+    writeFileSync(file, stringifyCsv(rows.map((r) => r.filter((_, k) => k !== at))));
+    // The picture the example (imported into harbor above) names goes with the file, as an export's would.
+    copyFileSync(join(REPO_ROOT, 'examples/menu/glacier-cake.jpg'), join(dataDir, 'glacier-cake.jpg'));
+    const before = (await cli(['--store', 'downtown', '--export', join(dataDir, 'downtown-before.csv')])).code;
+    expect(before).toBe(0);
+    for (const flags of [['--dry-run'], [], ['--full']]) {
+      const r = await cli(['--store', 'downtown', file, ...flags]);
+      expect(r.code).toBe(1);
+      expect(r.out.split('\n')[0]).toBe(`1 problem in ${rows.length - 1} rows; nothing was changed.`);
+      expect(r.out.split('\n')[1]).toMatch(
+        /^  the file: this file looks like another store's menu: compared with downtown's menu of \d+ items it would add \d+ new items and change the price or name of \d+ of the \d+ items it matches; nothing is applied\. .*--confirm-store on the command line/,
+      );
+    }
+    expect((await cli(['--store', 'downtown', '--export', join(dataDir, 'downtown-after.csv')])).code).toBe(0);
+    expect(readFileSync(join(dataDir, 'downtown-after.csv'), 'utf8')).toBe(readFileSync(join(dataDir, 'downtown-before.csv'), 'utf8'));
+    const insisted = await cli(['--store', 'downtown', file, '--dry-run', '--confirm-store']);
+    expect(insisted.code, insisted.out).toBe(0);
+    expect(insisted.out).toMatch(/^Dry run: \d+ rows\. Would create [1-9]\d*, update [1-9]\d*/);
   });
 
   it('exports the menu as CSV and JSON that import as no change', async () => {

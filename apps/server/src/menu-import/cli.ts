@@ -1,5 +1,5 @@
 /**
- * `npm run import -- --store CODE FILE [--dry-run] [--full]`: import a menu file (FORMAT.md) into a
+ * `npm run import -- --store CODE FILE [--dry-run] [--full] [--adopt-ids] [--confirm-store]`: import a menu file (FORMAT.md) into a
  * store; `npm run import -- --store CODE --export FILE` writes the store's menu (.csv or .json).
  * Opens the database the server would use (SQLite under DATA_DIR, or DATABASE_URL), migrates it and
  * brings the stores table up to the stores file first, as `npm start` does.
@@ -26,19 +26,20 @@ import { exportMenuCsv, exportMenuJson, importMenu, type ImportReport } from './
 
 export const IMPORT_USAGE = [
   'Usage:',
-  '  npm run import -- --store CODE FILE.csv|FILE.json [--dry-run] [--full] [--adopt-ids]',
+  '  npm run import -- --store CODE FILE.csv|FILE.json [--dry-run] [--full] [--adopt-ids] [--confirm-store]',
   '  npm run import -- --store CODE --export FILE.csv|FILE.json',
   '',
   '  --dry-run  report what would change; write nothing',
   '  --full     the file is the whole menu: variants not in it are taken off the menu',
   '  --adopt-ids  items with no external id of their own (the demo menu) take the file\'s external ids, matched by sku',
+  '  --confirm-store  the file is this store\'s menu although it looks like another store\'s (many new items, most prices changed)',
   'The format: apps/server/src/menu-import/FORMAT.md; an example: examples/menu/example-menu.csv',
 ].join('\n');
 
 export class UsageError extends Error {}
 
 export type ImportCommand =
-  | { command: 'import'; store: string; file: string; format: 'csv' | 'json'; dryRun: boolean; full: boolean; adoptIds: boolean }
+  | { command: 'import'; store: string; file: string; format: 'csv' | 'json'; dryRun: boolean; full: boolean; adoptIds: boolean; confirmStore: boolean }
   | { command: 'export'; store: string; file: string; format: 'csv' | 'json' };
 
 function formatOf(file: string): 'csv' | 'json' {
@@ -61,6 +62,7 @@ export function parseImportArgs(argv: string[]): ImportCommand {
         'dry-run': { type: 'boolean', default: false },
         full: { type: 'boolean', default: false },
         'adopt-ids': { type: 'boolean', default: false },
+        'confirm-store': { type: 'boolean', default: false },
         export: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -73,7 +75,7 @@ export function parseImportArgs(argv: string[]): ImportCommand {
   const store = values.store?.trim().toLowerCase();
   if (!store) throw new UsageError(`--store is required\n${IMPORT_USAGE}`);
   if (values.export !== undefined) {
-    if (positionals.length > 0 || values['dry-run'] || values.full || values['adopt-ids'])
+    if (positionals.length > 0 || values['dry-run'] || values.full || values['adopt-ids'] || values['confirm-store'])
       throw new UsageError(`--export takes no other file or flag\n${IMPORT_USAGE}`);
     return { command: 'export', store, file: values.export, format: formatOf(values.export) };
   }
@@ -87,6 +89,7 @@ export function parseImportArgs(argv: string[]): ImportCommand {
     dryRun: values['dry-run'] === true,
     full: values.full === true,
     adoptIds: values['adopt-ids'] === true,
+    confirmStore: values['confirm-store'] === true,
   };
 }
 
@@ -135,6 +138,10 @@ export async function runImportCli(
     err: (l) => console.error(l),
   },
 ): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(IMPORT_USAGE);
+    return 0;
+  }
   let args: ImportCommand;
   try {
     args = parseImportArgs(argv);
@@ -185,6 +192,7 @@ export async function runImportCli(
       dryRun: args.dryRun,
       full: args.full,
       adoptExternalIds: args.adoptIds,
+      confirmStore: args.confirmStore,
       onProgress: (rows) => io.progress?.(rows, bytes, size),
       // Pictures named in the file are beside it; copied into the media the storefront serves.
       images: { sourceDir: dirname(args.file), mediaDir: join(config.dataDir, 'media') },

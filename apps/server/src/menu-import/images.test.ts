@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seed } from '../catalog/test-app.ts';
-import { describeEachDatabase } from '../test/databases.ts';
-import { ImageResizer } from '../images/resize.ts';
-import { PLACEHOLDER_FILE } from '../images/routes.ts';
+import { seed } from '../../test-support/catalog/test-app.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { ImageResizer, PLACEHOLDER_FILE } from '../images/resize.ts';
 import { importMenu } from './index.ts';
 
 const NOW = new Date('2026-06-15T12:00:00.000Z');

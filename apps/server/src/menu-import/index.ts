@@ -42,6 +42,11 @@ export interface ImportOptions {
    * (moving the demo menu to a POS's ids). Without it a known sku under a new external id is a problem.
    */
   adoptExternalIds?: boolean;
+  /**
+   * The operator insists the file is this store's: skip the content check that flags a file looking
+   * like another store's (many new items, most matched items repriced; menu.ts foreignContent).
+   */
+  confirmStore?: boolean;
   /** After a write: tell the catalogue (reindex, drop cached pages, tell other nodes). */
   onChanged?: (storeId: number, productIds: number[]) => Promise<void>;
   onProgress?: (rows: number) => void;
@@ -96,7 +101,10 @@ export async function importMenu(db: Kysely<Database>, opts: ImportOptions): Pro
   const run = async (dry: boolean) =>
     db.transaction().execute(async (trx) => {
       const menu = await readStoreMenu(trx, opts.storeId);
-      const plan = planImport(menu, parsed, opts.full === true, { adoptExternalIds: opts.adoptExternalIds === true });
+      const plan = planImport(menu, parsed, opts.full === true, {
+        adoptExternalIds: opts.adoptExternalIds === true,
+        confirmStore: opts.confirmStore === true,
+      });
       const pictures = opts.images && plan.problemCount === 0 ? await picturesToTake(plan, opts.images) : undefined;
       const now = (opts.clock ?? (() => new Date()))();
       const write = !dry && plan.problemCount === 0 && plan.writes.length > 0;

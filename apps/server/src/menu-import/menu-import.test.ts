@@ -5,8 +5,8 @@ import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../config.ts';
-import { seed } from '../catalog/test-app.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { seed } from '../../test-support/catalog/test-app.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { exportMenuCsv, exportMenuJson, importMenu, type ImportOptions } from './index.ts';
 import { escapeCell, unescapeCell } from '../http/csv.ts';
 import { COLUMN_BY_NAME, COLUMN_NAMES, REQUIRED_COLUMNS } from './format.ts';
@@ -421,6 +421,93 @@ describeEachDatabase('menu import', (getDb) => {
     expect(await snapshot(STORE.a)).toBe(before);
   });
 
+  /** A store's real export as rows (column → cell), and back to CSV without the columns named in `drop`. */
+  const exportRows = async (storeId: number) => parseCsvSync(await exportMenuCsv(getDb().db, storeId), { columns: true }) as Record<string, string>[];
+  const toCsv = (rows: Record<string, string>[], drop: string[] = []) => {
+    const cols = Object.keys(rows[0]).filter((c) => !drop.includes(c));
+    return stringifyCsv([cols, ...rows.map((r) => cols.map((c) => r[c] ?? ''))]);
+  };
+
+  it("flags harbor's export made before the store column existed, imported into downtown, by its content (CSV and JSON); applied only when the operator insists", async () => {
+    const harbor = await exportRows(STORE.d);
+    const csv = toCsv(harbor, ['store']);
+    const json = JSON.stringify(harbor.map(({ store: _s, ...r }) => r));
+    const before = await snapshot(STORE.a);
+    const menuSize = (await exportRows(STORE.a)).length;
+    for (const [text, format] of [
+      [csv, 'csv'],
+      [json, 'json'],
+    ] as const)
+      for (const o of [{ dryRun: true }, {}, { full: true }, { adoptExternalIds: true }]) {
+        const r = await run(STORE.a, text, { format, ...o });
+        expect(r.outcome).toBe('problems');
+        // The id-based check cannot see it (every id and sku is shared); the content check does.
+        expect(r.problems).toEqual([
+          expect.objectContaining({ row: 0, column: '', value: '', code: 'looks_like_another_store' }),
+        ]);
+        expect(r.problems[0].reason).toMatch(
+          new RegExp(
+            `^this file looks like another store's menu: compared with downtown's menu of ${menuSize} items it would add (\\d+) new items and change the price or name of (\\d+) of the (\\d+) items it matches; nothing is applied`,
+          ),
+        );
+        const [, created, changed, matched] = r.problems[0].reason.match(/add (\d+) new items and change the price or name of (\d+) of the (\d+)/)!.map(Number);
+        expect(created).toBe(r.created.length);
+        expect(matched).toBe(r.updated.length + r.unchanged);
+        expect(changed * 2).toBeGreaterThan(matched);
+        expect(r.removed).toEqual([]);
+        expect(r.productIds).toEqual([]);
+      }
+    expect(await snapshot(STORE.a)).toBe(before);
+    // The operator insists (the file is downtown's on purpose): the plan is shown, nothing else blocks it.
+    const insisted = await run(STORE.a, csv, { dryRun: true, confirmStore: true });
+    expect(insisted.problems).toEqual([]);
+    expect(insisted.outcome).toBe('planned');
+    expect(insisted.created.length).toBeGreaterThan(20);
+    expect(await snapshot(STORE.a)).toBe(before);
+  });
+
+  it("does not flag downtown's own weekly update: its export with 10 % of prices changed, 5 new items and stock counts, whole or only the changed rows", async () => {
+    const own = await exportRows(STORE.a);
+    const cols = Object.keys(own[0]);
+    // Every tenth standalone item a dollar dearer (its sale price, if any, stays below), every seventh item's stock recounted.
+    let repriced = 0;
+    const week = own.map((r, i) => {
+      const next = { ...r };
+      if (i % 10 === 0) {
+        next.price = (Number(r.price) + 1).toFixed(2);
+        repriced++;
+      }
+      if (i % 7 === 0) next.stock = String(Number(r.stock) + 3);
+      return next;
+    });
+    const template = own.find((r) => r.parent_external_id === '' && r.unit === 'ea')!;
+    const fresh = Array.from({ length: 5 }, (_, i) => ({
+      ...Object.fromEntries(cols.map((c) => [c, template[c]])),
+      external_id: `WEEK-NEW-${i}`,
+      sku: `WEEK-NEW-${i}`,
+      name: `New This Week ${i}`,
+      special_price: '',
+      special_from: '',
+      special_to: '',
+      images: '',
+    }));
+    expect(repriced * 10).toBeGreaterThanOrEqual(own.length);
+    const changedOnly = week.filter((r, i) => i % 10 === 0 || i % 7 === 0);
+    for (const rows of [
+      [...week, ...fresh],
+      [...changedOnly, ...fresh],
+    ]) {
+      const r = await run(STORE.a, toCsv(rows), { dryRun: true });
+      expect(r.problems).toEqual([]);
+      expect(r.outcome).toBe('planned');
+      expect(r.created).toHaveLength(5);
+      expect(r.updated.filter((u) => u.changes!.some((c) => c.column === 'price'))).toHaveLength(repriced);
+    }
+    // And it applies (the next week's file would be judged against this menu).
+    const applied = await run(STORE.a, toCsv([...week, ...fresh]));
+    expect(applied.outcome).toBe('applied');
+  });
+
   it('bounds weight-discount prices like every other price: $100,000 is refused in the preview, $99,999.99 is stored on every database', async () => {
     const head = 'external_id,sku,name,category,unit,weight_g,price,weight_discounts,stock';
     const before = await snapshot(STORE.c);
@@ -613,7 +700,13 @@ describeEachDatabase('menu import', (getDb) => {
     const bumped = lines.map((r, i) =>
       i === 0 ? r : r.map((c, k) => (k === priceAt && !r[specialAt] ? (Number(c) + 0.01).toFixed(2) : c)),
     );
-    const r = await run(storeId, stringifyCsv(bumped));
+    // Every price of the menu changed looks like another store's file (issue 26): refused until the
+    // operator confirms it is the store's own; then exactly the prices change.
+    const refused = await run(storeId, stringifyCsv(bumped));
+    expect(refused.outcome).toBe('problems');
+    expect(refused.problems.map((p) => p.code)).toEqual(['looks_like_another_store']);
+    expect(await read()).toEqual(before);
+    const r = await run(storeId, stringifyCsv(bumped), { confirmStore: true });
     expect(r.problems).toEqual([]);
     expect(r.updated.length).toBeGreaterThan(100);
     for (const u of r.updated) expect(u.changes!.map((c) => c.column)).toEqual(['price']);

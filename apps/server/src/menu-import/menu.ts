@@ -346,6 +346,55 @@ export interface PlanOptions {
    * another variant", as for any other variant (a file of another store or POS never takes items over).
    */
   adoptExternalIds?: boolean;
+  /**
+   * The operator insists that the file is this store's although its content looks like another
+   * store's (foreignContent): the content check is skipped. The store-column and external-id checks
+   * still apply.
+   */
+  confirmStore?: boolean;
+}
+
+/**
+ * The content check (issue 26): in the demo every store sells the same skus and each item's external
+ * id is its sku, so another store's export without its `store` column matches by id and sku, and only
+ * its content tells: it adds many items and reprices most of those it matches. Thresholds a store's
+ * own weekly update (a few price changes, a handful of new products, stock counts; a whole export or
+ * only the changed rows) never reaches, measured against the store's menu (at least MIN_MENU items):
+ *  - creations: at least 20 new items, more than a quarter as many as the menu has, while the file
+ *    matches at least 10 of the menu's items (a first import into a new or different menu matches none);
+ *  - repricing: at least 10 items whose price or name would change, more than half of the items the
+ *    file matches and more than a quarter of the menu.
+ */
+export const FOREIGN_CONTENT = { minMenu: 20, minCreated: 20, minMatched: 10, minChanged: 10 } as const;
+
+export function foreignContent(
+  menu: Pick<StoreMenu, 'storeCode' | 'variants'>,
+  plan: Pick<ImportPlan, 'created' | 'updated' | 'unchanged'>,
+): Problem | null {
+  const T = FOREIGN_CONTENT;
+  const size = menu.variants.length;
+  if (size < T.minMenu) return null;
+  const created = plan.created.length;
+  const matched = plan.updated.length + plan.unchanged;
+  const changed = plan.updated.filter((u) => u.changes?.some((c) => c.column === 'price' || c.column === 'name')).length;
+  const creates = created >= T.minCreated && matched >= T.minMatched && created * 4 > size;
+  const reprices = changed >= T.minChanged && changed * 2 > matched && changed * 4 > size;
+  if (!creates && !reprices) return null;
+  const what = [
+    ...(creates ? [`add ${created} new items`] : []),
+    ...(reprices ? [`change the price or name of ${changed} of the ${matched} items it matches`] : []),
+  ].join(' and ');
+  const code = menu.storeCode;
+  return {
+    row: 0,
+    column: '',
+    value: '',
+    code: 'looks_like_another_store',
+    reason:
+      `this file looks like another store's menu: compared with ${code}'s menu of ${size} items it would ${what}; nothing is applied. ` +
+      `Check that it is ${code}'s file. If it is (a new menu, prices changed across the menu), apply it anyway: ` +
+      `tick "This is ${code}'s menu" in the console, --confirm-store on the command line, confirm_store: true in the integration API`,
+  };
 }
 
 export function planImport(
@@ -489,6 +538,10 @@ export function planImport(
       value: '',
       reason: `this file looks like another store's menu: ${foreignIds} of its ${parsed.rows.length} rows have a sku of ${menu.storeCode} under an external id ${menu.storeCode} does not know; nothing is applied. Import it into the store it came from (to give ${menu.storeCode}'s items these POS ids, use npm run import with --adopt-ids)`,
     });
+  if (fileProblems.length === 0 && options.confirmStore !== true) {
+    const foreign = foreignContent(menu, plan);
+    if (foreign) fileProblems.push(foreign);
+  }
   if (fileProblems.length) {
     plan.problemCount += fileProblems.length;
     plan.problems = [...fileProblems, ...plan.problems].slice(0, 1000);

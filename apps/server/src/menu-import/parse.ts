@@ -13,6 +13,7 @@ import { Readable } from 'node:stream';
 import { parse as csvParse } from 'csv-parse';
 import { unescapeCell } from '../http/csv.ts';
 import { COLUMN_BY_NAME, REQUIRED_COLUMNS, type ColumnName, type MenuRow } from './format.ts';
+import type { ImportProblemView } from '@verdant/domain/console-api';
 
 export const MAX_ROWS = 20_000;
 export const MAX_ROW_BYTES = 64 * 1024;
@@ -21,18 +22,8 @@ export const MAX_JSON_BYTES = 32 * 1024 * 1024;
 /** Characters of cells kept (a menu of 20,000 rows with long descriptions is far below). */
 export const MAX_KEPT_CHARS = 16 * 1024 * 1024;
 
-export interface Problem {
-  /** Spreadsheet row (header = 1) or JSON element (first = 1); 0 for the file as a whole. */
-  row: number;
-  /** The column the problem is in; '' when it is about the whole row or file. */
-  column: string;
-  /** The offending cell (cut to 200 characters); '' when none. */
-  value: string;
-  reason: string;
-  /** The row's sku and name as the file writes them (when it gives them), so a report can name the row. */
-  sku?: string;
-  name?: string;
-}
+/** A problem of the file: the console contract's shape (the CLI and the integration API answer it too). */
+export type Problem = ImportProblemView;
 
 /** A data row's sku and name as written in the file (cut to 100 characters). */
 export interface RowLabel {

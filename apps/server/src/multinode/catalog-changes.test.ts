@@ -29,7 +29,7 @@ import {
   STOP_MS,
   within,
   type ServerNode,
-} from './harness.ts';
+} from '../../test-support/multinode/harness.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 /** The promise: a change published after a node is ready reaches it within this. */

@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisBus, type ChangeBus } from '../catalog/change-bus.ts';
-import { MenuFile } from '../catalog/menu-fixture.ts';
+import { MenuFile } from '../../test-support/catalog/menu-fixture.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { createDatabase, migrateToLatest, type DatabaseHandle } from '../db/index.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
-import { call, freePort, freshSchema, PG_URL, REDIS_URL, START_MS, startNode, STOP_MS, within, type ServerNode } from './harness.ts';
+import { call, freePort, freshSchema, PG_URL, REDIS_URL, START_MS, startNode, STOP_MS, within, type ServerNode } from '../../test-support/multinode/harness.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 const REACH_MS = 2000;

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { LIMITER_UNAVAILABLE, RedisRateLimiter } from '../auth/rate-limit.ts';
 import { ApiError } from '../http/envelope.ts';
-import { NOW, registry, seed } from '../catalog/test-app.ts';
-import { describeEachDatabase } from '../test/databases.ts';
-import { freePort, RedisProxy, within } from './harness.ts';
+import { NOW, registry, seed } from '../../test-support/catalog/test-app.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { freePort, RedisProxy, within } from '../../test-support/multinode/harness.ts';
 
 const PHONE = '(916) 555-0142';
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';

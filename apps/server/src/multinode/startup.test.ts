@@ -3,7 +3,7 @@
  * - two processes on one SQLite DATA_DIR: the second exits with one line naming the directory and
  *   the first process; the lock is released on shutdown and after a crash (kill -9);
  * - Redis unreachable at start: one line naming REDIS_URL (password redacted), then the node waits
- *   and serves once Redis answers (the README documents this).
+ *   and serves once Redis answers (docs/operators/deployment.md documents this).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { lockDataDir } from '../db/data-dir-lock.ts';
-import { freePort, RedisProxy, sleep, START_MS, startNode, within, type ServerNode } from './harness.ts';
+import { freePort, RedisProxy, sleep, START_MS, startNode, within, type ServerNode } from '../../test-support/multinode/harness.ts';
 
 // Bounds for a loaded 2-core machine (a node may take ~20 s to start there): up to three starts a test.
 const TEST_MS = 3 * START_MS + 30_000;

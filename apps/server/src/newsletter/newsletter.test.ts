@@ -5,9 +5,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signNewsletterLink } from '../auth/tokens.ts';
-import { REFERENCE_DATE, commerceApp } from '../cart/testing.ts';
+import { REFERENCE_DATE, commerceApp } from '../../test-support/cart/testing.ts';
 import type { OutboxMailer } from '../mail/mailer.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { ANONYMOUS_SUBSCRIBES_PER_IP_PER_HOUR, NEWSLETTER_MESSAGES } from './routes.ts';
 
 const HOST = 'downtown.localhost';

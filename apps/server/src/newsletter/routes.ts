@@ -19,7 +19,7 @@ import { z } from 'zod';
 import type { Store } from '@verdant/domain';
 import { accountsOf, authOf } from '../auth/context.ts';
 import { AUTH_MESSAGES, signNewsletterLink, verifyNewsletterLink } from '../auth/tokens.ts';
-import { parseOr400 } from '../cart/routes.ts';
+import { parseOr400 } from '../http/parse.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { emailSchema, findById } from '../users/customers.ts';
 import { newsletterLink, newsletterMail } from './mail.ts';
@@ -102,7 +102,7 @@ export function registerNewsletterRoutes(app: FastifyInstance): void {
     '/api/newsletter',
     { config: { docs: { summary: 'Whether my address is subscribed', description: 'The address is the logged-in customer\'s (token) or the one of a signed newsletter link (`linkToken`).', tags: ['Newsletter'], query: anyInput, security: 'customer', errors: { 401: 'No customer token and no link token' } } } },
     async (request) => {
-    const target = required(await targetOf(request, parseOr400(anyInput, request.query)));
+    const target = required(await targetOf(request, parseOr400(anyInput, request.query, 'shopper')));
     const row = await find(request.store.storeId, target.email);
     return ok({ isSubscribed: row?.subscribed === 1, email: target.email });
   });
@@ -111,14 +111,14 @@ export function registerNewsletterRoutes(app: FastifyInstance): void {
     '/api/newsletter',
     { config: { docs: { summary: 'Subscribe (anonymous: an e-mail address; a customer: their own)', tags: ['Newsletter'], body: anyInput, security: 'none', errors: { 403: 'Not your address', 429: 'Too many subscriptions from this address' } } } },
     async (request) => {
-    const input = parseOr400(anyInput, request.body);
+    const input = parseOr400(anyInput, request.body, 'shopper');
     const store = request.store;
     const target = await targetOf(request, input);
     if (target) {
       const changed = await subscribe(store.storeId, target);
       return ok({ isSubscribed: true, skipped: !changed });
     }
-    const { email } = parseOr400(anonymousInput, input);
+    const { email } = parseOr400(anonymousInput, input, 'shopper');
     // Retry-After: the window's length (it began at the first counted subscribe, so it is over by then).
     if (!(await ctx().limiter.hit(`newsletter-ip:${request.ip}`, ANONYMOUS_SUBSCRIBES_PER_IP_PER_HOUR, HOUR)))
       throw new ApiError(429, NEWSLETTER_MESSAGES.tooMany, { retryAfterSeconds: HOUR / 1000 });
@@ -130,7 +130,7 @@ export function registerNewsletterRoutes(app: FastifyInstance): void {
     '/api/newsletter',
     { config: { docs: { summary: 'Unsubscribe my address', description: 'The fields as a JSON body, or in the query when there is no body.', tags: ['Newsletter'], body: anyInput, query: anyInput, security: 'customer', errors: { 401: 'No customer token and no link token', 403: 'Not your address' } } } },
     async (request) => {
-    const target = required(await targetOf(request, parseOr400(anyInput, request.body ?? request.query)));
+    const target = required(await targetOf(request, parseOr400(anyInput, request.body ?? request.query, 'shopper')));
     const row = await find(request.store.storeId, target.email);
     if (row?.subscribed !== 1) return ok({ isSubscribed: false, skipped: true });
     await ctx().db.updateTable('newsletter_subscribers').set({ subscribed: 0, updated_at: ctx().now().toISOString() }).where('id', '=', row.id).execute();

@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { OutboxSms } from '../auth/sms.ts';
-import { seed, testApp } from '../catalog/test-app.ts';
-import { moveOrderForTest } from '../outbox/test-events.ts';
-import { addStaff, loginStaff, type StaffTestSession } from '../staff/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { seed, testApp } from '../../test-support/catalog/test-app.ts';
+import { moveOrderForTest } from '../../test-support/outbox/test-events.ts';
+import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 
 describeEachDatabase('order messages through the app (console log, SMS outbox)', (getDb) => {
   let app: FastifyInstance;

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { messagesQuery, type MessageDeliveryView, type MessageList } from '@verdant/domain/console-api';
 import { z } from 'zod';
 import { dbId } from '../http/ids.ts';
 import type { Database } from '../db/schema.ts';
@@ -13,27 +14,8 @@ import { parseOr400 } from '../http/parse.ts';
 import { staffOf } from '../staff/guard.ts';
 
 const params = z.object({ storeId: dbId() });
-const query = z.object({
-  orderId: dbId().optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(100),
-});
 
-export interface MessageDeliveryView {
-  id: number;
-  event_id: string;
-  order_id: number | null;
-  channel: 'sms' | 'email';
-  recipient: string;
-  template: string;
-  subject: string | null;
-  body: string;
-  status: 'pending' | 'sent' | 'failed';
-  attempts: number;
-  next_attempt_at: string | null;
-  last_error: string | null;
-  sent_at: string | null;
-  created_at: string;
-}
+export type { MessageDeliveryView } from '@verdant/domain/console-api';
 
 export async function listMessages(
   db: Kysely<Database>,
@@ -67,8 +49,8 @@ export function registerMessageRoutes(app: FastifyInstance, deps: { db: Kysely<D
   app.get('/api/console/stores/:storeId/messages', { config: { console: { permission: 'orders:read' } } }, async (request, reply) => {
     staffOf(request);
     const { storeId } = parseOr400(params, request.params);
-    const filter = parseOr400(query, request.query);
+    const filter = parseOr400(messagesQuery, request.query);
     reply.header('cache-control', 'no-store');
-    return ok({ items: await listMessages(deps.db, storeId, filter) });
+    return ok({ items: await listMessages(deps.db, storeId, filter) } satisfies MessageList);
   });
 }

@@ -9,12 +9,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { HttpSms } from '../auth/sms.ts';
-import { storesFile } from '../catalog/test-app.ts';
+import { storesFile } from '../../test-support/catalog/test-app.ts';
 import { syncStores } from '../db/index.ts';
 import { HttpMailer } from '../mail/mailer.ts';
 import type { OutboxEvent } from '../outbox/consumer.ts';
-import { moveOrderForTest } from '../outbox/test-events.ts';
-import { describeEachDatabase, type TestDatabase } from '../test/databases.ts';
+import { moveOrderForTest } from '../../test-support/outbox/test-events.ts';
+import { describeEachDatabase, type TestDatabase } from '../../test-support/databases.ts';
 import { recordMessages, type PlanDeps } from './plan.ts';
 import { createMessageSender } from './sender.ts';
 

@@ -36,6 +36,11 @@ export interface PlanDeps {
   /** The store's name and time zone (from the stores file); undefined for an unknown store. */
   storeInfo: (storeId: number) => StoreInfo | undefined;
   now?: () => Date;
+  /**
+   * Issue 29: the signed "I'm here" link of a pickup order of a store offering curbside, for its
+   * "ready for pickup" message (null: no curbside). Unset: no link (tests of other messages).
+   */
+  curbsideLink?: (storeId: number, orderId: number) => Promise<string | null>;
 }
 
 export type NotificationSwitches = Partial<Record<string, { sms?: boolean; email?: boolean }>>;
@@ -135,6 +140,9 @@ export async function planMessages(deps: PlanDeps, event: OutboxEvent): Promise<
       totalCents: order.total_cents,
     };
   }
+
+  if (template === 'order_ready_for_pickup' && order.order_type === 'pickup' && deps.curbsideLink)
+    ctx.curbsideLink = await deps.curbsideLink(event.store_id, order.id);
 
   if (template === STORE_NEW_ORDER) {
     const to = settings?.order_email?.trim();

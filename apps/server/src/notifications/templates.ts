@@ -38,6 +38,8 @@ export interface OrderMessageContext {
   slot?: string | null;
   /** The order's totals for the confirmation e-mail's receipt (issue 14: each named tax line stated). */
   receipt?: OrderReceipt | null;
+  /** Issue 29: the curbside "I'm here" link of a ready pickup order at a store offering curbside. */
+  curbsideLink?: string | null;
 }
 
 /** What the shopper pays, as charged: each of the store's named tax lines (none for orders from before they were kept: the two sums). */
@@ -122,7 +124,9 @@ export function shopperSms(template: ShopperTemplate, ctx: OrderMessageContext):
       return `${head} is confirmed.${when ? ` Ready for pickup by ${when}.` : ''}${slot} Bring a valid photo ID.`;
     }
     case 'order_ready_for_pickup':
-      return `${head} is ready for pickup. Bring a valid photo ID.`;
+      return ctx.curbsideLink
+        ? `${head} is ready for pickup. Bring a valid photo ID. Curbside: tap when you are here ${ctx.curbsideLink}`
+        : `${head} is ready for pickup. Bring a valid photo ID.`;
     case 'order_out_for_delivery':
       return `${head} is out for delivery. Have your ID ready.`;
     case 'order_cancelled':
@@ -152,7 +156,10 @@ export function shopperEmail(template: ShopperTemplate, ctx: OrderMessageContext
     case 'order_ready_for_pickup':
       return {
         subject: `Order #${ctx.incrementId} is ready for pickup`,
-        text: `${hello}\n\nYour order #${ctx.incrementId} is ready for pickup. Please bring a valid photo ID.${sign}`,
+        text:
+          `${hello}\n\nYour order #${ctx.incrementId} is ready for pickup. Please bring a valid photo ID.` +
+          (ctx.curbsideLink ? `\n\nCurbside pickup: when you are parked outside, open this link and tell us your car or bay, and we bring the order out:\n${ctx.curbsideLink}` : '') +
+          sign,
       };
     case 'order_out_for_delivery':
       return {

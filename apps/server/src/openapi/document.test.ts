@@ -10,13 +10,13 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { REFERENCE_DATE, commerceApp, loginCustomer, registry } from '../cart/testing.ts';
+import { REFERENCE_DATE, commerceApp, loginCustomer, registry } from '../../test-support/cart/testing.ts';
 import { API_SCOPES, createApiKey } from '../integration/index.ts';
 import { installBodyPolicy } from '../http/body-policy.ts';
 import { ApiError, sendError } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
-import { describeEachDatabase } from '../test/databases.ts';
-import { invalidRequests, routeAgreement } from './agreement.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { invalidRequests, routeAgreement } from '../../test-support/openapi/agreement.ts';
 import { buildOpenApiDocument, collectedRoutesOf, installOpenApiCollector, isDocumentable } from './document.ts';
 import { operationAnchor } from './page.ts';
 

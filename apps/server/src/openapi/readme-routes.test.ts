@@ -1,5 +1,5 @@
 /**
- * The README's API table and the served routes agree (issue 26: it documented
+ * The API table of docs/integrators/api.md (the README's until issue 27) and the served routes agree (issue 26: it documented
  * `DELETE /api/console/stores/:id/api-keys/:id` where the route is `POST …/api-keys/:id/revoke`).
  * Every `METHOD /path` the table names under /api is a route the app serves (paths in a row that
  * names a base, e.g. "per store under `/api/console/stores/:storeId`:", are read under it), and every
@@ -10,10 +10,10 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOf } from '../http/body-policy.ts';
-import { staffTestApp } from '../staff/app-for-tests.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { staffTestApp } from '../../test-support/staff/app-for-tests.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 
-const README = new URL('../../../../README.md', import.meta.url);
+const API_TABLE = new URL('../../../../docs/integrators/api.md', import.meta.url);
 
 /** `a{b,c}d` and `a[b]c` expanded; `x\|y` alternatives replace what follows the last `/` or `.`. */
 function expandPath(path: string): string[] {
@@ -29,10 +29,10 @@ function expandPath(path: string): string[] {
   return [path];
 }
 
-/** Every `METHOD /path` of the README's API table, as "METHOD /path/:" (parameters as `:`). */
+/** Every `METHOD /path` of the API table, as "METHOD /path/:" (parameters as `:`). */
 export function readmeEndpoints(markdown: string): string[] {
   const start = markdown.indexOf('| area | endpoints |');
-  if (start < 0) throw new Error('the README has no API table');
+  if (start < 0) throw new Error('docs/integrators/api.md has no API table');
   const table = markdown.slice(start, markdown.indexOf('\n\n', start)).split('\n').slice(2);
   const out: string[] = [];
   for (const row of table) {
@@ -55,7 +55,7 @@ export function readmeEndpoints(markdown: string): string[] {
 
 const normal = (path: string) => path.replace(/:[A-Za-z0-9_]+/g, ':');
 
-describe('reading the README table', () => {
+describe('reading the API table', () => {
   it('expands alternatives and bases', () => {
     const md = [
       '| area | endpoints |',
@@ -81,10 +81,10 @@ describe('reading the README table', () => {
   });
 });
 
-describeEachDatabase('README API table and served routes agree', (getDb) => {
+describeEachDatabase('docs API table and served routes agree', (getDb) => {
   let app: FastifyInstance;
   let served: Set<string>;
-  const documented = readmeEndpoints(readFileSync(README, 'utf8'));
+  const documented = readmeEndpoints(readFileSync(API_TABLE, 'utf8'));
 
   beforeAll(async () => {
     ({ app } = await staffTestApp(getDb()));
@@ -93,7 +93,7 @@ describeEachDatabase('README API table and served routes agree', (getDb) => {
   });
   afterAll(() => app?.close());
 
-  it('every endpoint the README names is served', () => {
+  it('every endpoint the API table names is served', () => {
     expect(documented.length).toBeGreaterThan(60);
     expect(documented.filter((e) => !served.has(e))).toEqual([]);
   });
@@ -114,7 +114,7 @@ describeEachDatabase('README API table and served routes agree', (getDb) => {
     expect(text).not.toMatch(/DELETE \/api\/console\/stores\/[^`]*api-keys/);
   });
 
-  it('every served console and integration route is named in the README', () => {
+  it('every served console and integration route is named in the API table', () => {
     const named = new Set(documented);
     const missing = [...served].filter(
       (r) => /^(GET|POST|PUT|PATCH|DELETE) \/api\/(console|integration)\//.test(r) && !named.has(r),

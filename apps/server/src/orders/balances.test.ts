@@ -7,9 +7,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { CART_MESSAGES as M } from '../cart/messages.ts';
-import { bearer, commerceApp, loginCustomer, orderBody, pin, Shopper, stockQty } from '../cart/testing.ts';
+import { bearer, commerceApp, loginCustomer, orderBody, pin, Shopper, stockQty } from '../../test-support/cart/testing.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR'; // $26.99, sales tax only
 const BUNDLE = 'BDL-NIGHT-IN'; // defaults: GDP 1/8 oz, sleep gummies, 2 × hemp wick

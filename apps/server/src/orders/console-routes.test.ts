@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { formatAddress, mapLink } from '@verdant/domain';
-import { describeEachDatabase } from '../test/databases.ts';
-import { loginCustomer } from '../cart/testing.ts';
-import { EIGHTH, HOUR, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from './lifecycle/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { loginCustomer } from '../../test-support/cart/testing.ts';
+import { EIGHTH, HOUR, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
 import { orderSearchKeys } from './console/search-keys.ts';
 
 const person = (firstName: string, lastName: string, phone: string) => ({
@@ -79,6 +79,8 @@ describeEachDatabase('console order routes', (getDb) => {
       shipping_address: { city: 'Sacramento', zip: '95814', address: '900 J St', apt_ste: '2B', distance: expect.any(Number) },
       // Nobody opened it yet: "New" in the console (issue 26).
       opened_at: null,
+      // No curbside arrival (issue 29).
+      curbside: null,
       customer_name: 'Bob Stone',
       phone: '916-555-0202',
       total_cents: placed[1].result.total,
@@ -192,6 +194,9 @@ describeEachDatabase('console order routes', (getDb) => {
       price_cents: 2699,
       row_total_cents: 2699,
       discount_cents: 0,
+      // No deal touched the jar (issue 28).
+      deal_discount_cents: 0,
+      deals: [],
       excise_tax_cents: expect.any(Number),
       sales_tax_cents: expect.any(Number),
       thc_equivalent_grams: 0,

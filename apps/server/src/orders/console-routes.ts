@@ -14,24 +14,34 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { CANCEL_REASONS, ORDER_ACTIONS, ORDER_STATUSES, readyByPlan, type ReadyByPlan } from '@verdant/domain';
+import { readyByPlan } from '@verdant/domain';
+import {
+  orderListQuery,
+  orderSettingsBody,
+  reportQuery,
+  transitionBody,
+  verificationBody,
+  type DailyReport,
+  type OrderDetail,
+  type OrderList,
+  type OrderSettings,
+} from '@verdant/domain/console-api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { dbId } from '../http/ids.ts';
 import { accountsOf } from '../auth/context.ts';
 import { ApiError, ok } from '../http/envelope.ts';
-import { dateSchema } from '../http/dates.ts';
 import { parseOr400 } from '../http/parse.ts';
 import { staffOf } from '../staff/guard.ts';
-import { orderDetail, detailOf, type OrderDetail } from './console/detail.ts';
+import { orderDetail, detailOf } from './console/detail.ts';
 import { HOURS } from '../hours/section.ts';
 import { listOrders } from './console/list.ts';
 import { markOpened } from './console/opened.ts';
-import { saveOrderSettings, settingsSchema } from './lifecycle/settings.ts';
+import { saveOrderSettings } from './lifecycle/settings.ts';
 import { orderSettings, storeFacts, type Db, type StoreFacts } from './lifecycle/store-facts.ts';
 import { applyTransition, type OrderActor } from './lifecycle/transitions.ts';
 import { reviewDocument } from './lifecycle/verification.ts';
-import { dailyReport, dailyReportCsv, dailyTaxLineColumns, MAX_REPORT_DAYS } from './report.ts';
+import { dailyDealColumns, dailyReport, dailyReportCsv, dailyTaxLineColumns } from './report.ts';
 import { taxLinesReport } from '../tax/order-lines.ts';
 
 export interface ConsoleOrderDeps {
@@ -41,48 +51,7 @@ export interface ConsoleOrderDeps {
 
 const PREFIX = '/api/console/stores/:storeId';
 const id = dbId();
-/** YYYY-MM-DD within 2000–2099 (../http/dates.ts): a far date is a 400, not a 500 in the day arithmetic. */
-const date = dateSchema;
 const storeParams = z.object({ storeId: id });
-
-const listQuery = z.object({
-  status: z
-    .string()
-    .optional()
-    .transform((s) => (s ? s.split(',').filter(Boolean) : undefined))
-    .pipe(z.array(z.enum(ORDER_STATUSES)).optional()),
-  type: z.enum(['pickup', 'delivery']).optional(),
-  from: date.optional(),
-  to: date.optional(),
-  q: z.string().trim().max(100).optional(),
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  sort: z.enum(['newest', 'slot']).optional(),
-});
-
-const transitionBody = z.object({
-  action: z.enum(ORDER_ACTIONS),
-  readyBy: z.string().max(40).optional().nullable(),
-  reason: z.enum(CANCEL_REASONS).optional().nullable(),
-  message: z.string().max(500).optional().nullable(),
-  idChecked: z.boolean().optional(),
-  medcardChecked: z.boolean().optional(),
-  /** "Store closed — confirm anyway" (issue 26): a ready-by outside the store's hours is refused without it. */
-  confirmClosed: z.boolean().optional(),
-});
-
-const verificationBody = z.object({
-  document: z.enum(['id', 'medcard']),
-  decision: z.enum(['verified', 'rejected']),
-  reason: z.string().max(500).optional().nullable(),
-  medcardExpiry: date.optional().nullable(),
-  medcardNumber: z.string().trim().min(2).max(64).optional().nullable(),
-});
-
-const reportQuery = z
-  .object({ from: date, to: date })
-  .refine((q) => q.from <= q.to, 'from must not be after to.')
-  .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < MAX_REPORT_DAYS, `At most ${MAX_REPORT_DAYS} days per report.`);
 
 const perm = (permission: 'orders:read' | 'orders:write' | 'customers:verify' | 'reports:read' | 'settings:write') => ({
   config: { console: { permission } },
@@ -116,15 +85,15 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, deps: ConsoleOr
   const hoursOf = async (storeId: number) => (await app.storeSettings.get(storeId, HOURS)).value;
 
   /** The detail with what the confirm form offers (issue 26): the slot's start or the next open time, and the hours. */
-  async function withPlan<T extends OrderDetail>(detail: T, store: StoreFacts, at: Date): Promise<T & { ready_by_plan: ReadyByPlan | null }> {
+  async function withPlan(detail: Omit<OrderDetail, 'ready_by_plan'>, store: StoreFacts, at: Date): Promise<OrderDetail> {
     if (detail.status !== 'submitted') return { ...detail, ready_by_plan: null };
     return { ...detail, ready_by_plan: readyByPlan(await hoursOf(store.id), detail.order_type, store.timezone, at, detail.slot_start) };
   }
 
   app.get(`${PREFIX}/orders`, perm('orders:read'), async (request) => {
     const store = await storeOf(request);
-    const query = parseOr400(listQuery, request.query);
-    return ok(await listOrders(db, store, query));
+    const query = parseOr400(orderListQuery, request.query);
+    return ok<OrderList>(await listOrders(db, store, query));
   });
 
   app.get(`${PREFIX}/orders/:orderId`, perm('orders:read'), async (request) => {
@@ -199,13 +168,19 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, deps: ConsoleOr
     const store = await storeOf(request);
     const q = parseOr400(reportQuery, request.query);
     // Per named tax line over the range as well (issue 14, ../tax/order-lines.ts).
-    return ok({ rows: await dailyReport(db, store, q.from, q.to), tax_lines: await taxLinesReport(db, store, q.from, q.to) });
+    // And each deal's part of the discounts (issue 28).
+    const deals = (await dailyDealColumns(db, store, q.from, q.to)).map(({ cents_by_day: _byDay, ...d }) => d);
+    return ok({ rows: await dailyReport(db, store, q.from, q.to), tax_lines: await taxLinesReport(db, store, q.from, q.to), deals } satisfies DailyReport);
   });
 
   app.get(`${PREFIX}/reports/daily.csv`, perm('reports:read'), async (request, reply) => {
     const store = await storeOf(request);
     const q = parseOr400(reportQuery, request.query);
-    const csv = dailyReportCsv(await dailyReport(db, store, q.from, q.to), await dailyTaxLineColumns(db, store, q.from, q.to));
+    const csv = dailyReportCsv(
+      await dailyReport(db, store, q.from, q.to),
+      await dailyTaxLineColumns(db, store, q.from, q.to),
+      await dailyDealColumns(db, store, q.from, q.to),
+    );
     return reply
       .header('cache-control', 'no-store, private')
       .header('content-disposition', `attachment; filename="${store.code}-daily-${q.from}-${q.to}.csv"`)
@@ -215,12 +190,12 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, deps: ConsoleOr
 
   app.get(`${PREFIX}/settings/orders`, perm('orders:read'), async (request) => {
     const store = await storeOf(request);
-    return ok(await orderSettings(db, store.id));
+    return ok<OrderSettings>(await orderSettings(db, store.id));
   });
 
   app.put(`${PREFIX}/settings/orders`, perm('settings:write'), async (request) => {
     const store = await storeOf(request);
-    const body = parseOr400(settingsSchema, request.body);
-    return ok(await saveOrderSettings(db, store.id, body, now()));
+    const body = parseOr400(orderSettingsBody, request.body);
+    return ok<OrderSettings>(await saveOrderSettings(db, store.id, body, now()));
   });
 }

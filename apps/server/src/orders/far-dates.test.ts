@@ -4,10 +4,10 @@
  * 400 with a message, nothing is written, and the bounds themselves still work.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DATE_MESSAGES } from '../http/dates.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { DATE_MESSAGES } from '@verdant/domain/console-api';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { LIFECYCLE_MESSAGES } from '@verdant/domain';
-import { lifecycleHarness, readyIn, type LifecycleHarness } from './lifecycle/testing.ts';
+import { lifecycleHarness, readyIn, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
 
 const FAR = ['9999-12-31', '0000-01-01', '1999-12-31', '2100-01-01', '+275760-09-13', '275760-09-13'];
 const FALSE = ['2026-02-30', '2026-13-01', '2026-6-1', 'yesterday', ''];

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { CART_MESSAGES as M } from '../cart/messages.ts';
-import { commerceApp, orderBody, pin, Shopper, stockQty } from '../cart/testing.ts';
+import { commerceApp, orderBody, pin, Shopper, stockQty } from '../../test-support/cart/testing.ts';
 
 const ROSIN = 'CN-JACK-HERER-LIVE-ROSIN-1-G';
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';

@@ -37,7 +37,10 @@ import { holdOf } from './lifecycle/store-facts.ts';
 import { recordOrderTaxLines } from '../tax/order-lines.ts';
 import { statedTaxLines } from '../cart/totals.ts';
 import { bookOrderSlot, hoursOf, type BookedSlot } from '../hours/booking.ts';
-import { withStoreSettings } from '../store-settings/service.ts';
+import { readSection, withStoreSettings } from '../store-settings/read.ts';
+import { DEAL_DISPLAY_SECTION } from '../deals/display-section.ts';
+import { recordRedemptions } from '../deals/redemptions.ts';
+import { dealDisplayPresetOf, dealWordsOf } from '../deals/display.ts';
 
 export interface PlaceOrderResult extends StoredAnswer {
   /** True when this answer is the stored answer of an earlier request with the same key. */
@@ -198,6 +201,7 @@ async function recordOrder(
       sales_tax_cents: s.sales_taxes,
       shipping_cents: s.shipping,
       total_cents: s.total,
+      deal_discount_cents: order.deals?.result.discountCents ?? 0,
       credits_used_cents: order.priced.totals.creditsUsed,
       thc_equivalent_grams: s.thc_equivalent_grams,
       personal_details: JSON.stringify(input.personal_details),
@@ -219,8 +223,13 @@ async function recordOrder(
   const incrementId = orderNumber(store, id);
   await trx.updateTable('orders').set({ increment_id: incrementId }).where('id', '=', id).execute();
 
+  // Each deal's share of each line (issue 28): the manager's title, and the words the shopper was shown (null: price only).
+  const words = order.deals ? dealWordsOf(order.deals, dealDisplayPresetOf(store, order.licenseType, (await readSection(trx, store, DEAL_DISPLAY_SECTION)).value)) : null;
+  const lineDeals = (i: number) =>
+    (order.deals?.lineDeals[i] ?? []).map((d) => ({ code: d.code, title: d.title, words: words?.get(d.code) ?? null, discount_cents: d.discount }));
   const items = order.lines.map((l, i) => {
     const a = order.priced.lines[i];
+    const deals = lineDeals(i);
     return {
       order_id: id,
       product_id: l.productId,
@@ -237,6 +246,8 @@ async function recordOrder(
       excise_tax_cents: a.excise,
       sales_tax_cents: a.sales,
       thc_equivalent_grams: a.thcGrams,
+      deal_discount_cents: order.deals?.lineDiscounts[i] ?? 0,
+      deal_discounts: deals.length ? JSON.stringify(deals) : null,
       // Bundles keep what they were made of, as sold.
       product_option:
         l.productOption || l.components.length > 1
@@ -250,6 +261,8 @@ async function recordOrder(
   await trx.insertInto('order_items').values(items).execute();
   // Every named tax line, separately stated (issue 14, ../tax/order-lines.ts).
   await recordOrderTaxLines(trx, id, order.priced.totals.taxLines);
+  // One redemption row per deal the order got (budgets and per-customer limits were taken in prepareOrder).
+  await recordRedemptions(trx, id, store.storeId, order.deals, iso);
 
   if (order.priced.totals.creditsUsed > 0 && order.customerId != null) {
     await trx
@@ -308,6 +321,9 @@ async function recordOrder(
       amounts_in: 'cents',
       subtotal: s.subtotal,
       discount: s.discount,
+      // The deals' part of `discount` (issue 28), and each deal the order got.
+      deal_discount: order.deals?.result.discountCents ?? 0,
+      deals: (order.deals?.applied ?? []).map((d) => ({ id: d.deal.code, title: d.deal.title, words: words?.get(d.deal.code) ?? null, discount: d.discount })),
       excise_taxes: s.excise_taxes,
       sales_taxes: s.sales_taxes,
       // Each of the store's named tax lines charged on the order, as order_tax_lines keeps them (issue 14 receipt).
@@ -330,6 +346,8 @@ async function recordOrder(
         price: it.price_cents,
         row_total: it.row_total_cents,
         discount: it.discount_cents,
+        deal_discount: it.deal_discount_cents,
+        deals: lineDeals(i).map((d) => ({ id: d.code, title: d.title, words: d.words, discount: d.discount_cents })),
         excise_tax: it.excise_tax_cents,
         sales_tax: it.sales_tax_cents,
         row_total_incl_tax: order.priced.lines[i].rowTotalInclTax,

@@ -7,7 +7,7 @@
 import { offeredLicenseTypes, storeOffers, type AgeSettings, type LicenseType, type Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import { licenseProblem } from '../cart/checks.ts';
-import { assertWithinLimits, limitScope } from '../limits/enforce.ts';
+import { assertWithinLimits, limitScope, lockLimitHolder } from '../limits/enforce.ts';
 import { findUsableCoupon, toDomainCoupon, type CouponRow } from '../cart/coupons.ts';
 import { CART_MESSAGES as M, MAX_CART_LINES } from '../cart/messages.ts';
 import { cartLines, lineInputOf, lockPointsOf, medicalCardProblem, pointsBalance, requireCart, type CartRow, type CartViewer, type Db } from '../cart/repository.ts';
@@ -22,6 +22,9 @@ import type { DeliveryZone } from '@verdant/domain';
 import type { OrderInput } from './schema.ts';
 import { orderAge, type OrderAge } from '../age/order-age.ts';
 import { cartTaxLines } from '../tax/section.ts';
+import type { StoreDealsOutcome } from '../deals/apply.ts';
+import { reserveStoreDeals } from '../deals/redemptions.ts';
+import { activeDealsOn } from '../deals/repository.ts';
 
 export interface PreparedOrder {
   cart: CartRow | null;
@@ -33,6 +36,8 @@ export interface PreparedOrder {
   delivery: (DeliveryCheck & { zip: string }) | null;
   /** Age on every order (issue 14): the date of birth checked and the minimum age applied. */
   age: OrderAge;
+  /** The deals the order gets (issue 28), their budgets and per-customer limits already taken in this transaction. */
+  deals: StoreDealsOutcome | null;
 }
 
 export async function prepareOrder(
@@ -82,9 +87,14 @@ export async function prepareOrder(
   // Purchase-limit buckets (issue 14), with the customer's earlier orders read in this transaction,
   // under the customer's lock taken BEFORE the check (issue 26): parallel orders of one customer
   // are checked one after the other, each seeing the orders saved before it, so together they can't
-  // pass a per-day limit (PostgreSQL; SQLite runs one write transaction at a time).
-  if (customer?.id != null) await lockPointsOf(trx, customer.id);
-  const limits = { ...(await limitScope(trx, store)), customerType: licenseType, residency: input.residency ?? null, customerId: customer?.id ?? null, now };
+  // pass a per-day limit (PostgreSQL; SQLite runs one write transaction at a time). Stores of one
+  // licence holder share a count: first a lock on holder + person covering all of them (lockLimitHolder).
+  const scope = await limitScope(trx, store);
+  if (customer?.id != null) {
+    await lockLimitHolder(trx, scope.limits, customer.id);
+    await lockPointsOf(trx, customer.id);
+  }
+  const limits = { ...scope, customerType: licenseType, residency: input.residency ?? null, customerId: customer?.id ?? null, now };
   await assertWithinLimits(trx, limits, lines);
 
   const code = input.coupon ?? cart?.coupon_code ?? null;
@@ -112,8 +122,21 @@ export async function prepareOrder(
 
   // The store's named tax lines as saved now, read in this transaction (issue 14, tax/section.ts).
   const taxLines = await cartTaxLines(trx, store, licenseType, customer, lines.flatMap((l) => l.components.map((c) => c.productId)), now);
+  // The store's deals as they are now, read in this transaction, on the same lines and prices; the
+  // deals' budgets and per-customer limits are taken here (deals/redemptions.ts), so a burst of
+  // orders gets exactly as many as the budget allows.
+  const deals = await reserveStoreDeals(trx, {
+    store,
+    deals: await activeDealsOn(trx, store.storeId),
+    lines,
+    shopper: { licence: licenseType, customerId, phone: input.personal_details.phone },
+    couponApplied: coupon != null,
+    pointsRedeemed: credits > 0,
+    now,
+  });
   const price = (shippingInclTax: number) => priceCart({
     lines,
+    dealDiscounts: deals?.lineDiscounts ?? null,
     taxLines,
     coupon: coupon ? toDomainCoupon(coupon) : null,
     credits,
@@ -123,7 +146,7 @@ export async function prepareOrder(
   });
   // Delivery: the zone's fee, free from its threshold, refused under its minimum (shipping/zones.ts).
   const priced = zone ? priceInZone(price, zone).priced : price(0);
-  return { cart, licenseType, lines, priced, coupon, customerId, delivery, age };
+  return { cart, licenseType, lines, priced, coupon, customerId, delivery, age, deals };
 }
 
 /** Resolve each input and merge lines that are the same (an offline payload may repeat a sku). */

@@ -7,8 +7,8 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TaxLineInput } from '@verdant/domain';
-import { describeEachDatabase } from '../test/databases.ts';
-import { EIGHTH, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from './lifecycle/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { EIGHTH, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
 
 const SECTION = '/api/console/stores/1/settings/sections/tax';
 const EVIL = '=HYPERLINK("http://evil.example/t","tax")';

@@ -19,24 +19,16 @@
  * (order_tax_lines), so a rate changed mid-range gives two columns, each its rate's amounts, like
  * the JSON's `tax_lines`. Per day the line columns add up to that day's excise plus sales tax, to
  * the cent (orders placed before the lines were kept, migration 0018, carry none).
+ *
+ * Deals (issue 28): one column per deal after the tax lines, "Deal: <title>", its part of the
+ * Discounts column per day (negative, like it), from each order line's deal shares as kept.
  */
+import { MAX_REPORT_DAYS, type DailyRow } from '@verdant/domain/console-api';
 import { csvNumber, toCsv } from '../http/csv.ts';
+import { orderLineDeals } from '../deals/order-lines.ts';
 import { dayStartUtc, localDate, nextDay, type Db, type StoreFacts } from './lifecycle/store-facts.ts';
 
-export interface DailyRow {
-  date: string;
-  orders: number;
-  gross_cents: number;
-  discount_cents: number;
-  excise_tax_cents: number;
-  sales_tax_cents: number;
-  /** The delivery fees charged (the shipping method's price, tax included). */
-  delivery_fee_cents: number;
-  total_cents: number;
-}
-
-/** At most this many days per report (a year and a bit): one query, one response. */
-export const MAX_REPORT_DAYS = 400;
+export { MAX_REPORT_DAYS, type DailyRow } from '@verdant/domain/console-api';
 
 export function daysBetween(from: string, to: string): string[] {
   const days: string[] = [];
@@ -116,6 +108,48 @@ export async function dailyTaxLineColumns(db: Db, store: StoreFacts, from: strin
   return [...columns.values()];
 }
 
+/** One CSV column and JSON line per deal (issue 28): its part of the discounts, per store-local day, on the same completed orders. */
+export interface DealColumn {
+  id: string;
+  title: string;
+  orders: number;
+  discount_cents: number;
+  cents_by_day: Map<string, number>;
+}
+
+/**
+ * The deals of the report's orders, from each order line's deal shares as the order kept them
+ * (order_items.deal_discounts), by deal id, largest discount first: a breakdown of the Discounts
+ * column (which also holds coupons and points), never a further addend.
+ */
+export async function dailyDealColumns(db: Db, store: StoreFacts, from: string, to: string): Promise<DealColumn[]> {
+  const rows = await db
+    .selectFrom('order_items as i')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .select(['i.order_id', 'i.deal_discounts', 'o.status_changed_at'])
+    .where('o.store_id', '=', store.id)
+    .where('o.status', '=', 'completed')
+    .where('i.deal_discount_cents', '>', 0)
+    .where('o.status_changed_at', '>=', dayStartUtc(from, store.timezone))
+    .where('o.status_changed_at', '<', dayStartUtc(nextDay(to), store.timezone))
+    .orderBy('i.id')
+    .execute();
+  const columns = new Map<string, DealColumn & { orderIds: Set<number> }>();
+  for (const r of rows) {
+    const day = localDate(r.status_changed_at as string, store.timezone);
+    for (const d of orderLineDeals(r.deal_discounts)) {
+      let c = columns.get(d.id);
+      if (!c) columns.set(d.id, (c = { id: d.id, title: d.title, orders: 0, discount_cents: 0, cents_by_day: new Map(), orderIds: new Set() }));
+      c.orderIds.add(r.order_id);
+      c.discount_cents += d.discount_cents;
+      c.cents_by_day.set(day, (c.cents_by_day.get(day) ?? 0) + d.discount_cents);
+    }
+  }
+  return [...columns.values()]
+    .map(({ orderIds, ...c }) => ({ ...c, orders: orderIds.size }))
+    .sort((a, b) => b.discount_cents - a.discount_cents || a.id.localeCompare(b.id));
+}
+
 /** Dollars with two decimals as a numeric cell (never escaped: a number cannot run as a formula). */
 const dollars = (cents: number) => csvNumber((cents / 100).toFixed(2));
 
@@ -124,7 +158,7 @@ const dollars = (cents: number) => csvNumber((cents / 100).toFixed(2));
  * with two decimals, a total line at the end, the tax-line columns last; their headers are the
  * store's own titles, escaped so a title can never run as a spreadsheet formula.
  */
-export function dailyReportCsv(rows: readonly DailyRow[], taxLines: readonly TaxLineColumn[] = []): string {
+export function dailyReportCsv(rows: readonly DailyRow[], taxLines: readonly TaxLineColumn[] = [], deals: readonly DealColumn[] = []): string {
   const sum = (k: keyof Omit<DailyRow, 'date'>) => rows.reduce((s, r) => s + r[k], 0);
   const line = (r: Omit<DailyRow, 'date'> & { date: string }) => [
     r.date,
@@ -138,6 +172,8 @@ export function dailyReportCsv(rows: readonly DailyRow[], taxLines: readonly Tax
     ...taxLines.map((t) =>
       dollars(r.date === 'Total' ? [...t.cents_by_day.values()].reduce((a, b) => a + b, 0) : (t.cents_by_day.get(r.date) ?? 0)),
     ),
+    // Each deal's part of the discounts, negative like the Discounts column (issue 28).
+    ...deals.map((d) => dollars(-(r.date === 'Total' ? d.discount_cents : (d.cents_by_day.get(r.date) ?? 0)))),
   ];
   const total = {
     date: 'Total',
@@ -159,6 +195,7 @@ export function dailyReportCsv(rows: readonly DailyRow[], taxLines: readonly Tax
     'Delivery fee',
     'Total',
     ...taxLines.map((t) => `${t.title} (${t.rate}%)`),
+    ...deals.map((d) => `Deal: ${d.title}`),
   ];
   return toCsv([header, ...rows.map(line), line(total)]);
 }

@@ -5,12 +5,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { CommerceContext } from '../commerce.ts';
+import type { CommerceContext } from '../commerce-context.ts';
 import { ApiError } from '../http/envelope.ts';
 import { AUTH_MESSAGES } from '../auth/tokens.ts';
 import { CART_MESSAGES as M } from '../cart/messages.ts';
 import { viewerOf } from '../cart/repository.ts';
-import { parseOr400 } from '../cart/routes.ts';
+import { parseOr400 } from '../http/parse.ts';
 import { requestHash } from './idempotency.ts';
 import { placeOrder } from './place.ts';
 import { orderSaveSchema } from './schema.ts';
@@ -37,7 +37,7 @@ export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): v
       },
     },
     async (request, reply) => {
-    const input = parseOr400(orderSaveSchema, request.body);
+    const input = parseOr400(orderSaveSchema, request.body, 'shopper');
     const header = request.headers['idempotency-key'];
     const fromHeader = typeof header === 'string' && header !== '' ? header.trim() : undefined;
     if (fromHeader && input.idempotency_key && fromHeader.toLowerCase() !== input.idempotency_key.toLowerCase()) {

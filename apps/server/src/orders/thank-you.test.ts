@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { groupHours } from '@verdant/domain';
-import { describeEachDatabase } from '../test/databases.ts';
-import { bearer, commerceApp, loginCustomer, orderBody, pin, registry, Shopper } from '../cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { bearer, commerceApp, loginCustomer, orderBody, pin, registry, Shopper } from '../../test-support/cart/testing.ts';
 
 const ROSIN = 'CN-JACK-HERER-LIVE-ROSIN-1-G';
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';

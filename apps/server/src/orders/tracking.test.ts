@@ -9,9 +9,9 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { bearer, loginCustomer, REFERENCE_DATE, registry } from '../cart/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
-import { lifecycleHarness, readyIn, type LifecycleHarness } from './lifecycle/testing.ts';
+import { bearer, loginCustomer, REFERENCE_DATE, registry } from '../../test-support/cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { lifecycleHarness, readyIn, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
 import { TRACKING_MESSAGES } from './tracking.ts';
 
 const NOT_FOUND = 'We could not find an order with that number and phone number.';

@@ -1,32 +1,23 @@
 /**
- * Order tracking without an account (issue 12 "The shopper is told"):
- *   POST /api/order-tracking {number, phone}
- * answers the order's status and timeline when the number is one of this store's orders AND the
+ * Order tracking without an account (issue 12 "The shopper is told"): the route
+ * (./tracking-routes.ts, POST /api/order-tracking {number, phone}) and the storefront's tracking page
+ * (../ssr/order-tracking.ts) answer the order's status and timeline when the number is one of this store's orders AND the
  * phone is the order's contact phone (compared in E.164, however it was typed) — and nothing else
  * of the customer's. Every mismatch (unknown number, wrong phone, other store, unparsable phone)
  * answers the same 404 text, and an IP may try TRACKING_PER_IP_PER_MINUTE times a minute
  * (the accounts' limiter: Redis-shared when REDIS_URL is set), so numbers cannot be walked.
  */
 import { ORDER_STATUS_LABELS, orderTimeline, slotLabel, type OrderStatus } from '@verdant/domain';
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { accountsOf } from '../auth/context.ts';
-import { ApiError, ok } from '../http/envelope.ts';
-import { parseOr400 } from '../http/parse.ts';
+import { ApiError } from '../http/envelope.ts';
 import { toE164 } from '../users/phone.ts';
 import type { Db } from './lifecycle/store-facts.ts';
 
 export const TRACKING_PER_IP_PER_MINUTE = 10;
-const TRACKING_WINDOW_MS = 60_000;
+export const TRACKING_WINDOW_MS = 60_000;
 export const TRACKING_MESSAGES = {
   notFound: 'We could not find an order with that number and phone number.',
   tooMany: 'Too many look-ups. Please wait a minute and try again.',
 } as const;
-
-const trackingSchema = z.object({
-  number: z.string().trim().min(1, 'Please enter your order number.').max(40),
-  phone: z.string().trim().min(1, 'Please enter your phone number.').max(40),
-});
 
 /** The statuses an order reached, from its history (the timeline's times). */
 export async function reachedStatuses(db: Db, orderId: number): Promise<{ status: OrderStatus; at: string }[]> {
@@ -76,18 +67,4 @@ export async function trackOrder(db: Db, storeId: number, number: string, phone:
         ? { start: order.slot_start, end: order.slot_end, label: slotLabel(order.slot_start, order.slot_end, timeZone) }
         : null,
   };
-}
-
-export function registerOrderTracking(app: FastifyInstance, db: Db): void {
-  app.post(
-    '/api/order-tracking',
-    { config: { docs: { summary: 'Look an order up by its number and phone number (no account needed)', tags: ['Order'], body: trackingSchema, security: 'none', errors: { 404: 'No order with that number and phone', 429: 'Too many look-ups; Retry-After says when to try again' } } } },
-    async (request) => {
-    const body = parseOr400(trackingSchema, request.body);
-    const allowed = await accountsOf(app).limiter.hit(`track-ip:${request.ip}`, TRACKING_PER_IP_PER_MINUTE, TRACKING_WINDOW_MS);
-    // Retry-After: the window's length (it began at the first counted look-up, so it is over by then).
-    if (!allowed)
-      throw new ApiError(429, TRACKING_MESSAGES.tooMany, { errorCode: 'rate_limited', retryAfterSeconds: TRACKING_WINDOW_MS / 1000 });
-    return ok(await trackOrder(db, request.store.storeId, body.number, body.phone, request.store.dispensarySettings.place_info.timezone));
-  });
 }

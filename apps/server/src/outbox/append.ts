@@ -8,34 +8,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { OrderStatus } from '@verdant/domain';
+import type { OrderEventPayload, OutboxEventType } from '@verdant/domain/console-api';
 import type { Database } from '../db/schema.ts';
 
-/** `order.updated`: something staff see changed without a status move (a document verified); console push only. */
-export const OUTBOX_EVENT_TYPES = ['order.created', 'order.status_changed', 'order.updated'] as const;
-/** What webhook endpoints may subscribe to. */
-export const WEBHOOK_EVENT_TYPES = ['order.created', 'order.status_changed'] as const;
-export type OutboxEventType = (typeof OUTBOX_EVENT_TYPES)[number];
-
-/**
- * What an order event carries: thin (ids and the status move), as Standard Webhooks recommend;
- * receivers fetch the rest.
- */
-export interface OrderEventPayload {
-  order_id: number;
-  increment_id: string;
-  store_code: string;
-  status: OrderStatus;
-  previous_status: OrderStatus | null;
-  order_type: 'pickup' | 'delivery';
-  /** The order's `version` after the change (consoles ignore older pushes). */
-  version: number;
-  /** ISO */
-  ready_by?: string | null;
-  cancel_reason?: string | null;
-  /** When staff first opened the order (issue 26; on that `order.updated` push only). */
-  opened_at?: string | null;
-}
+// The event types and the order event's payload are the console's contract too (its live stream).
+export { OUTBOX_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type OrderEventPayload, type OutboxEventType } from '@verdant/domain/console-api';
 
 export interface NewOutboxEvent {
   storeId: number;

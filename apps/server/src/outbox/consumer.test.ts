@@ -9,9 +9,9 @@ import type { OrderEventPayload } from './append.ts';
 import { appendOutboxEvent } from './append.ts';
 import { createOutboxConsumer, type OutboxConsumer, type OutboxEvent } from './consumer.ts';
 import { createOutboxSignal } from './signal.ts';
-import { describeEachDatabase, type TestDatabase } from '../test/databases.ts';
+import { describeEachDatabase, type TestDatabase } from '../../test-support/databases.ts';
 import { syncStores } from '../db/index.ts';
-import { storesFile } from '../catalog/test-app.ts';
+import { storesFile } from '../../test-support/catalog/test-app.ts';
 
 const payload = (orderId: number): OrderEventPayload => ({
   order_id: orderId,

@@ -17,13 +17,15 @@ import type { AccountsContext } from '../auth/context.ts';
 import type { Database } from '../db/schema.ts';
 import { recordMessages, type StoreInfo } from '../notifications/plan.ts';
 import { createMessageSender, type MessageSender } from '../notifications/sender.ts';
-import { registerMessageRoutes } from '../notifications/console-routes.ts';
 import { createConsoleHub, type ConsoleHub } from '../realtime/hub.ts';
-import { registerRealtimeRoutes } from '../realtime/console-routes.ts';
 import { staffAccessOf } from '../staff/access-signal.ts';
 import type { StoreRegistry } from '../stores/registry.ts';
 import { createOutboxConsumer, type OutboxConsumer } from './consumer.ts';
 import { redisPubSub, type PubSub } from './redis-pubsub.ts';
+import { curbsideToken } from '../orders/curbside/link.ts';
+import { CURBSIDE_SECTION } from '../orders/curbside/section.ts';
+import { sectionOf } from '../store-settings/read.ts';
+import { storeSiteUrl } from '../users/password-reset.ts';
 
 export interface OutboxDispatcherDeps {
   db: Kysely<Database>;
@@ -50,7 +52,10 @@ declare module 'fastify' {
   }
 }
 
-/** Call after registerAccountRoutes (it uses the accounts' SMS provider and mailer) and registerStaff. */
+/**
+ * Call after registerAccountRoutes (it uses the accounts' SMS provider and mailer) and registerStaff;
+ * buildApp then registers the console's stream (realtime/console-routes.ts, on `hub`) and message routes.
+ */
 export async function registerOutboxDispatcher(app: FastifyInstance, deps: OutboxDispatcherDeps): Promise<OutboxDispatcher> {
   const prefix = deps.config.redisPrefix ?? 'verdant:';
   const warn = (what: string) => (err: unknown) => app.log.warn({ err }, what);
@@ -83,6 +88,13 @@ export async function registerOutboxDispatcher(app: FastifyInstance, deps: Outbo
   const stores = new Map<number, StoreInfo>(
     deps.registry.stores.map((s) => [s.storeId, { name: s.name, timezone: s.dispensarySettings.place_info.timezone }]),
   );
+  // Issue 29: the "I'm here" link of a ready pickup order, when its store offers curbside (signed with the accounts' secret).
+  const byId = new Map(deps.registry.stores.map((s) => [s.storeId, s]));
+  const curbsideLink = async (storeId: number, orderId: number): Promise<string | null> => {
+    const store = byId.get(storeId);
+    if (!store || !accounts?.secret || !(await sectionOf(deps.db, store, CURBSIDE_SECTION)).value.offered) return null;
+    return storeSiteUrl(store, '', `/curbside/${curbsideToken(accounts.secret, storeId, orderId, (deps.clock ?? (() => new Date()))())}`);
+  };
   const sender = createMessageSender({ db: deps.db, sms, mailer, onError: warn('message sender') });
   const push = createOutboxConsumer({
     name: 'push',
@@ -99,13 +111,10 @@ export async function registerOutboxDispatcher(app: FastifyInstance, deps: Outbo
     signal: app.outbox,
     column: 'messages_at',
     handle: async (event) => {
-      if (await recordMessages({ db: deps.db, storeInfo: (id) => stores.get(id) }, event)) sender.wake();
+      if (await recordMessages({ db: deps.db, storeInfo: (id) => stores.get(id), curbsideLink }, event)) sender.wake();
     },
     onError: warn('outbox consumer messages'),
   });
-
-  registerRealtimeRoutes(app, { db: deps.db, hub, now: deps.clock });
-  registerMessageRoutes(app, { db: deps.db });
 
   const dispatcher: OutboxDispatcher = { hub, push, messages, sender };
   app.decorate('outboxDispatcher', dispatcher);

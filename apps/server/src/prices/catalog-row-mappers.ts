@@ -6,7 +6,8 @@
  */
 import type { QtyDiscount } from '@verdant/domain';
 import type { Row } from '../db/schema.ts';
-import type { LoadedBundleOption, LoadedLink, SellableUnit } from './loader.ts';
+import type { LoadedBundleOption, LoadedLink } from './loaded-product.ts';
+import type { SellableUnit } from './unit-rows.ts';
 
 type PricedRow = { price_type: 'fixed' | 'percent' | null; price_cents: number | null; price_percent: number | null };
 

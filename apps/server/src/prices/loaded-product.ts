@@ -1,5 +1,53 @@
-/** Browser-safe (types only in its imports): see ../catalog/offline-services.ts. */
-import type { LoadedProduct, SellableUnit } from './loader.ts';
+/**
+ * What the loader (./loader.ts) and the in-memory sellables (../catalog/sellables.ts) answer about a
+ * product. Browser-safe (types only in its imports): see ../catalog/offline-services.ts.
+ */
+import type { CustomOption, ProductLicenseType, QtyDiscount } from '@verdant/domain';
+import type { SellableUnit } from './unit-rows.ts';
+
+export interface LoadedLink {
+  /** The selection id of a bundle option (product_links.id). */
+  id: number;
+  linkType: 'associated' | 'bundle';
+  qty: number;
+  position: number;
+  isDefault: boolean;
+  bundleOptionId: number | null;
+  product: SellableUnit | null;
+}
+
+export interface LoadedBundleOption {
+  option_id: number;
+  title: string;
+  type: 'select' | 'radio' | 'checkbox' | 'multi';
+  required: boolean;
+  position: number;
+}
+
+export interface LoadedCustomOption extends CustomOption {
+  /** For field/area options (no values): the add-on when a text is given. */
+  own: { price_type: 'fixed' | 'percent'; price: number } | null;
+}
+
+export interface LoadedProduct extends SellableUnit {
+  /** The configurable parent of a child (its status, sku and weight prices matter). */
+  parent: LoadedParent | null;
+  children: SellableUnit[];
+  /** Weight prices of a configurable parent (spec §9 qty_discount). */
+  discounts: QtyDiscount[];
+  links: LoadedLink[];
+  bundleOptions: LoadedBundleOption[];
+  customOptions: LoadedCustomOption[];
+}
+
+export interface LoadedParent {
+  id: number;
+  sku: string;
+  status: number;
+  licenseType: ProductLicenseType;
+  discounts: QtyDiscount[];
+}
+
 
 /**
  * A unit with what a product entry adds, field by field: V8 (Node 20) adds properties to a spread

@@ -6,56 +6,14 @@
  * runs inside a transaction when given one, so an order is priced from what it decrements.
  */
 import { sql, type Kysely } from 'kysely';
-import { DEFAULT_CUSTOMER_GROUP_ID, type CustomOption, type ProductLicenseType, type QtyDiscount } from '@verdant/domain';
+import { DEFAULT_CUSTOMER_GROUP_ID, type CustomOption, type QtyDiscount } from '@verdant/domain';
 import type { Database, Row } from '../db/schema.ts';
 import { inList, toUnit, unitRows, type SellableUnit, type UnitRow } from './unit-rows.ts';
-import { loadedProduct } from './loaded-product.ts';
+import { loadedProduct, type LoadedCustomOption, type LoadedProduct } from './loaded-product.ts';
 import { addOnPrice, bundleOptionOf, loadedLinkOf, ownAddOn, qtyDiscountOf } from './catalog-row-mappers.ts';
 
 export type { SellableUnit } from './unit-rows.ts';
-
-export interface LoadedLink {
-  /** The selection id of a bundle option (product_links.id). */
-  id: number;
-  linkType: 'associated' | 'bundle';
-  qty: number;
-  position: number;
-  isDefault: boolean;
-  bundleOptionId: number | null;
-  product: SellableUnit | null;
-}
-
-export interface LoadedBundleOption {
-  option_id: number;
-  title: string;
-  type: 'select' | 'radio' | 'checkbox' | 'multi';
-  required: boolean;
-  position: number;
-}
-
-export interface LoadedCustomOption extends CustomOption {
-  /** For field/area options (no values): the add-on when a text is given. */
-  own: { price_type: 'fixed' | 'percent'; price: number } | null;
-}
-
-export interface LoadedProduct extends SellableUnit {
-  /** The configurable parent of a child (its status, sku and weight prices matter). */
-  parent: LoadedParent | null;
-  children: SellableUnit[];
-  /** Weight prices of a configurable parent (spec §9 qty_discount). */
-  discounts: QtyDiscount[];
-  links: LoadedLink[];
-  bundleOptions: LoadedBundleOption[];
-  customOptions: LoadedCustomOption[];
-}
-
-export interface LoadedParent {
-  id: number;
-  sku: string;
-  status: number;
-  licenseType: ProductLicenseType;
-  discounts: QtyDiscount[];
-}
+export type { LoadedBundleOption, LoadedCustomOption, LoadedLink, LoadedParent, LoadedProduct } from './loaded-product.ts';
 
 type Db = Kysely<Database>;
 

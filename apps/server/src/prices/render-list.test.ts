@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { describeEachDatabase } from '../test/databases.ts';
-import { commerceApp, pin, Shopper } from '../cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { commerceApp, pin, Shopper } from '../../test-support/cart/testing.ts';
 
 const ROSIN = 'CN-JACK-HERER-LIVE-ROSIN-1-G';
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';

@@ -15,9 +15,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { displayedTax, isChildAvailable, isEnabledStatus, type Cents } from '@verdant/domain';
-import type { CommerceContext } from '../commerce.ts';
+import type { CommerceContext } from '../commerce-context.ts';
 import { ApiError, ok } from '../http/envelope.ts';
-import { parseOr400 } from '../cart/routes.ts';
+import { parseOr400 } from '../http/parse.ts';
 import { resolveLine } from '../cart/resolve.ts';
 import { taxFactsOf } from '../tax/facts.ts';
 import { taxLinesOf } from '../tax/section.ts';
@@ -52,7 +52,7 @@ export function registerRenderListRoute(app: FastifyInstance, c: CommerceContext
     '/api/products/render-list',
     { config: { docs: { summary: 'Prices of products now (price, special, taxes; integer cents)', description: '`skus` is a comma-separated list; `userGroupId` picks a price tier.', tags: ['Prices'], query: querySchema, security: 'none', errors: { 404: 'No such store' } } } },
     async (request) => {
-    const q = parseOr400(querySchema, request.query);
+    const q = parseOr400(querySchema, request.query, 'shopper');
     const store = c.registry.stores.find((s) => s.storeId === q.storeId);
     if (!store) throw new ApiError(404, `Store ${q.storeId} does not exist`);
     if (q.currencyCode !== store.i18n.currencyCode) throw new ApiError(400, `currencyCode must be ${store.i18n.currencyCode} for this store`);

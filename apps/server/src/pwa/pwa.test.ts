@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostOf, seed, testApp } from '../catalog/test-app.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { hostOf, seed, testApp } from '../../test-support/catalog/test-app.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { initials } from './routes.ts';
 
 describe('initials', () => {

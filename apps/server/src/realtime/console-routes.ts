@@ -22,6 +22,7 @@ import type { ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { LiveOrderEvent, LiveReady, OutboxEventType } from '@verdant/domain/console-api';
 import { z } from 'zod';
 import { dbId } from '../http/ids.ts';
 import type { Database } from '../db/schema.ts';
@@ -54,7 +55,9 @@ export function sseFrame(event: string, data: unknown, id?: string): string {
 }
 
 export function orderFrame(event: ConsoleEvent): string {
-  return sseFrame('order', { event_id: event.event_id, type: event.type, ...event.payload }, event.event_id);
+  // The hub carries outbox events, whose type is one of OUTBOX_EVENT_TYPES (outbox/append.ts).
+  const data: LiveOrderEvent = { event_id: event.event_id, type: event.type as OutboxEventType, ...event.payload };
+  return sseFrame('order', data, event.event_id);
 }
 
 export function registerRealtimeRoutes(app: FastifyInstance, deps: RealtimeRouteDeps): void {
@@ -143,7 +146,7 @@ export function registerRealtimeRoutes(app: FastifyInstance, deps: RealtimeRoute
     });
 
     // Reconnect after 3 s when the connection drops (EventSource's default varies by browser).
-    stream.write(`retry: 3000\n${sseFrame('ready', { store_id: storeId })}`);
+    stream.write(`retry: 3000\n${sseFrame('ready', { store_id: storeId } satisfies LiveReady)}`);
     const lastEventId = request.headers['last-event-id'];
     if (typeof lastEventId === 'string' && EVENT_ID.test(lastEventId)) {
       // Subscribed above first: an event pushed while this reads is sent live (perhaps twice; the

@@ -8,11 +8,11 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { NOW, registry, seed } from '../catalog/test-app.ts';
-import { RedisProxy } from '../multinode/harness.ts';
-import { addStaff, loginStaff } from '../staff/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
-import { openSse, type SseStream } from './sse-client.ts';
+import { NOW, registry, seed } from '../../test-support/catalog/test-app.ts';
+import { RedisProxy } from '../../test-support/multinode/harness.ts';
+import { addStaff, loginStaff } from '../../test-support/staff/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { openSse, type SseStream } from '../../test-support/realtime/sse-client.ts';
 
 describeEachDatabase('console stream while Redis is down', (getDb) => {
   let app: FastifyInstance;

@@ -7,10 +7,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { staffTestApp } from '../staff/app-for-tests.ts';
-import { addStaff, loginStaff, type StaffTestSession } from '../staff/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
-import { openSse, type SseStream } from './sse-client.ts';
+import { staffTestApp } from '../../test-support/staff/app-for-tests.ts';
+import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { openSse, type SseStream } from '../../test-support/realtime/sse-client.ts';
 import type { OrderEventPayload } from '../outbox/append.ts';
 
 const STORE = 1;

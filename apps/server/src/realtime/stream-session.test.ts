@@ -5,15 +5,15 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { storesFile } from '../catalog/test-app.ts';
+import { storesFile } from '../../test-support/catalog/test-app.ts';
 import { syncStores } from '../db/index.ts';
 import { registerStaffGuard } from '../staff/guard.ts';
 import { createSession, revokeSession, STAFF_COOKIE } from '../staff/sessions.ts';
-import { addStaff } from '../staff/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { addStaff } from '../../test-support/staff/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { registerRealtimeRoutes } from './console-routes.ts';
 import { createConsoleHub } from './hub.ts';
-import { openSse } from './sse-client.ts';
+import { openSse } from '../../test-support/realtime/sse-client.ts';
 
 describeEachDatabase('console stream: pings and session checks', (getDb) => {
   let app: FastifyInstance;

@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seed, storeByCode, storesFile, testApp } from '../catalog/test-app.ts';
-import { moveOrderForTest } from '../outbox/test-events.ts';
-import { addStaff, loginStaff, type StaffTestSession } from '../staff/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
-import { openSse, type SseStream } from './sse-client.ts';
+import { seed, storeByCode, storesFile, testApp } from '../../test-support/catalog/test-app.ts';
+import { moveOrderForTest } from '../../test-support/outbox/test-events.ts';
+import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { openSse, type SseStream } from '../../test-support/realtime/sse-client.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 const downtown = storeByCode('downtown');

@@ -16,11 +16,11 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { createDatabase, migrateToLatest, type DatabaseHandle } from '../db/index.ts';
-import { freePort, freshSchema, order, PG_URL, REDIS_URL, startNode, within, type ServerNode } from '../multinode/harness.ts';
-import { moveOrderForTest } from '../outbox/test-events.ts';
+import { freePort, freshSchema, order, PG_URL, REDIS_URL, startNode, within, type ServerNode } from '../../test-support/multinode/harness.ts';
+import { moveOrderForTest } from '../../test-support/outbox/test-events.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
-import { addStaff, TEST_STAFF_PASSWORD } from '../staff/testing.ts';
-import { openSse, type SseStream } from './sse-client.ts';
+import { addStaff, TEST_STAFF_PASSWORD } from '../../test-support/staff/testing.ts';
+import { openSse, type SseStream } from '../../test-support/realtime/sse-client.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 const ORDERS = 6;

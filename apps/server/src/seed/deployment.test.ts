@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { StoreRegistry } from '../stores/registry.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { generateStoreCatalog, prepareMasters } from './catalog.ts';
 import { DEPLOYMENT_CITIES, deploymentStoresFile, seedDeployment } from './deployment.ts';
 

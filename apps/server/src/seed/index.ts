@@ -10,6 +10,8 @@ export {
 } from './catalog.ts';
 export { MEDIA_DIR, ensureSeeded, seedDemo, writeProductImages, type SeedDemoOptions, type SeedSummary } from './write.ts';
 export { readStoresFile } from './stores-file.ts';
+export { seedDemoDeals } from './deals.ts';
+export { seedDemoFleet } from './delivery.ts';
 export { STORE_CATALOG_TABLES, type StoreCatalogTable } from './rows.ts';
 export { CATEGORY_TREE, TOP_CATEGORY_NAMES } from './categories.ts';
 export { STATIC_PAGE_IDENTIFIERS, INACTIVE_PAGE_IDENTIFIER } from './content.ts';

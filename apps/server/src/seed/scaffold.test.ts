@@ -11,7 +11,7 @@ import { DEMO_STORES_FILE } from '../config.ts';
 import { syncStores } from '../db/index.ts';
 import { importMenu } from '../menu-import/index.ts';
 import { StoreRegistry } from '../stores/registry.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { readStoresFile } from './index.ts';
 import { ensureStoreScaffold } from './scaffold.ts';
 

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import type { Database, TableName } from '../db/schema.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { STORE_CATALOG_TABLES } from './rows.ts';
 import {
   ensureSeeded,
@@ -253,5 +253,45 @@ describeEachDatabase('demo seed', (getDb) => {
     expect(await ensureSeeded(db, storesFile, dataDir, { referenceDate })).toBe(false);
     const products = await dump(db, 'products');
     expect(products).toEqual(before.products);
+  });
+
+  it('ensureSeeded leaves the demo deals out with deals: false (DEMO_DEALS=false); a later start adds them once', async () => {
+    const { db, dataDir } = getDb();
+    const countDeals = async () => Number((await db.selectFrom('deals').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    await db.deleteFrom('deal_changes').execute();
+    await db.deleteFrom('deals').execute();
+    expect(await ensureSeeded(db, storesFile, dataDir, { referenceDate, deals: false })).toBe(false);
+    expect(await countDeals()).toBe(0);
+    await Promise.all([ensureSeeded(db, storesFile, dataDir, { referenceDate }), ensureSeeded(db, storesFile, dataDir, { referenceDate })]);
+    const seeded = await countDeals();
+    expect(seeded).toBeGreaterThan(storesFile.stores.length * 10);
+    await ensureSeeded(db, storesFile, dataDir, { referenceDate });
+    expect(await countDeals()).toBe(seeded);
+  });
+
+  it('ensureSeeded gives each delivering demo store two drivers and two vehicles, once, even from two starts at once', async () => {
+    const { db, dataDir } = getDb();
+    const fleet = async () => {
+      const out: Record<number, string> = {};
+      for (const s of storesFile.stores) {
+        const d = await db.selectFrom('drivers').select(['name', 'active']).where('store_id', '=', s.storeId).orderBy('name').execute();
+        const v = await db.selectFrom('vehicles').select(['make', 'plate']).where('store_id', '=', s.storeId).orderBy('plate').execute();
+        out[s.storeId] = `${d.map((r) => r.name).join(', ')} | ${v.map((r) => `${r.make} ${r.plate}`).join(', ')}`;
+      }
+      return out;
+    };
+    await db.deleteFrom('drivers').execute();
+    await db.deleteFrom('vehicles').execute();
+    await Promise.all([ensureSeeded(db, storesFile, dataDir, { referenceDate }), ensureSeeded(db, storesFile, dataDir, { referenceDate })]);
+    const first = await fleet();
+    for (const s of storesFile.stores) {
+      expect(s.dispensarySettings.place_info.delivery_radius_miles).toBeGreaterThan(0);
+      expect(first[s.storeId]).toBe(`Dana Whitfield, Marco Ibarra | Toyota 8VDT${String(s.storeId).padStart(2, '0')}1, Ford 8VDT${String(s.storeId).padStart(2, '0')}2`);
+    }
+    // A store's own change survives the next start.
+    await db.updateTable('drivers').set({ active: 0 }).where('store_id', '=', 1).execute();
+    await ensureSeeded(db, storesFile, dataDir, { referenceDate });
+    expect(await fleet()).toEqual(first);
+    expect((await db.selectFrom('drivers').select('active').where('store_id', '=', 1).execute()).every((d) => d.active === 0)).toBe(true);
   });
 });

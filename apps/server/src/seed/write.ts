@@ -18,6 +18,8 @@ import { databaseInfo, insertInChunks, syncStores, type SqlDialect } from '../db
 import type { Database, NewRow } from '../db/schema.ts';
 import { DEFAULT_PRODUCTS_PER_STORE, generateCatalog, type DemoCatalog, type DemoImage, type StoreCatalog } from './catalog.ts';
 import { STORE_CATALOG_TABLES, type StoreCatalogTable } from './rows.ts';
+import { noDealsYet, seedDemoDeals } from './deals.ts';
+import { noFleetYet, seedDemoFleet } from './delivery.ts';
 
 export interface SeedDemoOptions {
   /** `${dataDir}/media/catalog/product/<sku>.svg` receives the product images. */
@@ -68,10 +70,27 @@ export async function ensureSeeded(
   db: Kysely<Database>,
   storesFile: StoresFile,
   dataDir: string,
-  options: Omit<SeedDemoOptions, 'dataDir' | 'force'> = {},
+  options: Omit<SeedDemoOptions, 'dataDir' | 'force'> & { deals?: boolean } = {},
 ): Promise<boolean> {
+  const withDeals = options.deals ?? true;
   if ((await countProducts(db, storesFile)) > 0) {
     await restoreDemoImages(db, storesFile, dataDir);
+    // A demo database from before deals (issue 28) gets the demo deals once.
+    if (withDeals && (await noDealsYet(db, storesFile))) {
+      const dialect = databaseInfo(db)?.dialect;
+      await db.transaction().execute(async (trx) => {
+        await lockSeeding(trx, dialect);
+        if (await noDealsYet(trx, storesFile)) await seedDemoDeals(trx, storesFile, options.referenceDate ?? new Date());
+      });
+    }
+    // And the drivers and vehicles of issue 29 (./delivery.ts), once (DEMO_DEALS does not touch them).
+    if (await noFleetYet(db, storesFile)) {
+      const dialect = databaseInfo(db)?.dialect;
+      await db.transaction().execute(async (trx) => {
+        await lockSeeding(trx, dialect);
+        if (await noFleetYet(trx, storesFile)) await seedDemoFleet(trx, storesFile, options.referenceDate ?? new Date());
+      });
+    }
     return false;
   }
   const catalog = generateCatalog(storesFile, {
@@ -84,6 +103,10 @@ export async function ensureSeeded(
     if ((await countProducts(trx, storesFile)) > 0) return false;
     await syncStores(trx, storesFile);
     await writeCatalog(trx, catalog);
+    // The demo deals of issue 28 (./deals.ts); tests that seed with seedDemo add them when they want them.
+    if (withDeals) await seedDemoDeals(trx, storesFile, options.referenceDate ?? new Date());
+    // Two drivers and two vehicles per delivering store (issue 29, ./delivery.ts).
+    await seedDemoFleet(trx, storesFile, options.referenceDate ?? new Date());
     return true;
   });
   if (seeded) await writeProductImages(dataDir, catalog.images);

@@ -1,8 +1,8 @@
 /** Integration: /sitemap.xml and /robots.txt per store on both databases. */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { hostOf, seed, loadCatalogues, testApp } from '../catalog/test-app.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { hostOf, seed, loadCatalogues, testApp } from '../../test-support/catalog/test-app.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 
 describeEachDatabase('sitemap and robots', (getDb) => {
   let app: FastifyInstance;

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { DELIVERY_FEE, formatMoney } from '@verdant/domain';
-import { describeEachDatabase } from '../test/databases.ts';
-import { commerceApp, Shopper } from '../cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { commerceApp, Shopper } from '../../test-support/cart/testing.ts';
 
 const ROSIN = 'CN-JACK-HERER-LIVE-ROSIN-1-G';
 const segments = (r: { total_segments: { code: string; value: number }[] }) => Object.fromEntries(r.total_segments.map((s) => [s.code, s.value]));

@@ -7,8 +7,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DELIVERY_MESSAGES } from '@verdant/domain';
-import { describeEachDatabase } from '../test/databases.ts';
-import { commerceApp, orderBody, pin, Shopper } from '../cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { commerceApp, orderBody, pin, Shopper } from '../../test-support/cart/testing.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 /** The downtown store's own coordinates (stores.demo.json), as a forging client would send them. */

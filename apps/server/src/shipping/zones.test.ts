@@ -7,9 +7,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ZONE_MESSAGES, type DeliveryZones } from '@verdant/domain';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { CART_MESSAGES } from '../cart/messages.ts';
-import { commerceApp, orderBody, pin, Shopper } from '../cart/testing.ts';
+import { commerceApp, orderBody, pin, Shopper } from '../../test-support/cart/testing.ts';
 import { ZONES_SECTION } from './zones.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR'; // 26.99, no cannabis tax

@@ -10,7 +10,7 @@
  * totals, messages and journeys stay as they were. A radius of 0 gives no zone: no delivery.
  *
  * Read straight from the database (in the caller's transaction at order save) rather than through
- * the per-node cache of store-settings/service.ts: an order is judged on the zones as saved at that
+ * the per-node cache of store-settings/service.ts (read through store-settings/read.ts): an order is judged on the zones as saved at that
  * moment, and the console's change is seen at once on every node. One primary-key read.
  */
 import {
@@ -34,7 +34,7 @@ import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
 import { CART_MESSAGES } from '../cart/messages.ts';
 import { defineSection } from '../store-settings/registry.ts';
-import { readSection } from '../store-settings/service.ts';
+import { readSection } from '../store-settings/read.ts';
 import { zipLocation } from './zip-location.ts';
 
 export const ZONES_SECTION = defineSection<DeliveryZones>({

@@ -79,6 +79,8 @@ export interface SsrOptions {
   context: (request: FastifyRequest) => AppContext;
   /** Shared with whoever invalidates a store's pages after its catalogue changed. */
   outputCache: OutputCache;
+  /** What else a page depends on now, part of the output cache's key (issue 28: the deals live now). */
+  pageVariant?: (store: AppContext['store']) => Promise<string>;
 }
 
 export async function registerSsr(app: FastifyInstance, opts: SsrOptions): Promise<void> {
@@ -121,6 +123,7 @@ export async function registerSsr(app: FastifyInstance, opts: SsrOptions): Promi
         storeId: context.store.storeId,
         cookie: request.headers.cookie,
         authorization: request.headers.authorization,
+        variant: opts.pageVariant ? await opts.pageVariant(context.store) : undefined,
       };
       const cached = await opts.outputCache.lookup(cacheKey);
       if (cached) return sendCached(request, reply, cached, 'HIT');

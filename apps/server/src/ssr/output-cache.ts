@@ -90,6 +90,11 @@ export interface CacheableRequest {
   storeId: number;
   cookie: string | undefined;
   authorization: string | undefined;
+  /**
+   * What else the page's HTML depends on at this moment (issue 28: the store's deal state,
+   * deals/page-source.ts): a different variant is a different page.
+   */
+  variant?: string;
 }
 
 export class OutputCache {
@@ -104,7 +109,7 @@ export class OutputCache {
     // URLs with a query string are not kept: anyone could otherwise fill the cache with
     // `?1`, `?2`, … (pages that need their query keyed will name the parameters that count).
     if (req.method !== 'GET' || req.authorization || req.url.includes('?')) return null;
-    return storeKey(req.storeId, 'page', req.url, req.cookie ?? '');
+    return storeKey(req.storeId, 'page', req.url, req.cookie ?? '', req.variant ?? '');
   }
 
   /** The cached page for this request, or undefined (not cacheable, absent or expired). */

@@ -6,8 +6,8 @@ import { MESSAGES, type Store } from '@verdant/domain';
 import type { StorefrontServices } from '@verdant/web/context';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CatalogIndexManager } from '../catalog/index-manager.ts';
-import { NOW, seed, storeByCode, storesFile } from '../catalog/test-app.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { NOW, seed, storeByCode, storesFile } from '../../test-support/catalog/test-app.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { createStorefrontServices } from './services.ts';
 
 const downtown = storeByCode('downtown');

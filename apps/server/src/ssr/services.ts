@@ -1,6 +1,6 @@
-import { buildCategoryTree, ROOT_CATEGORY_ID, type CatalogCategory, type HomeCollections } from '@verdant/domain';
+import { buildCategoryTree, ROOT_CATEGORY_ID, toProductCard, type CatalogCategory, type HomeCollections, type Store, type TaxLine } from '@verdant/domain';
 import type { ProductListResult, StorefrontServices } from '@verdant/web/context';
-import { homeCollections } from '../catalog/home-collections.ts';
+import { homeCollections, listedProducts } from '../catalog/home-collections.ts';
 import type { CatalogIndexManager } from '../catalog/index-manager.ts';
 import { plainCopy } from '../catalog/plain-copy.ts';
 import { loadProduct, productsBySku } from '../catalog/product-lookup.ts';
@@ -9,6 +9,7 @@ import { visibleCategoryIds } from '../catalog/visibility.ts';
 import { cmsPage } from '../cms/pages.ts';
 import { TtlCache, storeKey } from '../cache/ttl-cache.ts';
 import { mapUrl } from '../urls/resolve.ts';
+import { estimateCartDeals, estimateTaxFacts, liveDealWords, pageDeals, type PageDealsSource } from '../deals/page-deals.ts';
 
 /**
  * The server modules that route loaders may call (the AppContext contract), answered from each
@@ -24,9 +25,16 @@ export interface StorefrontDeps {
   manager: Pick<CatalogIndexManager, 'catalog'>;
   /** The time prices and specials are judged at (tests pin it). */
   clock?: () => Date;
+  /**
+   * A store's active deals and display setting for the pages (issue 28): the deals repository's
+   * 1 s cache on the server, the snapshot's copy offline. Absent: pages show no deal.
+   */
+  deals?: (store: Store) => Promise<PageDealsSource | null>;
+  /** The store's named tax lines for an offline cart's estimate (the snapshot's copy). Absent: the estimate carries no tax lines. */
+  taxLines?: (store: Store) => Promise<readonly TaxLine[]>;
 }
 
-export function createStorefrontServices({ manager, clock = () => new Date() }: StorefrontDeps) {
+export function createStorefrontServices({ manager, clock = () => new Date(), deals, taxLines }: StorefrontDeps) {
   const homeCache = new TtlCache<HomeCollections>(HOME_CACHE_TTL_MS);
   const listCache = new TtlCache<ProductListResult>(HOME_CACHE_TTL_MS);
   const treeCache = new TtlCache<CatalogCategory[]>(HOME_CACHE_TTL_MS);
@@ -59,6 +67,47 @@ export function createStorefrontServices({ manager, clock = () => new Date() }: 
     product: async (store, sku) => plainCopy(loadProduct(catalog(store.storeId), store, sku)),
     productsBySku: async (store, skus) => productsBySku(catalog(store.storeId), store, skus).map(plainCopy),
     mapUrl: async (store, path) => mapUrl(catalog(store.storeId), store, path),
+    // Never cached here: judged at this moment (deals have days and hours), from the 1 s cache of deals.
+    productDeals: async (store, licenseType, skus) => {
+      const source = deals ? await deals(store) : null;
+      const cat = catalog(store.storeId);
+      const products = [...new Set(skus)].flatMap((sku) => {
+        const p = cat.productBySku(sku);
+        return p ? [p] : [];
+      });
+      const lookup = { category: (id: number) => cat.categoryByIdOrNull(id), allCategories: () => cat.allCategories() };
+      return pageDeals(store, licenseType, source, lookup, products, clock());
+    },
+    // An offline cart's estimate (issue 28; the browser's catalogue worker answers it from the snapshot).
+    cartDeals: async (store, licenseType, lines) => {
+      const source = deals ? await deals(store) : null;
+      const cat = catalog(store.storeId);
+      const lookup = {
+        category: (id: number) => cat.categoryByIdOrNull(id),
+        allCategories: () => cat.allCategories(),
+        productBySku: (sku: string) => cat.productBySku(sku),
+        parentOfChild: (sku: string) => cat.parentOfChild(sku),
+      };
+      const estimate = estimateCartDeals(store, licenseType, source, lookup, lines, clock());
+      const tax = taxLines ? await taxLines(store) : [];
+      return tax.length > 0 ? { ...estimate, tax: { lines: [...tax], facts: estimateTaxFacts(lookup, lines) } } : estimate;
+    },
+    // /sale and the home page (issue 28): what is on deal now; the products' views judged like productDeals.
+    dealsOnNow: async (store, licenseType, limit) => {
+      const source = deals ? await deals(store) : null;
+      const cat = catalog(store.storeId);
+      const lookup = { category: (id: number) => cat.categoryByIdOrNull(id), allCategories: () => cat.allCategories() };
+      const now = clock();
+      const live = liveDealWords(store, licenseType, source, lookup, now);
+      if (live.length === 0) return { live, cards: [] };
+      const listed = listedProducts(cat, store, licenseType);
+      const views = pageDeals(store, licenseType, source, lookup, listed, now).bySku;
+      const cards = listed
+        .filter((p) => views[p.sku])
+        .slice(0, limit)
+        .map((p) => ({ ...toProductCard(p, now, store.tax.userGroupId), deal: views[p.sku] }));
+      return { live, cards };
+    },
   };
   return {
     services,

@@ -2,8 +2,8 @@
  * The console's access contract, over EVERY /api/console route of the real app (routes other
  * areas add later are picked up here without editing this file), on SQLite and PostgreSQL:
  *  - without a session cookie → 401;
- *  - a manager or budtender of store A naming store B in `:storeId` → 403, and nothing changed;
- *  - a role without the route's permission → 403 (on its own store);
+ *  - a manager, budtender or driver of store A naming store B in `:storeId` → 403, and nothing changed;
+ *  - a role without the route's permission (a budtender; a driver) → 403 (on its own store);
  *  - a write without the CSRF header or with a wrong one → 403, even for an owner.
  * Not one of these requests succeeds. Params other than `:storeId` carry real ids of store B's
  * rows where the test made one, else ids that do not exist: the guard refuses before any handler.
@@ -11,11 +11,11 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { routesOf } from '../http/body-policy.ts';
-import { describeEachDatabase, type TestDatabase } from '../test/databases.ts';
-import { staffTestApp } from './app-for-tests.ts';
+import { describeEachDatabase, type TestDatabase } from '../../test-support/databases.ts';
+import { staffTestApp } from '../../test-support/staff/app-for-tests.ts';
 import { consoleRoutesOf, type ConsoleRoute } from './guard.ts';
 import { roleCan } from './permissions.ts';
-import { addStaff, loginStaff, type StaffTestSession } from './testing.ts';
+import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
 
 // Each test sends a few requests per console route, a number that grows with every area added.
 vi.setConfig({ testTimeout: 120_000 });
@@ -47,6 +47,14 @@ const WATCHED = [
   'product_prices',
   'menu_changes',
   'api_keys',
+  // Deals (issue 28): a refused create, edit, pause or end writes neither the deal nor its history.
+  'deals',
+  'deal_changes',
+  // Delivery (issue 29): a refused driver, vehicle or trip change writes none of them.
+  'drivers',
+  'vehicles',
+  'trips',
+  'trip_stops',
 ] as const;
 
 async function snapshot(t: TestDatabase): Promise<string> {
@@ -65,6 +73,7 @@ describeEachDatabase('console access contract', (getDb) => {
   let owner: StaffTestSession;
   let manager: StaffTestSession;
   let budtender: StaffTestSession;
+  let driver: StaffTestSession;
   /** Real ids of store B's rows by parameter name. */
   const realIds: Record<string, number> = {};
 
@@ -74,6 +83,7 @@ describeEachDatabase('console access contract', (getDb) => {
     await addStaff(t.db, { email: 'owner@contract.test', role: 'owner' });
     await addStaff(t.db, { email: 'manager@contract.test', role: 'manager', storeIds: [STORE_A] });
     await addStaff(t.db, { email: 'budtender@contract.test', role: 'budtender', storeIds: [STORE_A] });
+    await addStaff(t.db, { email: 'driver@contract.test', role: 'driver', storeIds: [STORE_A] });
     // Store B's own people and rows: what a member of store A must not reach.
     realIds.staffId = await addStaff(t.db, { email: 'manager-b@contract.test', role: 'manager', storeIds: [STORE_B] });
     const now = new Date().toISOString();
@@ -124,6 +134,7 @@ describeEachDatabase('console access contract', (getDb) => {
     owner = await loginStaff(app, 'owner@contract.test', { ip: '10.220.0.1' });
     manager = await loginStaff(app, 'manager@contract.test', { ip: '10.220.0.2' });
     budtender = await loginStaff(app, 'budtender@contract.test', { ip: '10.220.0.3' });
+    driver = await loginStaff(app, 'driver@contract.test', { ip: '10.220.0.4' });
     routes = consoleRoutesOf(app).filter((r) => r.method !== 'OPTIONS');
   });
   afterAll(async () => app?.close());
@@ -179,13 +190,13 @@ describeEachDatabase('console access contract', (getDb) => {
     }
   });
 
-  it("refuses store A's manager and budtender on every store-B route (403) and changes nothing", async () => {
+  it("refuses store A's manager, budtender and driver on every store-B route (403) and changes nothing", async () => {
     const t = getDb();
     const before = await snapshot(t);
     const storeRoutes = guarded().filter((r) => r.url.includes(':storeId'));
     expect(storeRoutes.length).toBeGreaterThan(0);
     for (const route of storeRoutes) {
-      for (const member of [manager, budtender]) {
+      for (const member of [manager, budtender, driver]) {
         const res = await send(route, STORE_B, member.headers);
         expect(res, `${res.what} as ${member.staff.role}`).toMatchObject({
           status: 403,
@@ -215,6 +226,13 @@ describeEachDatabase('console access contract', (getDb) => {
     for (const route of lacking) {
       const res = await send(route, STORE_A, budtender.headers);
       expect(res, res.what).toMatchObject({ status: 403, errorCode: route.method === 'HEAD' ? undefined : 'forbidden' });
+    }
+    // A driver (issue 29) holds less still: its own trips and itself.
+    const beyondDriver = guarded().filter((r) => r.permission !== 'public' && r.permission !== 'self' && !roleCan('driver', r.permission));
+    expect(beyondDriver.length).toBeGreaterThan(lacking.length);
+    for (const route of beyondDriver) {
+      const res = await send(route, STORE_A, driver.headers);
+      expect(res, `${res.what} as driver`).toMatchObject({ status: 403, errorCode: route.method === 'HEAD' ? undefined : 'forbidden' });
     }
     expect(await snapshot(t)).toBe(before);
   });

@@ -13,9 +13,9 @@ import { FIELD_MESSAGES } from '@verdant/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { parseStaffArgs } from '../cli/staff.ts';
-import { registry } from '../cart/testing.ts';
+import { registry } from '../../test-support/cart/testing.ts';
 import { createDatabase } from '../db/index.ts';
-import { loginStaff } from './testing.ts';
+import { loginStaff } from '../../test-support/staff/testing.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const tsxLoader = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;

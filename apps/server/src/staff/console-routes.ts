@@ -5,7 +5,19 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
+import {
+  changePasswordBody,
+  loginBody,
+  resetBody,
+  resetConfirmBody,
+  totpCodeBody,
+  type ConsoleStore,
+  type LogoutAnswer,
+  type SessionAnswer,
+  type StaffView,
+  type TotpSetupAnswer,
+  type TotpStateAnswer,
+} from '@verdant/domain/console-api';
 import type { Database } from '../db/schema.ts';
 import { MemoryRateLimiter, type RateLimiter } from '../auth/rate-limit.ts';
 import { ApiError, ok } from '../http/envelope.ts';
@@ -15,7 +27,7 @@ import { hashPassword, verifyPassword } from '../users/password-hash.ts';
 import { staffAccessOf } from './access-signal.ts';
 import { staffOf, type StaffContext } from './guard.ts';
 import { checkLogin, LOCK_MS, type LockedMember } from './login.ts';
-import { emailSchema, passwordSchema, staffView, type StaffView } from './members.ts';
+import { staffView } from './members.ts';
 import { issueStaffReset, peekStaffReset, resetUrl, useStaffReset } from './password-reset.ts';
 import { checkStaffPassword } from './password-strength.ts';
 import { clearedCookie, createSession, revokeAllSessions, revokeSession, sessionCookie } from './sessions.ts';
@@ -59,22 +71,6 @@ export const STAFF_MESSAGES = {
 const PUBLIC = { config: { console: { permission: 'public' as const } } };
 const SELF = { config: { console: { permission: 'self' as const } } };
 
-const loginBody = z.object({
-  email: emailSchema,
-  password: z.string().min(1).max(1000),
-  totp: z.string().trim().max(12).optional(),
-  unlock: z.string().max(200).optional(),
-});
-const resetBody = z.object({ email: emailSchema });
-const resetConfirmBody = z.object({ token: z.string().min(1).max(200), password: passwordSchema });
-const changeBody = z.object({ current: z.string().min(1).max(1000), password: passwordSchema });
-const codeBody = z.object({
-  code: z
-    .string()
-    .trim()
-    .regex(/^\d{6}$/, { message: 'Enter the 6-digit code.' }),
-});
-
 export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRouteDeps): void {
   const { db, now } = deps;
   let ownLimiter: RateLimiter | undefined;
@@ -84,7 +80,7 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
 
   const sessionAnswer = async (staffId: number, csrfToken: string) => {
     const staff = (await staffView(db, staffId)) as StaffView;
-    return ok({ staff, csrfToken });
+    return ok({ staff, csrfToken } satisfies SessionAnswer);
   };
 
   app.post('/api/console/session', PUBLIC, async (request, reply) => {
@@ -119,14 +115,14 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
     await revokeSession(db, staffOf(request).sessionId, now());
     staffAccessOf(app).changed(staffOf(request).id);
     reply.header('set-cookie', clearedCookie());
-    return ok('logged out');
+    return ok<LogoutAnswer>('logged out');
   });
 
   app.post('/api/console/session/logout-all', SELF, async (request, reply) => {
     await revokeAllSessions(db, staffOf(request).id, now());
     staffAccessOf(app).changed(staffOf(request).id);
     reply.header('set-cookie', clearedCookie());
-    return ok('logged out everywhere');
+    return ok<LogoutAnswer>('logged out everywhere');
   });
 
   app.post('/api/console/password-reset', PUBLIC, async (request) => {
@@ -167,7 +163,7 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
 
   app.post('/api/console/me/password', SELF, async (request) => {
     const me = staffOf(request);
-    const body = parseOr400(changeBody, request.body);
+    const body = parseOr400(changePasswordBody, request.body);
     const row = await db.selectFrom('staff').select('password_hash').where('id', '=', me.id).executeTakeFirstOrThrow();
     if (!row.password_hash || !(await verifyPassword(body.current, row.password_hash)))
       throw new ApiError(400, STAFF_MESSAGES.currentWrong, { errorCode: 'current_password_wrong' });
@@ -188,14 +184,14 @@ export function registerStaffConsoleRoutes(app: FastifyInstance, deps: StaffRout
 
   app.get('/api/console/stores', SELF, async (request) => {
     const me = staffOf(request);
-    if (me.storeIds.length === 0) return ok([]);
+    if (me.storeIds.length === 0) return ok<ConsoleStore[]>([]);
     const rows = await db
       .selectFrom('stores')
       .select(['id', 'code', 'name', 'settings'])
       .where('id', 'in', me.storeIds)
       .orderBy('id')
       .execute();
-    return ok(rows.map((r) => ({ id: r.id, code: r.code, name: r.name, timezone: timezoneOf(r.settings) })));
+    return ok(rows.map((r): ConsoleStore => ({ id: r.id, code: r.code, name: r.name, timezone: timezoneOf(r.settings), region: regionOf(r.settings) })));
   });
 
   registerStaffManagementRoutes(app, { db, now, mailer, limiter });
@@ -215,12 +211,12 @@ function registerTotpRoutes(app: FastifyInstance, db: Kysely<Database>, now: () 
       .where('id', '=', me.id)
       .where('totp_enabled_at', 'is', null)
       .execute();
-    return ok({ secret, uri });
+    return ok({ secret, uri } satisfies TotpSetupAnswer);
   });
 
   app.post('/api/console/me/totp/enable', SELF, async (request) => {
     const me = staffOf(request);
-    const { code } = parseOr400(codeBody, request.body);
+    const { code } = parseOr400(totpCodeBody, request.body);
     const row = await member(me);
     if (row.totp_enabled_at !== null) throw new ApiError(409, STAFF_MESSAGES.totpOn, { errorCode: 'totp_enabled' });
     if (!row.totp_secret) throw new ApiError(409, STAFF_MESSAGES.totpNotSetUp, { errorCode: 'totp_not_set_up' });
@@ -235,12 +231,12 @@ function registerTotpRoutes(app: FastifyInstance, db: Kysely<Database>, now: () 
       await revokeAllSessions(trx, me.id, at, me.sessionId);
     });
     staffAccessOf(app).changed(me.id);
-    return ok({ totpEnabled: true });
+    return ok({ totpEnabled: true } satisfies TotpStateAnswer);
   });
 
   app.post('/api/console/me/totp/disable', SELF, async (request) => {
     const me = staffOf(request);
-    const { code } = parseOr400(codeBody, request.body);
+    const { code } = parseOr400(totpCodeBody, request.body);
     const row = await member(me);
     if (row.totp_enabled_at === null || !row.totp_secret)
       throw new ApiError(409, STAFF_MESSAGES.totpNotOn, { errorCode: 'totp_not_enabled' });
@@ -251,8 +247,18 @@ function registerTotpRoutes(app: FastifyInstance, db: Kysely<Database>, now: () 
       .set({ totp_secret: null, totp_enabled_at: null, updated_at: now().toISOString() })
       .where('id', '=', me.id)
       .execute();
-    return ok({ totpEnabled: false });
+    return ok({ totpEnabled: false } satisfies TotpStateAnswer);
   });
+}
+
+/** The store's state from its address (the deal display setting's "automatic" follows it, issue 28). */
+function regionOf(settings: string): string | null {
+  try {
+    const code = JSON.parse(settings)?.dispensarySettings?.place_info?.address?.region_code;
+    return typeof code === 'string' && code ? code.toUpperCase() : null;
+  } catch {
+    return null;
+  }
 }
 
 function timezoneOf(settings: string): string {

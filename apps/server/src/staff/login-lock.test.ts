@@ -5,11 +5,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
-import { staffTestApp, type StaffTestApp } from './app-for-tests.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { staffTestApp, type StaffTestApp } from '../../test-support/staff/app-for-tests.ts';
 import { LOGIN_MESSAGES } from './login.ts';
 import { emailKey, MAX_FAILED_LOGINS } from './login-throttle.ts';
-import { addStaff, TEST_STAFF_PASSWORD } from './testing.ts';
+import { addStaff, TEST_STAFF_PASSWORD } from '../../test-support/staff/testing.ts';
 import { newTotpSecret, totpCode } from './totp.ts';
 
 vi.setConfig({ testTimeout: 120_000 });

@@ -6,11 +6,11 @@
 import { FIELD_MESSAGES } from '@verdant/domain';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, describeEachDatabase } from '../test/databases.ts';
-import { staffTestApp, type StaffTestApp } from './app-for-tests.ts';
+import { createTestDatabase, describeEachDatabase } from '../../test-support/databases.ts';
+import { staffTestApp, type StaffTestApp } from '../../test-support/staff/app-for-tests.ts';
 import { DEMO_STAFF, DEMO_STAFF_PASSWORD, ensureDemoStaff } from './demo.ts';
 import { registerStaffGuard } from './guard.ts';
-import { addStaff, loginStaff, type StaffTestSession } from './testing.ts';
+import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
 
 // Tests log in many times; each login is a deliberate scrypt (~50-500 ms on a loaded machine).
 vi.setConfig({ testTimeout: 90_000 });
@@ -52,8 +52,8 @@ describeEachDatabase('staff management', (getDb) => {
   it("lists a member's stores with code, name and time zone", async () => {
     const mine = await call('GET', '/api/console/stores', manager);
     expect(mine.body.result).toEqual([
-      { id: 1, code: 'downtown', name: expect.any(String), timezone: 'America/Los_Angeles' },
-      { id: 2, code: 'eastside', name: expect.any(String), timezone: 'America/Los_Angeles' },
+      { id: 1, code: 'downtown', name: expect.any(String), timezone: 'America/Los_Angeles', region: 'CA' },
+      { id: 2, code: 'eastside', name: expect.any(String), timezone: 'America/Los_Angeles', region: 'CA' },
     ]);
     expect((await call('GET', '/api/console/stores', owner)).body.result.map((s: { id: number }) => s.id)).toEqual([1, 2, 3, 4]);
     expect((await call('GET', '/api/console/stores', budtender)).body.result.map((s: { id: number }) => s.id)).toEqual([1]);

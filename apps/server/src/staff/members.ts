@@ -2,50 +2,15 @@
  * Staff members as the console, the CLI and the demo seed see them: their stores, their public
  * view, creating one, and the password rules.
  */
-import { firstNameRule } from '@verdant/domain';
+import type { StaffView } from '@verdant/domain/console-api';
 import type { Kysely, Transaction } from 'kysely';
-import { z } from 'zod';
 import type { Database, StaffRole } from '../db/schema.ts';
 import { hashPassword } from '../users/password-hash.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 200;
-
-export const emailSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254)
-  .pipe(z.email({ message: 'Please enter a valid e-mail address.' }));
-export const passwordSchema = z
-  .string()
-  .min(PASSWORD_MIN, { message: `The password must be at least ${PASSWORD_MIN} characters.` })
-  .max(PASSWORD_MAX, { message: `The password must be at most ${PASSWORD_MAX} characters.` });
-/** A member's name follows the shoppers' person's-name rule (spec §5: at least 2 letters, letters only). */
-export const nameSchema = z
-  .string()
-  .superRefine((value, ctx) => {
-    const problem = firstNameRule(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .transform((value) => value.trim())
-  .pipe(z.string().max(100, { message: 'The name is too long (100 characters at most).' }));
-export const roleSchema = z.enum(['owner', 'manager', 'budtender']);
-
-export interface StaffView {
-  id: number;
-  email: string;
-  name: string;
-  role: StaffRole;
-  /** Owners: every store. */
-  storeIds: number[];
-  totpEnabled: boolean;
-  disabled: boolean;
-  /** Invited and has not set a password yet (the console offers "Resend invite"). */
-  invitePending: boolean;
-}
+// The request rules and the member's view are the console's contract (@verdant/domain/console-api).
+export { emailSchema, nameSchema, PASSWORD_MAX, PASSWORD_MIN, passwordSchema, roleSchema, type StaffView } from '@verdant/domain/console-api';
 
 /** Every store id of the deployment, ascending. */
 export async function allStoreIds(db: Db): Promise<number[]> {

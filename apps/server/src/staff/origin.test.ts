@@ -5,10 +5,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
-import { staffTestApp } from './app-for-tests.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { staffTestApp } from '../../test-support/staff/app-for-tests.ts';
 import { GUARD_MESSAGES } from './guard.ts';
-import { addStaff, loginStaff, TEST_STAFF_PASSWORD, type StaffTestSession } from './testing.ts';
+import { addStaff, loginStaff, TEST_STAFF_PASSWORD, type StaffTestSession } from '../../test-support/staff/testing.ts';
 
 vi.setConfig({ testTimeout: 60_000 });
 

@@ -5,7 +5,7 @@
  */
 import type { StaffRole } from '../db/schema.ts';
 
-export const STAFF_ROLES: readonly StaffRole[] = ['owner', 'manager', 'budtender'];
+export const STAFF_ROLES: readonly StaffRole[] = ['owner', 'manager', 'budtender', 'driver'];
 
 export const PERMISSIONS = [
   'self',
@@ -23,6 +23,16 @@ export const PERMISSIONS = [
   'menu:write',
   // The integration API's keys (issue 13): create, list, revoke (managers, owners).
   'api-keys:manage',
+  // Deals (issue 28): everyone reads them (a budtender answers "why didn't I get the deal?");
+  // managers and owners create, edit, pause and end them.
+  'deals:read',
+  'deals:write',
+  // Delivery (issue 29): see drivers, vehicles, the orders ready to go and every trip (budtenders);
+  // manage drivers, vehicles and trips (managers, owners); read trips — a driver only its own
+  // (the routes narrow a `driver` to the trips of its driver record).
+  'delivery:read',
+  'delivery:manage',
+  'trips:read',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -36,7 +46,8 @@ export type RoutePermission = Permission | 'public';
 export const ROLE_PERMISSIONS: Readonly<Record<StaffRole, readonly Permission[]>> = {
   owner: PERMISSIONS,
   manager: PERMISSIONS,
-  budtender: ['self', 'orders:read', 'orders:write', 'customers:verify', 'menu:read', 'menu:stock'],
+  budtender: ['self', 'orders:read', 'orders:write', 'customers:verify', 'menu:read', 'menu:stock', 'deals:read', 'delivery:read', 'trips:read'],
+  driver: ['self', 'trips:read'],
 };
 
 export function roleCan(role: StaffRole, permission: Permission): boolean {

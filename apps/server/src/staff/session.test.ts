@@ -5,11 +5,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
-import { staffTestApp, type StaffTestApp } from './app-for-tests.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { staffTestApp, type StaffTestApp } from '../../test-support/staff/app-for-tests.ts';
 import { LOGIN_MESSAGES } from './login.ts';
 import { SESSION_IDLE_MS, SESSION_MAX_MS, tokenHash } from './sessions.ts';
-import { addStaff, loginStaff, TEST_STAFF_PASSWORD } from './testing.ts';
+import { addStaff, loginStaff, TEST_STAFF_PASSWORD } from '../../test-support/staff/testing.ts';
 import { totpCode } from './totp.ts';
 
 // Tests log in many times; each login is a deliberate scrypt (~50-500 ms on a loaded machine).

@@ -6,7 +6,13 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
+import {
+  createStaffBody,
+  patchStaffBody,
+  staffIdParams,
+  type ResendInviteAnswer,
+  type StaffView,
+} from '@verdant/domain/console-api';
 import type { Database, StaffRole } from '../db/schema.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
@@ -14,18 +20,7 @@ import type { RateLimiter } from '../auth/rate-limit.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { staffAccessOf } from './access-signal.ts';
 import { staffOf, type StaffContext } from './guard.ts';
-import {
-  createMember,
-  EmailTakenError,
-  emailSchema,
-  listStaff,
-  nameSchema,
-  passwordSchema,
-  roleSchema,
-  setStores,
-  staffView,
-  type StaffView,
-} from './members.ts';
+import { createMember, EmailTakenError, listStaff, setStores, staffView } from './members.ts';
 import { issueStaffReset, resetUrl, STAFF_INVITE_TTL_MS } from './password-reset.ts';
 import { checkStaffPassword } from './password-strength.ts';
 import { revokeAllSessions } from './sessions.ts';
@@ -34,7 +29,7 @@ export const MANAGE_MESSAGES = {
   ownersOnly: 'Only an owner can make or change an owner.',
   notYours: 'You can only manage staff of your own stores.',
   storeNotYours: 'You can only give access to your own stores.',
-  needsStore: 'Choose at least one store for a manager or budtender.',
+  needsStore: 'Choose at least one store for a manager, budtender or driver.',
   unknownStore: 'One of the stores does not exist.',
   notFound: 'No such staff member.',
   self: 'You cannot disable yourself or change your own role.',
@@ -49,29 +44,6 @@ export const MANAGE_MESSAGES = {
 /** Resends of one member's invitation: at most one a minute, five a day (counted on every node). */
 export const INVITE_RESEND_LIMITS = { perMinute: 1, perDay: 5 } as const;
 
-const storeIdsSchema = z.array(z.number().int().positive()).max(500);
-const createBody = z.object({
-  email: emailSchema,
-  name: nameSchema,
-  role: roleSchema,
-  storeIds: storeIdsSchema.default([]),
-  password: passwordSchema.optional(),
-});
-const patchBody = z
-  .object({
-    name: nameSchema.optional(),
-    role: roleSchema.optional(),
-    storeIds: storeIdsSchema.optional(),
-    disabled: z.boolean().optional(),
-  })
-  .strict();
-const staffIdParams = z.object({
-  staffId: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1),
-});
 const MANAGE = { config: { console: { permission: 'staff:manage' as const } } };
 
 interface Deps {
@@ -106,12 +78,12 @@ export function registerStaffManagementRoutes(app: FastifyInstance, deps: Deps):
   app.get('/api/console/staff', MANAGE, async (request) => {
     const me = staffOf(request);
     const all = await listStaff(db);
-    return ok(all.filter((m) => m.id === me.id || mayManage(me, m.role, m.storeIds)));
+    return ok<StaffView[]>(all.filter((m) => m.id === me.id || mayManage(me, m.role, m.storeIds)));
   });
 
   app.post('/api/console/staff', MANAGE, async (request) => {
     const me = staffOf(request);
-    const body = parseOr400(createBody, request.body);
+    const body = parseOr400(createStaffBody, request.body);
     await checkAssignment(me, body.role, body.storeIds);
     if (body.password) await checkStaffPassword(db, body.password, { email: body.email, name: body.name });
     const at = now();
@@ -165,22 +137,13 @@ export function registerStaffManagementRoutes(app: FastifyInstance, deps: Deps):
     if (!(await deps.limiter().hit(`staff-invite-day:${staffId}:${day}`, INVITE_RESEND_LIMITS.perDay, 2 * 24 * 60 * 60_000)))
       throw new ApiError(429, MANAGE_MESSAGES.inviteTooMany, { errorCode: 'rate_limited' });
     await sendInvite(request, target, me, at);
-    return ok({ message: MANAGE_MESSAGES.inviteSent(target.email), member: target });
+    return ok({ message: MANAGE_MESSAGES.inviteSent(target.email), member: target } satisfies ResendInviteAnswer);
   });
 
   app.patch('/api/console/staff/:staffId', MANAGE, async (request) => {
     const me = staffOf(request);
-    const staffId = parseOr400(
-      z.object({
-        staffId: z.coerce
-          .number()
-          .int()
-          .positive()
-          .max(2 ** 31 - 1),
-      }),
-      request.params,
-    ).staffId;
-    const body = parseOr400(patchBody, request.body);
+    const { staffId } = parseOr400(staffIdParams, request.params);
+    const body = parseOr400(patchStaffBody, request.body);
     const target = await staffView(db, staffId);
     // A member the manager may not manage is as unknown as a missing one.
     if (!target || !mayManage(me, target.role, target.storeIds))

@@ -9,10 +9,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { isEnabledStatus, isSizeId, sizeWeightGrams, stockStatus, type StockStatus } from '@verdant/domain';
-import type { CommerceContext } from '../commerce.ts';
+import type { CommerceContext } from '../commerce-context.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError, ok } from '../http/envelope.ts';
-import { parseOr400 } from '../cart/routes.ts';
+import { parseOr400 } from '../http/parse.ts';
 import { qtySchema } from '../cart/schemas.ts';
 
 export const STOCK_LIST_MAX_SKUS = 15;
@@ -82,7 +82,7 @@ export function registerStockRoutes(app: FastifyInstance, c: CommerceContext): v
     '/api/stock/check',
     { config: { docs: { summary: 'Check the stock of one product (a configurable parent with product_size: that size)', description: 'For a gram product the weight checked is the size times qty.', tags: ['Stock'], query: checkSchema, security: 'none', errors: { 404: 'No such product (or size) in this store' } } } },
     async (request) => {
-    const q = parseOr400(checkSchema, request.query);
+    const q = parseOr400(checkSchema, request.query, 'shopper');
     const storeId = request.store.storeId;
     const row = await stockQuery(c.db).where('p.store_id', '=', storeId).where('p.sku', '=', q.sku).executeTakeFirst();
     if (!row) throw new ApiError(404, `Product "${q.sku}" does not exist in this store.`);
@@ -99,7 +99,7 @@ export function registerStockRoutes(app: FastifyInstance, c: CommerceContext): v
     '/api/stock/list',
     { config: { docs: { summary: 'Stock of several products and their configurable children', description: '`skus` is a comma-separated list.', tags: ['Stock'], query: listSchema, security: 'none' } } },
     async (request) => {
-    const q = parseOr400(listSchema, request.query);
+    const q = parseOr400(listSchema, request.query, 'shopper');
     const storeId = request.store.storeId;
     const rows = await stockQuery(c.db).where('p.store_id', '=', storeId).where('p.sku', 'in', q.skus).execute();
     const parents = rows.filter((r) => r.type_id === 'configurable').map((r) => r.id);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { describeEachDatabase } from '../test/databases.ts';
-import { commerceApp, pin, Shopper } from '../cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { commerceApp, pin, Shopper } from '../../test-support/cart/testing.ts';
 
 const EIGHTH = 'FL-BLUE-DREAM-8TH';
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';

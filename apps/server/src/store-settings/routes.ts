@@ -9,8 +9,7 @@
  * (`/settings/orders` is the older order-settings form, orders/console-routes.ts.)
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { dbId } from '../http/ids.ts';
+import { sectionHistoryQuery, sectionParams, sectionSaveBody, type SectionAnswer } from '@verdant/domain/console-api';
 import { ApiError, ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
 import { staffOf } from '../staff/guard.ts';
@@ -19,16 +18,9 @@ import type { StoreSettings } from './service.ts';
 
 const PREFIX = '/api/console/stores/:storeId/settings/sections/:section';
 
-const params = z.object({ storeId: dbId(), section: z.string().max(40) });
-const saveBody = z.object({ value: z.unknown(), version: z.number().int().nonnegative() }).strict();
-const historyQuery = z.object({
-  before: dbId().optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-});
-
 export function registerStoreSettingsRoutes(app: FastifyInstance, settings: StoreSettings): void {
   const target = (request: FastifyRequest) => {
-    const p = parseOr400(params, request.params);
+    const p = parseOr400(sectionParams, request.params);
     const section = sectionNamed(p.section);
     if (!section) throw new ApiError(404, `No settings section ${p.section}.`, { errorCode: 'no_such_section' });
     return { storeId: p.storeId, section };
@@ -36,20 +28,20 @@ export function registerStoreSettingsRoutes(app: FastifyInstance, settings: Stor
 
   app.get(PREFIX, { config: { console: { permission: 'orders:read' } } }, async (request) => {
     const { storeId, section } = target(request);
-    return ok({ section: section.name, title: section.title, ...(await settings.get(storeId, section)) });
+    return ok({ section: section.name, title: section.title, ...(await settings.get(storeId, section)) } satisfies SectionAnswer<unknown>);
   });
 
   app.put(PREFIX, { config: { console: { permission: 'settings:write' } } }, async (request) => {
     const { storeId, section } = target(request);
-    const body = parseOr400(saveBody, request.body);
+    const body = parseOr400(sectionSaveBody, request.body);
     const staff = staffOf(request);
     const saved = await settings.save(storeId, section, body.value, body.version, { type: 'staff', id: staff.id, name: staff.name });
-    return ok({ section: section.name, title: section.title, ...saved });
+    return ok({ section: section.name, title: section.title, ...saved } satisfies SectionAnswer<unknown>);
   });
 
   app.get(`${PREFIX}/history`, { config: { console: { permission: 'settings:write' } } }, async (request) => {
     const { storeId, section } = target(request);
-    const q = parseOr400(historyQuery, request.query);
+    const q = parseOr400(sectionHistoryQuery, request.query);
     return ok(await settings.history(storeId, section, { beforeId: q.before, limit: q.limit }));
   });
 }

@@ -7,4 +7,8 @@ import '../limits/section.ts';
 import '../tax/section.ts';
 import '../shipping/zones.ts';
 import '../age/section.ts';
+import '../deals/display-section.ts';
+import '../deals/floor-section.ts';
+import '../orders/curbside/section.ts';
+import '../delivery/limits-section.ts';
 export {};

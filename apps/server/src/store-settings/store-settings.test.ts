@@ -8,11 +8,12 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Store } from '@verdant/domain';
-import { addStaff, loginStaff, type StaffTestSession } from '../staff/testing.ts';
-import { staffTestApp } from '../staff/app-for-tests.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
+import { staffTestApp } from '../../test-support/staff/app-for-tests.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { defineSection } from './registry.ts';
-import { checkStoresFileSettings, readSection, StoreSettings, withStoreSettings } from './service.ts';
+import { checkStoresFileSettings, StoreSettings } from './service.ts';
+import { readSection, withStoreSettings } from './read.ts';
 
 // A section of the test's own, shaped like the real ones (a document with rules across fields).
 const SLOTS = defineSection({

@@ -7,11 +7,13 @@
  * minute and the settings' 1 s cache).
  */
 import type { FastifyInstance } from 'fastify';
-import { isSpecPerOrderModel, normaliseLimitModel, publicDelivery, type PublicDelivery } from '@verdant/domain';
+import { isSpecPerOrderModel, normaliseLimitModel, publicDelivery, type DealDisplaySettings, type PublicDelivery } from '@verdant/domain';
 import { LIMITS } from '../limits/section.ts';
 import { AGE_SECTION } from '../age/section.ts';
 import { HOURS } from '../hours/section.ts';
 import { ZONES_SECTION } from '../shipping/zones.ts';
+import { DEAL_DISPLAY_SECTION } from '../deals/display-section.ts';
+import { DEAL_FLOOR_SECTION } from '../deals/floor-section.ts';
 import type { StoreSettings } from './service.ts';
 
 export interface StorefrontOptions {
@@ -24,23 +26,27 @@ export interface StorefrontOptions {
    * (a per-day preset, say) are the only judge.
    */
   perOrderLimit: boolean;
+  /** Issue 28: the setting `deal-display` (which preset the pages follow; deals/display-section.ts). */
+  dealDisplay: DealDisplaySettings;
 }
 
 export async function storefrontOptions(settings: StoreSettings, storeId: number): Promise<StorefrontOptions> {
-  const [zones, age, limits] = await Promise.all([
+  const [zones, age, limits, dealDisplay] = await Promise.all([
     settings.get(storeId, ZONES_SECTION),
     settings.get(storeId, AGE_SECTION),
     settings.get(storeId, LIMITS),
+    settings.get(storeId, DEAL_DISPLAY_SECTION),
   ]);
   return {
     delivery: publicDelivery(zones.value.zones),
     medicalMinimumAge: age.value.medicalMinimumAge,
     perOrderLimit: isSpecPerOrderModel(normaliseLimitModel(limits.value.model)),
+    dealDisplay: dealDisplay.value,
   };
 }
 
 /** The sections whose values the storefront's pages render. */
-export const PAGE_SECTIONS: readonly string[] = [HOURS.name, ZONES_SECTION.name, AGE_SECTION.name, LIMITS.name];
+export const PAGE_SECTIONS: readonly string[] = [HOURS.name, ZONES_SECTION.name, AGE_SECTION.name, LIMITS.name, DEAL_DISPLAY_SECTION.name, DEAL_FLOOR_SECTION.name];
 
 /**
  * After a save of a section the pages show (console or any other writer: StoreSettings.onSaved),

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { syncStores } from '../db/index.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { StoreRegistry } from './registry.ts';
 
 const registry = StoreRegistry.fromFile(DEMO_STORES_FILE);

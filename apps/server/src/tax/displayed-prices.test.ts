@@ -8,9 +8,9 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { californiaTaxLines } from '@verdant/domain';
-import { Shopper } from '../cart/testing.ts';
-import { EIGHTH, JAR, lifecycleHarness, type LifecycleHarness } from '../orders/lifecycle/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { Shopper } from '../../test-support/cart/testing.ts';
+import { EIGHTH, JAR, lifecycleHarness, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 
 const SECTION = '/api/console/stores/1/settings/sections/tax';
 const HOST = 'downtown.localhost';

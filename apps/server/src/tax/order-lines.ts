@@ -4,6 +4,7 @@
  * unrelated line is not stated on the receipt), in the store's order.
  */
 import type { TaxLineTotal } from '@verdant/domain';
+import type { OrderTaxLine, TaxReportLine } from '@verdant/domain/console-api';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { dayStartUtc, nextDay, type StoreFacts } from '../orders/lifecycle/store-facts.ts';
@@ -29,14 +30,7 @@ export async function recordOrderTaxLines(
   if (rows.length) await trx.insertInto('order_tax_lines').values(rows).execute();
 }
 
-export interface OrderTaxLine {
-  code: string;
-  title: string;
-  kind: 'excise' | 'sales';
-  rate: number;
-  taxable_cents: number;
-  amount_cents: number;
-}
+export type { OrderTaxLine, TaxReportLine } from '@verdant/domain/console-api';
 
 /** An order's stated tax lines, in receipt order. */
 export async function orderTaxLines(db: Kysely<Database>, orderId: number): Promise<OrderTaxLine[]> {
@@ -46,10 +40,6 @@ export async function orderTaxLines(db: Kysely<Database>, orderId: number): Prom
     .where('order_id', '=', orderId)
     .orderBy('position')
     .execute();
-}
-
-export interface TaxReportLine extends OrderTaxLine {
-  orders: number;
 }
 
 /**

@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TaxLineInput } from '@verdant/domain';
-import { storesFile } from '../catalog/test-app.ts';
-import { bearer, loginCustomer } from '../cart/testing.ts';
+import { storesFile } from '../../test-support/catalog/test-app.ts';
+import { bearer, loginCustomer } from '../../test-support/cart/testing.ts';
 import { planMessages } from '../notifications/plan.ts';
-import { EIGHTH, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from '../orders/lifecycle/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { EIGHTH, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { orderTaxLines } from './order-lines.ts';
 
 const SECTION = '/api/console/stores/1/settings/sections/tax';

@@ -29,7 +29,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { salesTaxPercent } from '../seed/tax.ts';
 import { defineSection } from '../store-settings/registry.ts';
-import { readSection, sectionOf } from '../store-settings/service.ts';
+import { readSection, sectionOf } from '../store-settings/read.ts';
 
 export function initialTaxSettings(store: Store): TaxSettings {
   return californiaTaxLines({

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { illinoisTaxLines } from '@verdant/domain';
-import { describeEachDatabase } from '../test/databases.ts';
-import { Shopper } from '../cart/testing.ts';
-import { EIGHTH, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from '../orders/lifecycle/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { Shopper } from '../../test-support/cart/testing.ts';
+import { EIGHTH, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
 import { orderTaxLines } from './order-lines.ts';
 
 const SECTION = '/api/console/stores/1/settings/sections/tax';

@@ -10,11 +10,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { californiaTaxLines } from '@verdant/domain';
 import { buildApp } from '../app.ts';
-import { REFERENCE_DATE, registry } from '../cart/testing.ts';
+import { REFERENCE_DATE, registry } from '../../test-support/cart/testing.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
-import { addStaff, loginStaff, type StaffTestSession } from '../staff/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const HOST = 'downtown.localhost';

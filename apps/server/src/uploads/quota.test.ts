@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { commerceApp } from '../cart/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { commerceApp } from '../../test-support/cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { UPLOADS_PER_HOUR } from './routes.ts';
 
 const HOST = 'downtown.localhost';

@@ -17,7 +17,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../db/schema.ts';
 import { accountsOf, requireCustomer } from '../auth/context.ts';
-import { parseOr400 } from '../cart/routes.ts';
+import { parseOr400 } from '../http/parse.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -62,7 +62,7 @@ export function registerUploadRoutes(app: FastifyInstance): void {
       },
       async (request, reply) => {
       const claims = await requireCustomer(request);
-      const { kind } = parseOr400(kindSchema, request.query);
+      const { kind } = parseOr400(kindSchema, request.query, 'shopper');
       if (!request.isMultipart()) throw new ApiError(400, UPLOAD_MESSAGES.fileRequired);
       const { db, dataDir, now, limiter } = accountsOf(app);
       const allowed = await limiter.hit(`upload:${claims.customerId}`, UPLOADS_PER_HOUR, 3_600_000).catch((err: unknown) => {

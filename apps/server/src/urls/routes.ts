@@ -8,7 +8,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { CatalogIndexManager } from '../catalog/index-manager.ts';
-import { parseOr400, requestStore } from '../catalog/http.ts';
+import { parseOr400 } from '../http/parse.ts';
+import { requestStore } from '../http/request-store.ts';
 import { ok, sendError } from '../http/envelope.ts';
 import type { StoreRegistry } from '../stores/registry.ts';
 import { MAX_URL_LENGTH } from './normalize.ts';
@@ -63,7 +64,7 @@ export function registerUrlRoutes(app: FastifyInstance, { registry, manager, clo
     },
     async (request, reply) => {
     const store = requestStore(registry, request);
-    const body = parseOr400(mapBody, request.body ?? {});
+    const body = parseOr400(mapBody, request.body ?? {}, 'catalog');
     const resolution = resolveUrl(manager.catalog(store.storeId), store, body.url);
     if (!resolution) return sendError(reply, 404, PAGE_NOT_FOUND);
     const include = body.includeFields ?? undefined;

@@ -6,9 +6,9 @@
 import { CATALOG_MESSAGES, type CatalogProduct } from '@verdant/domain';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { hostOf, NOW, seed, storeByCode, loadCatalogues, testApp } from '../catalog/test-app.ts';
+import { hostOf, NOW, seed, storeByCode, loadCatalogues, testApp } from '../../test-support/catalog/test-app.ts';
 import { createStorefrontServices } from '../ssr/services.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 
 const available = (c: { status: number; stock: { is_in_stock: boolean } }) => c.status <= 1 && c.stock.is_in_stock;
 

@@ -2,8 +2,8 @@ import { SignJWT } from 'jose';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimiter, RedisRateLimiter } from '../auth/rate-limit.ts';
-import { REFERENCE_DATE, Shopper, commerceApp, orderBody, pin } from '../cart/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { REFERENCE_DATE, Shopper, commerceApp, orderBody, pin } from '../../test-support/cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 

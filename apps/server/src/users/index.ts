@@ -1,7 +1,7 @@
 /**
  * Accounts: tokens, guest, phone and password login, password reset and change, the customer's
  * own data and order history. buildApp calls `registerAccountRoutes(app, …)` next to
- * registerCommerceRoutes.
+ * registerCommerceRoutes, then the newsletter and upload routes, which use these accounts.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -16,8 +16,6 @@ import { registerLoginRoutes } from './login-routes.ts';
 import { registerPasswordRoutes } from './password-routes.ts';
 import { registerRegistrationRoutes } from './register-routes.ts';
 import { registerMeRoutes } from './me-routes.ts';
-import { registerNewsletterRoutes } from '../newsletter/routes.ts';
-import { registerUploadRoutes } from '../uploads/routes.ts';
 
 export interface AccountDeps {
   db: Kysely<Database>;
@@ -64,7 +62,5 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
   registerRegistrationRoutes(app);
   registerPasswordRoutes(app);
   registerMeRoutes(app);
-  registerNewsletterRoutes(app);
-  registerUploadRoutes(app);
   return context;
 }

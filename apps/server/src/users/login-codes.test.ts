@@ -7,8 +7,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { commerceApp } from '../cart/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { commerceApp } from '../../test-support/cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { CODE_MESSAGES, MAX_WRONG_TRIES } from './login-codes.ts';
 
 const HOST = 'downtown.localhost';

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { storeOffers, type LicenseType } from '@verdant/domain';
 import { accountsOf } from '../auth/context.ts';
 import { AUTH_MESSAGES, rotateRefresh, signAccess, signPending, verifyPending } from '../auth/tokens.ts';
-import { parseOr400 } from '../cart/routes.ts';
+import { parseOr400 } from '../http/parse.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { confirmLoginCode, CODE_MESSAGES, sendLoginCode } from './login-codes.ts';
 import { assertMedcardCurrent, birthdaySchema, createCustomer, dateSchema, findById, findByPhone, licenseSchema, medcardNumberSchema, phoneSchema, requireMedcardForMedical, type CustomerRow } from './customers.ts';
@@ -86,7 +86,7 @@ export function registerLoginRoutes(app: FastifyInstance): void {
     '/api/user/login-guest',
     { config: { docs: { summary: 'Get a guest token (no account)', tags: ['User'], body: guestSchema, security: 'none' } } },
     async (request) => {
-    const body = parseOr400(guestSchema, request.body);
+    const body = parseOr400(guestSchema, request.body, 'shopper');
     assertStore(request, body.storeId);
     assertOffered(request, body.license_type);
     return answerTokens(request, null, body.license_type, 'pickup');
@@ -103,7 +103,7 @@ export function registerLoginRoutes(app: FastifyInstance): void {
       return answerTokens(request, customer, customer.license_type, body.order_type);
     }
     if ('pendingToken' in raw || 'license_type' in raw || 'birthday' in raw) {
-      const body = parseOr400(completeSchema, raw);
+      const body = parseOr400(completeSchema, raw, 'shopper');
       assertStore(request, body.storeId);
       const phone = await verifyPending(c.secret, body.pendingToken, store.storeId, c.now());
       if (phone !== body.phone) throw new ApiError(401, AUTH_MESSAGES.tokenInvalid);
@@ -134,7 +134,7 @@ export function registerLoginRoutes(app: FastifyInstance): void {
       return answerTokens(request, customer, customer.license_type, body.order_type);
     }
     if ('code' in raw) {
-      const body = parseOr400(confirmSchema, raw);
+      const body = parseOr400(confirmSchema, raw, 'shopper');
       assertStore(request, body.storeId);
       await confirmLoginCode(c, store.storeId, body.phone, body.code);
       const found = await findByPhone(c.db, store.storeId, body.phone);
@@ -147,7 +147,7 @@ export function registerLoginRoutes(app: FastifyInstance): void {
       // A medical licence also needs the card's number and expiry (the complete step refuses it without).
       return ok({ needs: ['license_type', 'birthday'], medical_needs: ['medcard_number', 'medcard_expiry'] }, { pendingToken });
     }
-    const body = parseOr400(sendSchema, raw);
+    const body = parseOr400(sendSchema, raw, 'shopper');
     assertStore(request, body.storeId);
     const code = await sendLoginCode(c, store.storeId, store.name, body.phone, request.ip);
     // The demo has no SMS gateway: show the code on the storefront, never outside demo mode.
@@ -158,7 +158,7 @@ export function registerLoginRoutes(app: FastifyInstance): void {
     '/api/user/refresh',
     { config: { docs: { summary: 'Trade a refresh token for a new access token (the refresh token rotates)', tags: ['User'], body: refreshSchema, security: 'none', errors: { 401: 'Refresh token not valid' } } } },
     async (request) => {
-    const body = parseOr400(refreshSchema, request.body);
+    const body = parseOr400(refreshSchema, request.body, 'shopper');
     const c = ctx();
     const store = request.store;
     const rotated = await rotateRefresh(c.db, body.refreshToken, store.storeId, c.now());

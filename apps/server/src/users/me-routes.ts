@@ -30,7 +30,7 @@ import { accountsOf, requireCustomer } from '../auth/context.ts';
 import { AUTH_MESSAGES } from '../auth/tokens.ts';
 import type { Database } from '../db/schema.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
-import { parseOr400 } from '../cart/routes.ts';
+import { parseOr400 } from '../http/parse.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { isUniqueViolation, requestHash } from '../orders/idempotency.ts';
 import { USER_MESSAGES, assertMedcardCurrent, customerView, dateSchema, emailSchema, emailTaken, findById, firstnameSchema, lastnameSchema, medcardNumberSchema, ruled, type CustomerRow } from './customers.ts';
@@ -176,7 +176,7 @@ export function registerMeRoutes(app: FastifyInstance): void {
     },
     async (request) => {
     const customer = await me(request);
-    const body = parseOr400(updateSchema, request.body);
+    const body = parseOr400(updateSchema, request.body, 'shopper');
     const { db, now } = ctx();
     const iso = now().toISOString();
     if (body.email !== undefined && body.email !== customer.email) {
@@ -230,7 +230,7 @@ export function registerMeRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const customer = await me(request);
-      const body = parseOr400(medcardSchema, request.body);
+      const body = parseOr400(medcardSchema, request.body, 'shopper');
       if (customer.license_type !== 'medical') throw new ApiError(400, USER_MESSAGES.medcardNotMedical);
       const { db, now } = ctx();
       assertMedcardCurrent(request.store, body.medcard_expiry, now());
@@ -278,7 +278,7 @@ export function registerMeRoutes(app: FastifyInstance): void {
     { config: { docs: { summary: 'List my orders, newest first', tags: ['User'], query: pageSchema, security: 'customer', errors: { 401: 'No valid customer token' } } } },
     async (request) => {
     const customer = await me(request);
-    const q = parseOr400(pageSchema, request.query);
+    const q = parseOr400(pageSchema, request.query, 'shopper');
     return ok(await orderPage(ctx().db, customer.store_id, customer.id, q.pageSize, q.currentPage));
   });
 

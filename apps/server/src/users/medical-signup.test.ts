@@ -6,9 +6,9 @@
  * when both documents are verified at the same moment.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
-import { Shopper, bearer, orderBody, pin } from '../cart/testing.ts';
-import { lifecycleHarness, readyIn, type LifecycleHarness } from '../orders/lifecycle/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { Shopper, bearer, orderBody, pin } from '../../test-support/cart/testing.ts';
+import { lifecycleHarness, readyIn, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
 import { USER_MESSAGES } from './customers.ts';
 import { VERIFICATION_MESSAGES } from '../orders/lifecycle/verification.ts';
 

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Row } from '../db/schema.ts';
 import { holdOf, storeFacts } from '../orders/lifecycle/store-facts.ts';
 import { reachedStatuses } from '../orders/tracking.ts';
+import { orderLineDeals } from '../deals/order-lines.ts';
 
 type Db = Kysely<Database>;
 
@@ -44,6 +45,8 @@ export async function orderView(db: Db, orders: Row<'orders'>[]) {
     amounts_in: 'cents',
     subtotal: o.subtotal_cents,
     discount: o.discount_cents,
+    // The deals' part of `discount` (issue 28).
+    deal_discount: o.deal_discount_cents,
     excise_taxes: o.excise_tax_cents,
     sales_taxes: o.sales_tax_cents,
     tax_lines: taxLines
@@ -62,6 +65,8 @@ export async function orderView(db: Db, orders: Row<'orders'>[]) {
         price: it.price_cents,
         row_total: it.row_total_cents,
         discount: it.discount_cents,
+        deal_discount: it.deal_discount_cents,
+        deals: orderLineDeals(it.deal_discounts).map((d) => ({ id: d.id, title: d.title, words: d.words, discount: d.discount_cents })),
       })),
   }));
 }

@@ -7,9 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
-import { REFERENCE_DATE, registry } from '../cart/testing.ts';
+import { REFERENCE_DATE, registry } from '../../test-support/cart/testing.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 
 const HOST = 'downtown.localhost';
 

@@ -1,9 +1,9 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFERENCE_DATE, commerceApp } from '../cart/testing.ts';
+import { REFERENCE_DATE, commerceApp } from '../../test-support/cart/testing.ts';
 import { OutboxMailer, type Mailer } from '../mail/mailer.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { SCRYPT_PARAMS } from './password-hash.ts';
 import { RESET_TTL_MS, resetLink } from './password-reset.ts';
 import { PASSWORD_MESSAGES as M } from './password-routes.ts';

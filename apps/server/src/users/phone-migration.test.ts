@@ -9,7 +9,7 @@ import { syncStores } from '../db/index.ts';
 import { MIGRATIONS } from '../db/migrations/index.ts';
 import { normalizeCustomerPhones } from '../db/migrations/0009_phone_identity.ts';
 import { readStoresFile } from '../seed/stores-file.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 
 const AT = '2026-06-15T12:00:00.000Z';
 

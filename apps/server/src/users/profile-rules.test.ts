@@ -12,8 +12,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFERENCE_DATE, commerceApp, loginCustomer, orderBody, pin, Shopper } from '../cart/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { REFERENCE_DATE, commerceApp, loginCustomer, orderBody, pin, Shopper } from '../../test-support/cart/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { ME_MESSAGES } from './me-routes.ts';
 
 const DATE = 'Please enter a valid date';

@@ -16,7 +16,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { accountsOf } from '../auth/context.ts';
-import { parseOr400 } from '../cart/routes.ts';
+import { parseOr400 } from '../http/parse.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { CODE_MESSAGES, confirmLoginCode, sendLoginCode } from './login-codes.ts';
 import {
@@ -135,7 +135,7 @@ export function registerRegistrationRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-    const body = parseOr400(createSchema, request.body);
+    const body = parseOr400(createSchema, request.body, 'shopper');
     const c = ctx();
     assertStore(request, body.storeId);
     assertOffered(request, body.license_type);

@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { commerceApp } from '../cart/testing.ts';
+import { commerceApp } from '../../test-support/cart/testing.ts';
 import { issueRefresh, signAccess } from '../auth/tokens.ts';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { CODE_MESSAGES } from './login-codes.ts';
 import { hashPassword } from './password-hash.ts';
 import { PASSWORD_MESSAGES } from './password-routes.ts';

@@ -6,8 +6,8 @@
  * databases, through the real routes.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
-import { lifecycleHarness, type LifecycleHarness } from '../orders/lifecycle/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { lifecycleHarness, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
 
 // 03:00 UTC on June 16 is 20:00 on June 15 in Los Angeles (the demo stores' zone).
 const EVENING_LA = '2026-06-16T03:00:00.000Z';

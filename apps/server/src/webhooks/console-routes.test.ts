@@ -10,12 +10,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { buildApp } from '../app.ts';
-import { registry } from '../cart/testing.ts';
+import { registry } from '../../test-support/cart/testing.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
-import { addStaff, loginStaff, type StaffTestSession } from '../staff/testing.ts';
-import { describeEachDatabase } from '../test/databases.ts';
-import { appendEvent, eventually, Receiver } from './testing.ts';
+import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
+import { appendEvent, eventually, Receiver } from '../../test-support/webhooks/testing.ts';
 
 const HOST = 'downtown.localhost';
 const BASE = '/api/console/stores/1';

@@ -5,12 +5,12 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { webhookCreateBody, webhookDeliveriesQuery, webhookPatchBody, type WebhookDeleted } from '@verdant/domain/console-api';
 import { z } from 'zod';
 import { dbId } from '../http/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { parseOr400 } from '../http/parse.ts';
-import { WEBHOOK_EVENT_TYPES } from '../outbox/append.ts';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -39,26 +39,6 @@ const storeParams = z.object({ storeId: id });
 const endpointParams = storeParams.extend({ endpointId: id });
 const deliveryParams = storeParams.extend({ deliveryId: id });
 
-const url = z.string().trim().min(1, 'Enter the URL to send webhooks to.').max(2000, 'The URL is too long.');
-const events = z
-  .array(z.enum(WEBHOOK_EVENT_TYPES, { message: `Events must be among: ${WEBHOOK_EVENT_TYPES.join(', ')}.` }))
-  .min(1, 'Choose at least one event.')
-  .transform((list) => [...new Set(list)]);
-const description = z.string().trim().max(200, 'The description is too long (200 characters at most).');
-
-const createBody = z.strictObject({ url, events, description: description.optional() });
-const patchBody = z.strictObject({
-  url: url.optional(),
-  events: events.optional(),
-  description: description.nullable().optional(),
-  disabled: z.boolean().optional(),
-});
-const deliveriesQuery = z.object({
-  status: z.enum(['pending', 'succeeded', 'failed', 'disabled']).optional(),
-  cursor: dbId('cursor: not a cursor from this list').optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
-
 export function registerWebhookConsoleRoutes(app: FastifyInstance, deps: WebhookRouteDeps): void {
   const now = deps.now ?? (() => new Date());
   const { db } = deps;
@@ -78,14 +58,14 @@ export function registerWebhookConsoleRoutes(app: FastifyInstance, deps: Webhook
 
   app.post(`${PREFIX}/webhooks`, guarded, async (request) => {
     const { storeId } = parseOr400(storeParams, request.params);
-    const body = parseOr400(createBody, request.body);
+    const body = parseOr400(webhookCreateBody, request.body);
     await checkUrl(body.url);
     return ok(await createEndpoint(db, storeId, body, now()));
   });
 
   app.patch(`${PREFIX}/webhooks/:endpointId`, guarded, async (request) => {
     const { storeId, endpointId } = parseOr400(endpointParams, request.params);
-    const body = parseOr400(patchBody, request.body);
+    const body = parseOr400(webhookPatchBody, request.body);
     if (body.url !== undefined) await checkUrl(body.url);
     const view = await updateEndpoint(db, storeId, endpointId, body, now());
     return ok(view);
@@ -94,7 +74,7 @@ export function registerWebhookConsoleRoutes(app: FastifyInstance, deps: Webhook
   app.delete(`${PREFIX}/webhooks/:endpointId`, guarded, async (request) => {
     const { storeId, endpointId } = parseOr400(endpointParams, request.params);
     await deleteEndpoint(db, storeId, endpointId);
-    return ok({ deleted: endpointId });
+    return ok({ deleted: endpointId } satisfies WebhookDeleted);
   });
 
   app.post(`${PREFIX}/webhooks/:endpointId/rotate-secret`, guarded, async (request) => {
@@ -104,7 +84,7 @@ export function registerWebhookConsoleRoutes(app: FastifyInstance, deps: Webhook
 
   app.get(`${PREFIX}/webhooks/:endpointId/deliveries`, guarded, async (request) => {
     const { storeId, endpointId } = parseOr400(endpointParams, request.params);
-    const q = parseOr400(deliveriesQuery, request.query);
+    const q = parseOr400(webhookDeliveriesQuery, request.query);
     return ok(await listDeliveries(db, storeId, endpointId, { status: q.status, before: q.cursor, limit: q.limit }));
   });
 

@@ -6,13 +6,13 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { createEndpoint, listDeliveries, replayDelivery, rotateSecret, updateEndpoint } from './endpoints.ts';
 import { createWebhookEngine, type WebhookEngine } from './engine.ts';
 import { fanOutWebhookEvents } from './fanout.ts';
 import { claimDelivery, nextDueAt } from './sender.ts';
 import { newWebhookSecret } from './signing.ts';
-import { appendEvent, attemptsOf, deliveriesOf, eventually, Receiver, resetWebhooks, syncDemoStores } from './testing.ts';
+import { appendEvent, attemptsOf, deliveriesOf, eventually, Receiver, resetWebhooks, syncDemoStores } from '../../test-support/webhooks/testing.ts';
 
 describeEachDatabase('webhook delivery', (getDb) => {
   const receivers: Receiver[] = [];

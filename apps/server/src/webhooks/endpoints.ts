@@ -3,6 +3,7 @@
  * ./console-routes.ts validate and call these). Secrets leave the server only in the answers to
  * creating and rotating; every other view leaves them out.
  */
+import type { WebhookDeliveryPage, WebhookDeliveryView, WebhookEndpointView, WebhookEndpointWithSecret } from '@verdant/domain/console-api';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/tables/console.ts';
@@ -13,45 +14,7 @@ import { newWebhookSecret, ROTATION_OVERLAP_MS } from './signing.ts';
 /** More than this many endpoints per store is a mistake, not an integration. */
 export const MAX_ENDPOINTS_PER_STORE = 20;
 
-export interface WebhookEndpointView {
-  id: number;
-  store_id: number;
-  url: string;
-  description: string | null;
-  events: string[];
-  disabled: boolean;
-  disabled_at: string | null;
-  disabled_reason: string | null;
-  /** ISO; while set, the previous secret still signs beside the current one. */
-  previous_secret_until: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface WebhookAttemptView {
-  attempt: number;
-  started_at: string;
-  duration_ms: number;
-  status_code: number | null;
-  error: string | null;
-  response_excerpt: string | null;
-  node: string | null;
-}
-
-export interface WebhookDeliveryView {
-  id: number;
-  event_id: string;
-  event_type: string | null;
-  endpoint_id: number;
-  status: WebhookDeliveriesTable['status'];
-  attempts: number;
-  next_attempt_at: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  delivered_at: string | null;
-  created_at: string;
-  attempt_log: WebhookAttemptView[];
-}
+export type { WebhookAttemptView, WebhookDeliveryView, WebhookEndpointView } from '@verdant/domain/console-api';
 
 type EndpointRow = Selectable<WebhookEndpointsTable>;
 
@@ -103,7 +66,7 @@ export async function createEndpoint(
   storeId: number,
   input: NewEndpoint,
   now: Date,
-): Promise<WebhookEndpointView & { secret: string }> {
+): Promise<WebhookEndpointWithSecret> {
   const at = now.toISOString();
   const secret = newWebhookSecret();
   const row = await db.transaction().execute(async (trx) => {
@@ -188,7 +151,7 @@ export async function rotateSecret(
   storeId: number,
   endpointId: number,
   now: Date,
-): Promise<WebhookEndpointView & { secret: string }> {
+): Promise<WebhookEndpointWithSecret> {
   const current = await endpointRow(db, storeId, endpointId);
   const secret = newWebhookSecret();
   const at = now.toISOString();
@@ -222,7 +185,7 @@ export async function listDeliveries(
   storeId: number,
   endpointId: number,
   query: DeliveryQuery,
-): Promise<{ items: WebhookDeliveryView[]; nextCursor: string | null }> {
+): Promise<WebhookDeliveryPage> {
   await endpointRow(db, storeId, endpointId);
   let q = deliveries(db)
     .where('d.endpoint_id', '=', endpointId)

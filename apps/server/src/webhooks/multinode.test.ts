@@ -14,9 +14,9 @@ import { DEMO_STORES_FILE } from '../config.ts';
 import { createDatabase, migrateToLatest } from '../db/index.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
 import type { Database } from '../db/schema.ts';
-import { freePort, freshSchema, order, PG_URL, REDIS_URL, startNode, type ServerNode } from '../multinode/harness.ts';
+import { freePort, freshSchema, order, PG_URL, REDIS_URL, startNode, type ServerNode } from '../../test-support/multinode/harness.ts';
 import { createEndpoint } from './endpoints.ts';
-import { appendEvent, eventually, Receiver, type Behaviour } from './testing.ts';
+import { appendEvent, eventually, Receiver, type Behaviour } from '../../test-support/webhooks/testing.ts';
 
 const needed = !PG_URL ? 'TEST_DATABASE_URL is not set' : null;
 if (needed && process.env.CI !== 'true') console.warn(`[verdant tests] skipping multi-node webhook tests: ${needed}`);

@@ -6,12 +6,12 @@
  * leased by a node that died is sent by the next one. The retry schedule is shrunk (never slept).
  */
 import { afterEach, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test/databases.ts';
+import { describeEachDatabase } from '../../test-support/databases.ts';
 import { createEndpoint } from './endpoints.ts';
 import { createWebhookEngine, type WebhookEngine } from './engine.ts';
 import { fanOutWebhookEvents } from './fanout.ts';
-import { appendEvent, attemptsOf, deliveriesOf, eventually, Receiver, resetWebhooks, syncDemoStores, type Behaviour } from './testing.ts';
-import { freePort } from '../multinode/harness.ts';
+import { appendEvent, attemptsOf, deliveriesOf, eventually, Receiver, resetWebhooks, syncDemoStores, type Behaviour } from '../../test-support/webhooks/testing.ts';
+import { freePort } from '../../test-support/multinode/harness.ts';
 
 describeEachDatabase('webhook retries', (getDb) => {
   const receivers: Receiver[] = [];

@@ -40,6 +40,18 @@ export interface TotalsItem {
   sales_tax_amount: number;
   row_total_incl_tax: number;
   thc_equivalent_grams: number;
+  /** Issue 28: the deals' part of discount_amount, and their words (spec cart item discount_reason; null: none or price only). */
+  deal_discount_amount?: number;
+  discount_reason?: string | null;
+}
+
+/** Issue 28: the deals of a cart as the server judged them (apps/server/src/deals/display.ts). */
+export interface TotalsDeals {
+  display: string;
+  applied: { id: string; title: string | null; discount: number }[];
+  /** Why a deal did not apply; `related`: a line of the cart takes part in it. */
+  not_applied: { id: string; title?: string | null; reason: string; text: string; related?: boolean }[];
+  nudges: { id: string; text: string }[];
 }
 
 /** One named tax line of the store, as the cart states it (issue 14). */
@@ -74,6 +86,9 @@ export interface ServerTotals {
   over_limit_message: string | null;
   license_type: LicenseType;
   unavailable_items: { item_id: number; sku: string; qty: number; error: string | null }[];
+  /** Issue 28: the deals' part of discount_amount and what applied, what not and why, nudges; absent from older servers. */
+  deal_discount?: number;
+  deals?: TotalsDeals | null;
 }
 
 export interface CartItemPayload {

@@ -192,7 +192,7 @@ export const userApi = {
     });
     return tokensOf(meta);
   },
-  /** Password login (our addition; the spec's login is by phone code — see README "Passwords"). */
+  /** Password login (our addition; the spec's login is by phone code — see docs/developers/decisions.md, "Passwords"). */
   async loginWithPassword(email: string, password: string): Promise<Tokens> {
     const { meta } = await callApiEnvelope<string, Tokens>('/api/user/login', { method: 'POST', body: { email, password } });
     return tokensOf(meta);

@@ -23,6 +23,14 @@ export const AGE_GATE_FIELD = {
 
 export const CERTIFY_VALUE = 'yes';
 
+/**
+ * The header's licence change (components/age-gate/LicenseSwitcher.tsx) and its dialog
+ * (LicenseDialog.tsx, loaded on first open) share one fetcher, keyed by this id; the dialog and
+ * the stand-alone licence page (routes/age-gate.tsx) carry the same title.
+ */
+export const LICENSE_SWITCH_ID = 'license-switch';
+export const LICENSE_DIALOG_TITLE = 'Change shopping type';
+
 export type AgeGateIntent = 'enter' | 'refuse' | 'license';
 
 export const LICENSE_TYPE_REQUIRED = 'Choose how you are shopping today: Recreational or Medical.';

@@ -14,13 +14,17 @@ import {
   type TaxRate,
 } from '@verdant/domain';
 import type { CartLimits, ServerTotals } from '../api/cart.ts';
+import type { CartDealsEstimate } from './context.ts';
 import { limitItems, lineKey, totalsLines, type CartItem } from '../state/cart-items.ts';
 
 export interface TotalsView {
   /** `server`: the store's own figures; `estimate`: computed here until the store answers. */
   source: 'server' | 'estimate';
   subtotal: Cents;
+  /** Every discount of the order: the deals', a coupon's and reward points'. */
   discount: Cents;
+  /** Issue 28: the deals' part of `discount` (the server's deal_discount; offline the estimate's sum). */
+  dealDiscount: Cents;
   excise: Cents;
   sales: Cents;
   shipping: Cents;
@@ -33,6 +37,10 @@ export interface TotalsView {
   overMessage: string | null;
   /** Each line's row total before tax (cents), by line key. */
   rowTotals: Map<string, Cents>;
+  /** Issue 28 (server answers only): each line's deal, by line key: its words (null: price only) and its discount. */
+  lineDeals?: Map<string, { reason: string | null; discount: Cents }>;
+  /** Issue 28: what the deals say of this cart: nudges ("Add 1 more eighth…") and why a deal on its items was missed. */
+  dealNotes?: { nudges: string[]; missed: string[] };
   /** The store's named tax lines from the server (issue 14); absent on an estimate, which shows the two sums. */
   taxLines?: { title: string; rate: number; amount: Cents }[];
   /**
@@ -64,6 +72,19 @@ export interface TotalsViewOptions {
    * not this order's figures, and the estimate (with these credits) shows instead.
    */
   credits?: number;
+  /**
+   * Issue 28: the deals of these lines estimated offline from the snapshot (lib/deal-estimate.ts),
+   * for exactly `hash`'s lines: each line's discount by line key, and nudges. The server's answer replaces it.
+   */
+  dealEstimate?: {
+    hash: string;
+    discounts: Readonly<Record<string, Cents>>;
+    nudges: string[];
+    /** The snapshot's tax lines and each line's tax facts: the estimate then taxes as the server does. */
+    tax?: CartDealsEstimate['tax'];
+  } | null;
+  /** A logged-in medical customer whose card is valid today (a tax line may exempt them, as on the server). */
+  medicalCard?: boolean;
 }
 
 export function isTotalsFresh(s: TotalsViewInput, credits = 0): s is TotalsViewInput & { totals: ServerTotals } {
@@ -118,6 +139,7 @@ function totalsViewOf(s: TotalsViewInput, o: TotalsViewOptions): TotalsView {
       source: 'server',
       subtotal: t.subtotal,
       discount: t.discount_amount,
+      dealDiscount: t.deal_discount ?? 0,
       excise: t.excise_tax_amount,
       sales: t.sales_tax_amount,
       shipping: t.shipping_incl_tax,
@@ -129,14 +151,32 @@ function totalsViewOf(s: TotalsViewInput, o: TotalsViewOptions): TotalsView {
       overMessage: t.over_limit ? t.over_limit_message : null,
       rowTotals,
       taxLines: t.tax_lines?.map(({ title, rate, amount }) => ({ title, rate, amount })),
+      ...dealsOf(t, s.items),
     };
   }
-  const estimate = computeTotals({ lines: totalsLines(s.items, o.ratesOf), shippingInclTax: s.items.length ? o.shippingInclTax : 0, credits: o.credits ?? 0 });
+  // Issue 28: offline, the deals the snapshot estimates for exactly these lines, taken off each line before tax (as the server does).
+  const deals = o.dealEstimate && o.dealEstimate.hash === cartItemsHash(s.items, s.token) ? o.dealEstimate : null;
+  // With the store's named tax lines from the snapshot, each line is taxed by them (kind, THC, tax
+  // class) exactly as the server's priceCart does; else by the tax rules read online, if any.
+  const tax = deals?.tax;
+  const taxClass = new Map(s.items.map((i) => [lineKey(i), i.tax_class_id]));
+  const lines = totalsLines(s.items, o.ratesOf).map((l) => ({
+    ...l,
+    ...(deals?.discounts[l.id] ? { globalDiscount: { type: 2, value: deals.discounts[l.id] } } : {}),
+    ...(tax ? { rates: [], tax: { taxClassId: taxClass.get(l.id) ?? null, kind: tax.facts[l.id]?.kind ?? null, thcPercent: tax.facts[l.id]?.thcPercent ?? null } } : {}),
+  }));
+  const estimate = computeTotals({
+    lines,
+    shippingInclTax: s.items.length ? o.shippingInclTax : 0,
+    credits: o.credits ?? 0,
+    ...(tax ? { taxLines: { lines: tax.lines, customer: { medical: o.licenseType === 'medical', medicalCard: o.medicalCard === true } } } : {}),
+  });
   const seg = estimate.segments;
   return {
     source: 'estimate',
     subtotal: seg.subtotal,
     discount: seg.discount,
+    dealDiscount: deals ? Object.values(deals.discounts).reduce((sum, d) => sum + d, 0) : 0,
     excise: seg.excise_taxes,
     sales: seg.sales_taxes,
     shipping: seg.shipping,
@@ -148,7 +188,42 @@ function totalsViewOf(s: TotalsViewInput, o: TotalsViewOptions): TotalsView {
     over: limit.over,
     overMessage: limit.message,
     rowTotals: new Map(estimate.lines.map((l) => [l.id, l.rowTotal])),
+    ...(deals
+      ? {
+          lineDeals: new Map(Object.entries(deals.discounts).map(([key, discount]) => [key, { reason: null, discount }])),
+          dealNotes: { nudges: deals.nudges, missed: [] },
+        }
+      : {}),
   };
+}
+
+/** Reasons a missed deal is worth telling: the shopper could act on it or would otherwise wonder (issue 28: "not today, medical only, limit reached"). */
+const TOLD_REASONS = new Set([
+  'not_today',
+  'outside_hours',
+  'not_started',
+  'medical_only',
+  'recreational_only',
+  'first_order_only',
+  'new_customers_only',
+  'limit_reached',
+  'budget_exhausted',
+  'not_combinable_with_coupon',
+  'not_combinable_with_points',
+]);
+
+/** The deals' part of a server answer (issue 28): per line, nudges and missed deals. */
+export function dealsOf(t: ServerTotals, items: readonly CartItem[]): Pick<TotalsView, 'lineDeals' | 'dealNotes'> {
+  const byId = new Map(t.items.map((i) => [i.item_id, i]));
+  const lineDeals = new Map<string, { reason: string | null; discount: Cents }>();
+  for (const item of items) {
+    const line = item.server_item_id != null ? byId.get(item.server_item_id) : undefined;
+    if (line?.deal_discount_amount) lineDeals.set(lineKey(item), { reason: line.discount_reason ?? null, discount: line.deal_discount_amount });
+  }
+  const nudges = t.deals?.nudges.map((n) => n.text) ?? [];
+  const nudged = new Set(t.deals?.nudges.map((n) => n.id));
+  const missed = (t.deals?.not_applied ?? []).filter((n) => n.related && TOLD_REASONS.has(n.reason) && !nudged.has(n.id)).map((n) => (n.title ? `${n.title}: ${n.text}` : n.text));
+  return { lineDeals, dealNotes: { nudges, missed } };
 }
 
 function segment(t: ServerTotals, code: string): number | null {

@@ -8,14 +8,18 @@ import type {
   CatalogAttribute,
   CatalogCategory,
   CatalogProduct,
+  DealDisplaySettings,
   FilterKey,
   HomeCollections,
   HoursSettings,
   LicenseType,
   ProductCard,
+  ProductDealView,
   ProductSearchParams,
   PublicDelivery,
   Store,
+  TaxLine,
+  TaxProductKind,
 } from '@verdant/domain';
 import type { TrackedOrder, TrackingQuery } from '../api/order-tracking.ts';
 
@@ -96,6 +100,38 @@ export interface StorefrontServices {
   productsBySku(store: Store, skus: string[]): Promise<CatalogProduct[]>;
   /** Resolve a path that matched no route through the URL mapping. */
   mapUrl(store: Store, path: string): Promise<UrlMapResult>;
+  /**
+   * Issue 28: the deals live now for these products (by sku: a product, and each size of a
+   * configurable), for a guest of the licence, with the words under the store's display preset.
+   */
+  productDeals(store: Store, licenseType: LicenseType, skus: readonly string[]): Promise<PageDeals>;
+  /** Issue 28 (/sale, home): every deal live now with its words, and up to `limit` listed products on a deal (cards with `deal`). */
+  dealsOnNow(store: Store, licenseType: LicenseType, limit: number): Promise<DealsOnNow>;
+  /** Issue 28: an offline cart's deals, estimated from the snapshot (by line key: the deals' discount in cents; nudges). */
+  cartDeals(store: Store, licenseType: LicenseType, lines: { key: string; sku: string; qty: number; unitPrice: number }[]): Promise<CartDealsEstimate>;
+}
+
+export interface CartDealsEstimate {
+  discounts: Record<string, number>;
+  nudges: string[];
+  /**
+   * The store's named tax lines and what they look at for each line (by line key: the product's tax
+   * kind and THC percent), when the snapshot carries them: the offline estimate taxes as the server
+   * does (apps/server/src/cart/totals.ts priceCart), not by the legacy tax rules an offline page may
+   * never have loaded.
+   */
+  tax?: { lines: TaxLine[]; facts: Record<string, { kind: TaxProductKind | null; thcPercent: number | null }> };
+}
+
+export interface DealsOnNow {
+  live: { id: string; words: string | null }[];
+  cards: ProductCard[];
+}
+
+/** The deals a page shows (apps/server/src/deals/page-deals.ts). */
+export interface PageDeals {
+  display: 'default' | 'CA' | 'MA_ADULT_USE';
+  bySku: Record<string, ProductDealView>;
 }
 
 export type AppContext = {
@@ -125,7 +161,7 @@ export type AppContext = {
    * Issue 14: the store's delivery zones as the shopper is told them and its medical minimum age
    * (server store-settings/storefront.ts); absent: the defaults (toPublicStore).
    */
-  storeOptions?(storeId: number): Promise<{ delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean }>;
+  storeOptions?(storeId: number): Promise<{ delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings }>;
 };
 
 declare module 'react-router' {

@@ -23,6 +23,7 @@ const DATE_TIME_FORMAT_ALLOWED: Record<string, string> = {
   'apps/server/src/users/customers.ts': "today's YYYY-MM-DD in the store zone, for validation",
   'apps/server/src/orders/lifecycle/store-facts.ts': "the zone's UTC offset, to find where a store day starts",
   'packages/domain/src/limits/window.ts': "the store zone's calendar day, where a purchase-limit window starts",
+  'packages/domain/src/deals/match.ts': "the store zone's weekday, wall clock and month, for a deal's day, hour and birthday-month windows (nothing shown)",
   'packages/domain/src/hours/slots.ts': "the store zone's wall clock, to turn opening hours into instants (labels use formatDateTime)",
   'e2e/fixtures/console.ts': 'storeClock(): the journeys’ own M/D/YYYY HH:mm, worked out independently of the product',
 };

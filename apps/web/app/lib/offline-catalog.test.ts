@@ -8,11 +8,11 @@
 import type { FastifyInstance } from 'fastify';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
-import { NOW, hostOf, loadCatalogues, seed, testApp } from '@verdant/server/catalog/test-app.ts';
-import { describeEachDatabase } from '@verdant/server/test/databases.ts';
+import { NOW, hostOf, loadCatalogues, seed, testApp } from '../../../server/test-support/catalog/test-app.ts';
+import { describeEachDatabase } from '../../../server/test-support/databases.ts';
 import { keyvalBackend } from '../offline/idb-store.ts';
 import { createPersistentCache, PURGE_BELOW_ORDINAL } from '../offline/persistent-cache.ts';
-import { quietLogger } from '../offline/test-kit.ts';
+import { quietLogger } from '../../test-support/offline/test-kit.ts';
 
 describeEachDatabase('offline catalogue in the persistent cache', (getDb) => {
   let app: FastifyInstance;

@@ -4,6 +4,9 @@ import {
   offeredLicenseTypes,
   publicDelivery,
   usableMaxGrams,
+  dealDisplayPresetFor,
+  type DealDisplayRules,
+  type DealDisplaySettings,
   type HoursSettings,
   type LicenseType,
   type PublicDelivery,
@@ -48,6 +51,11 @@ export interface PublicStore {
   delivery: PublicDelivery;
   /** Issue 14: the youngest a medical customer may be here (setting `age`; recreational is always 21). */
   medicalMinimumAge: number;
+  /**
+   * Issue 28: how deals and prices are shown, per licence (setting `deal-display`; `auto` by the
+   * store's state): Massachusetts adult use shows no "sale", no percent and no struck-through price.
+   */
+  dealDisplay: Record<LicenseType, { preset: string; rules: DealDisplayRules }>;
 }
 
 /**
@@ -58,7 +66,7 @@ export interface PublicStore {
 export function toPublicStore(
   store: Store,
   hours?: HoursSettings | null,
-  options?: { delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean } | null,
+  options?: { delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings } | null,
 ): PublicStore {
   const { delivery_radius_miles, ...place } = store.dispensarySettings.place_info;
   return {
@@ -83,6 +91,12 @@ export function toPublicStore(
     hours: hoursOrDefault(hours, place.hours),
     delivery: options?.delivery ?? publicDelivery(defaultDeliveryZones(delivery_radius_miles)),
     medicalMinimumAge: options?.medicalMinimumAge ?? AGE_THRESHOLD,
+    dealDisplay: Object.fromEntries(
+      (['recreational', 'medical'] as const).map((licence) => {
+        const preset = dealDisplayPresetFor(options?.dealDisplay, place.address.region_code, licence);
+        return [licence, { preset: preset.id, rules: preset.rules }];
+      }),
+    ) as PublicStore['dealDisplay'],
   };
 }
 

@@ -9,13 +9,13 @@ import { ApiError } from '../api/envelope.ts';
 import type { CurrentUser, Tokens, UserApi } from '../api/user.ts';
 import { createAuthStore } from '../state/auth-store.ts';
 import { AUTH_COPY } from '../state/auth-types.ts';
-import { memoryStorage } from '../state/test-doubles.ts';
+import { memoryStorage } from '../../test-support/state/test-doubles.ts';
 import { accountTask, OFFLINE_WRITE_COPY, pendingSubscription, pendingWritesOf } from './account-writes.ts';
 import { createAppSync, SENT_COPY, type AppSync } from './app-sync.ts';
 import { keyvalBackend } from './idb-store.ts';
 import { createPersistentCache, ORDINAL_KEEP } from './persistent-cache.ts';
 import { createTask } from './sync-task.ts';
-import { fakeServer, json, quietLogger, sharedLocks, tick, type SentRequest } from './test-kit.ts';
+import { fakeServer, json, quietLogger, sharedLocks, tick, type SentRequest } from '../../test-support/offline/test-kit.ts';
 
 const customer = (id = 7): CurrentUser => ({
   id, phone: '+15555550100', email: 'ana@example.com', firstname: 'Ana', lastname: 'Diaz', license_type: 'recreational', birthday: '1990-01-01',

@@ -7,8 +7,8 @@
 import type { FastifyInstance } from 'fastify';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NOW, hostOf, loadCatalogues, seed, storeByCode, testApp } from '@verdant/server/catalog/test-app.ts';
-import { describeEachDatabase } from '@verdant/server/test/databases.ts';
+import { NOW, hostOf, loadCatalogues, seed, storeByCode, testApp } from '../../../server/test-support/catalog/test-app.ts';
+import { describeEachDatabase } from '../../../server/test-support/databases.ts';
 import { createCatalogEngine, quotaDecision, snapshotDataKey, snapshotMetaKey, cacheDatabase, SNAPSHOT_ORDINAL } from './catalog-engine.ts';
 import { connectCatalog, fromWireError, serveCatalog, toWireError, type MessageEnd } from './catalog-protocol.ts';
 import { keyvalBackend } from './idb-store.ts';
@@ -114,6 +114,15 @@ describeEachDatabase('offline catalogue engine', (getDb) => {
       expect(offline.items.map((i) => i.sku)).toEqual(online.result.items.map((i: { sku: string }) => i.sku));
       expect(store.storeCode).toBe(meta!.store.storeCode);
       await expect(services.product(meta!.store, 'NO-SUCH-SKU')).resolves.toBeNull();
+      // Every service the loaders call is answered through the protocol (a listing page's loader asks
+      // for the deals on its cards: a proxy without productDeals failed every offline category page).
+      const deals = await services.productDeals(meta!.store, 'recreational', offline.items.map((i) => i.sku));
+      expect(deals).toMatchObject({ display: expect.any(String), bySku: expect.any(Object) });
+      const onNow = await services.dealsOnNow(meta!.store, 'recreational', 4);
+      expect(onNow).toMatchObject({ live: expect.any(Array), cards: expect.any(Array) });
+      const first = offline.items[0]!;
+      const estimate = await services.cartDeals(meta!.store, 'recreational', [{ key: 'a', sku: first.sku, qty: 1, unitPrice: 1000 }]);
+      expect(estimate).toMatchObject({ discounts: expect.any(Object), nudges: expect.any(Array) });
     } finally {
       close();
     }

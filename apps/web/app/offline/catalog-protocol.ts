@@ -82,6 +82,27 @@ export interface CatalogConnection {
   services(storeCode: string): StorefrontServices;
 }
 
+/**
+ * Every storefront service, by name. A Record over `keyof StorefrontServices`, so a service added to
+ * the interface does not compile until it is named here: issue 28 added productDeals and dealsOnNow
+ * (and cartDeals) to the services and not to a hand-written proxy, so every offline page that lists
+ * products failed with "Something went wrong" and the offline cart never estimated its deals.
+ */
+const SERVICE_NAMES: Record<keyof StorefrontServices, true> = {
+  homeCollections: true,
+  cmsPage: true,
+  categoryTree: true,
+  categoryByPath: true,
+  searchProducts: true,
+  product: true,
+  productsBySku: true,
+  mapUrl: true,
+  productDeals: true,
+  dealsOnNow: true,
+  cartDeals: true,
+};
+const SERVICE_METHODS = Object.keys(SERVICE_NAMES) as (keyof StorefrontServices)[];
+
 /** The page's side. */
 export function connectCatalog(end: MessageEnd): CatalogConnection {
   let next = 1;
@@ -108,16 +129,7 @@ export function connectCatalog(end: MessageEnd): CatalogConnection {
         (method: keyof StorefrontServices) =>
         (...args: unknown[]) =>
           ask(storeCode, { op: 'call', method, args });
-      return {
-        homeCollections: call('homeCollections'),
-        cmsPage: call('cmsPage'),
-        categoryTree: call('categoryTree'),
-        categoryByPath: call('categoryByPath'),
-        searchProducts: call('searchProducts'),
-        product: call('product'),
-        productsBySku: call('productsBySku'),
-        mapUrl: call('mapUrl'),
-      } as StorefrontServices;
+      return Object.fromEntries(SERVICE_METHODS.map((method) => [method, call(method)])) as unknown as StorefrontServices;
     },
   };
 }

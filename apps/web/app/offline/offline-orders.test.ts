@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { OrderPayload, PlacedOrder } from '../api/order.ts';
 import { keyvalBackend, type KeyValueBackend } from './idb-store.ts';
 import { AUTOMATIC_TRANSMISSION_DEFAULT, createOfflineOrders, type OfflineOrdersOptions } from './offline-orders.ts';
-import { fakeServer, json, quietLogger, sharedLocks, tick, type SentRequest } from './test-kit.ts';
+import { fakeServer, json, quietLogger, sharedLocks, tick, type SentRequest } from '../../test-support/offline/test-kit.ts';
 
 const KEY = '3f1c2a9e-8b7d-4c6e-9a1f-2b3c4d5e6f70';
 

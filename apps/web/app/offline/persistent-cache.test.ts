@@ -8,7 +8,7 @@ import {
   ORDINAL_KEEP,
   type PersistentCacheOptions,
 } from './persistent-cache.ts';
-import { quietLogger } from './test-kit.ts';
+import { quietLogger } from '../../test-support/offline/test-kit.ts';
 
 const never = () => new Promise<never>(() => {});
 

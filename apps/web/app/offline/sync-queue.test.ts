@@ -4,7 +4,7 @@ import { keyvalBackend } from './idb-store.ts';
 import { createPersistentCache } from './persistent-cache.ts';
 import { createSyncQueue, type SyncQueueOptions } from './sync-queue.ts';
 import { fillTaskUrl, SYNC_COPY } from './sync-task.ts';
-import { fakeAuthorized, fakeServer, json, quietLogger, sharedLocks, tick } from './test-kit.ts';
+import { fakeAuthorized, fakeServer, json, quietLogger, sharedLocks, tick } from '../../test-support/offline/test-kit.ts';
 
 /** One browser: one IndexedDB, one lock manager. Each `tab()` is a page with its own queue instance. */
 function browser(route?: Parameters<typeof fakeServer>[0]) {

@@ -17,6 +17,7 @@ import { withBasePath } from '../lib/paths.ts';
 import { readShopper } from '../lib/shopper.ts';
 import { toPublicStore } from '../lib/store-view.ts';
 import { resolveUnmatchedPath, stripBasePath } from '../lib/url-mapping.ts';
+import { cardsWithDeals } from '../lib/deal-view.ts';
 
 /**
  * Category pages (spec §2): `/menu` (the root), `/menu/{slug}`, nested `/menu/{a}/{b}` (splat
@@ -68,7 +69,8 @@ async function load({ request, url, params, context }: Route.LoaderArgs) {
     query,
     tooShort,
     licenseType,
-    items: list.items,
+    // Issue 28: the deals live now on these cards (judged per request, never kept in the list cache).
+    items: await cardsWithDeals(services, store, licenseType, list.items),
     total: list.total,
     suggestions: list.suggestions,
     groups: tooShort ? [] : filterGroups(list.facets, query.filters, list.attributeMetadata, money, { total: list.total, licenseScoped: Boolean(licenseType) }),

@@ -1,4 +1,4 @@
-import { HOME_COLLECTION_TITLES, HOME_COLLECTIONS, LICENSE_LABELS } from '@verdant/domain';
+import { HOME_COLLECTION_SIZE, HOME_COLLECTION_TITLES, HOME_COLLECTIONS, LICENSE_LABELS, type HomeCollections } from '@verdant/domain';
 import type { Route } from './+types/home';
 import { offlineFallback } from '../lib/offline-catalog.ts';
 import { ProductListSection } from '../components/product/ProductList.tsx';
@@ -10,15 +10,26 @@ import { useRootData } from '../lib/root-data.ts';
 import { readShopper } from '../lib/shopper.ts';
 import { formatAddress } from '../lib/store-view.ts';
 import { outputCacheHeaders } from '../lib/output-cache.ts';
+import { withDeals } from '../lib/deal-view.ts';
 
 /** Home (spec §2; also /pwa.html): the store, its deals and the four home lists for the shopper's licence. */
 async function load({ request, context }: Route.LoaderArgs) {
   const { licenseType } = readShopper(request.headers.get('Cookie'), context.store);
-  const [collections, tree] = await Promise.all([
+  const [lists, tree, onDeal] = await Promise.all([
     context.services.homeCollections(context.store, licenseType),
     context.services.categoryTree(context.store),
+    // Issue 28: what is on deal now leads the specials list; every card shows the deal live on it.
+    context.services.dealsOnNow(context.store, licenseType, HOME_COLLECTION_SIZE),
   ]);
-  return { licenseType, collections, menuEmpty: menuIsEmpty(tree) };
+  const specials = [...onDeal.cards, ...lists.specials.filter((c) => !onDeal.cards.some((d) => d.sku === c.sku))].slice(0, HOME_COLLECTION_SIZE);
+  const skus = HOME_COLLECTIONS.flatMap((name) => (name === 'specials' ? [] : lists[name].map((c) => c.sku)));
+  const deals = skus.length ? (await context.services.productDeals(context.store, licenseType, skus)).bySku : {};
+  const collections = Object.fromEntries(
+    HOME_COLLECTIONS.map((name) => [name, name === 'specials' ? withDeals(specials, deals) : withDeals(lists[name], deals)]),
+  ) as HomeCollections;
+  // Each live deal's words ("Any 3 eighths for $90"); a deal whose words the store's rules forbid is left out.
+  const liveDeals = onDeal.live.filter((d): d is { id: string; words: string } => d.words != null);
+  return { licenseType, collections, liveDeals, menuEmpty: menuIsEmpty(tree) };
 }
 
 export const loader = (args: Route.LoaderArgs) => load(args);
@@ -39,7 +50,7 @@ const EMPTY_TEXT: Record<(typeof HOME_COLLECTIONS)[number], string> = {
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { store } = useRootData();
-  const { collections, licenseType, menuEmpty } = loaderData;
+  const { collections, licenseType, menuEmpty, liveDeals } = loaderData;
   const place = store.placeInfo;
   return (
     <>
@@ -72,6 +83,26 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
       </div>
+
+      {liveDeals.length > 0 ? (
+        <section id="deals-now" aria-labelledby="deals-now-title" className="mx-auto max-w-7xl px-4 pt-10 sm:px-6">
+          <h2 id="deals-now-title" className="font-display text-2xl font-bold tracking-tight text-stone-900 sm:text-3xl">
+            On deal now
+          </h2>
+          <ul role="list" className="mt-4 flex flex-wrap gap-2">
+            {liveDeals.map((d) => (
+              <li key={d.id} className="rounded-full border border-brand/30 bg-brand/5 px-4 py-2 text-sm font-medium text-stone-900">
+                {d.words}
+              </li>
+            ))}
+          </ul>
+          <p className="mt-3">
+            <StoreLink to="/sale" className="font-semibold text-brand-ink underline underline-offset-4">
+              See every product on deal
+            </StoreLink>
+          </p>
+        </section>
+      ) : null}
 
       {store.specials.length > 0 ? (
         <section id="deals" aria-labelledby="deals-title" className="mx-auto max-w-7xl scroll-mt-4 px-4 pt-10 sm:px-6">

@@ -1,6 +1,7 @@
 import { data, replace, redirect, type ShouldRevalidateFunctionArgs } from 'react-router';
 import { chooseVariant, productPath, type CatalogProduct } from '@verdant/domain';
 import type { Route } from './+types/product';
+import { readShopper } from '../lib/shopper.ts';
 import { offlineFallback } from '../lib/offline-catalog.ts';
 import { kitPartsReady, ProductView } from '../components/product/ProductView.tsx';
 import { JsonLd } from '../components/seo/JsonLd.tsx';
@@ -78,8 +79,12 @@ async function load({ request, url, params, context }: Route.LoaderArgs) {
     aggregate: product.type_id === 'configurable',
   });
   const breadcrumbLd = breadcrumbListJsonLd(crumbs.map((c) => ({ name: c.name, url: origin(c.path ?? canonicalPath) })));
+  // Issue 28: the deals live now on the product and each of its sizes (a guest of the shopper's licence).
+  const { licenseType } = readShopper(request.headers.get('Cookie'), store);
+  const deals = (await services.productDeals(store, licenseType, [product.sku])).bySku;
   const result = {
     product,
+    deals,
     now: now.toISOString(),
     warning,
     crumbs,
@@ -126,7 +131,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 export default function Product({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <ProductView product={loaderData.product} now={loaderData.now} crumbs={loaderData.crumbs} serverWarning={loaderData.warning} />
+      <ProductView product={loaderData.product} deals={loaderData.deals} now={loaderData.now} crumbs={loaderData.crumbs} serverWarning={loaderData.warning} />
       {loaderData.jsonLd.map((ld, i) => (
         <JsonLd key={i} data={ld} />
       ))}

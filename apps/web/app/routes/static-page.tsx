@@ -4,20 +4,29 @@ import { notFound } from '../lib/guards.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { STATIC_PAGES, staticPageFromPath } from '../lib/static-pages.ts';
 import { useRootData } from '../lib/root-data.ts';
+import { useDealDisplay } from '../lib/deal-view.ts';
 import { outputCacheHeaders } from '../lib/output-cache.ts';
 import { HoursExceptions, HoursSummary, OpenStatusLine } from '../components/store/Hours.tsx';
 import { hoursOrDefault, weekTable } from '../lib/store-hours.ts';
+import { readShopper } from '../lib/shopper.ts';
+import { ProductListSection } from '../components/product/ProductList.tsx';
+
+/** Products /sale shows at most (what is on deal now, newest first). */
+const SALE_PAGE_SIZE = 48;
 
 /**
  * The static pages of spec §2 (/legal, /privacy, /terms, …): one module; the identifier is the
  * last path segment and the content is the store's CMS page of that identifier, with placeholder
  * text until the store writes one.
  */
-export async function loader({ url, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const identifier = staticPageFromPath(url.pathname);
   if (!identifier) notFound();
   const page = await context.services.cmsPage(context.store, identifier);
+  // Issue 28: /sale lists what is on deal now for the shopper's licence (the deals' words and the products).
+  const onDeal = identifier === 'sale' ? await context.services.dealsOnNow(context.store, readShopper(request.headers.get('Cookie'), context.store).licenseType, SALE_PAGE_SIZE) : null;
   return {
+    onDeal,
     identifier,
     title: page?.title || STATIC_PAGES[identifier],
     content: page?.content ?? null,
@@ -46,9 +55,12 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 
 export default function StaticPage({ loaderData }: Route.ComponentProps) {
   const { store, stores } = useRootData();
-  const { identifier, title, content, hours } = loaderData;
+  const { identifier, title, content, hours, onDeal } = loaderData;
+  // Issue 28: where the store's rules forbid the word "sale" (Massachusetts adult use), /sale's title says "Specials".
+  const { rules } = useDealDisplay();
+  const shownTitle = identifier === 'sale' && rules.noSaleWord && /\bsales?\b/i.test(title) ? 'Specials' : title;
   return (
-    <PageShell title={title}>
+    <PageShell title={shownTitle}>
       {content ? (
         <CmsContent content={content} />
       ) : (
@@ -56,6 +68,29 @@ export default function StaticPage({ loaderData }: Route.ComponentProps) {
           {store.name} is preparing this page. In the meantime, our team is happy to help by phone or in store.
         </p>
       )}
+      {onDeal ? (
+        <section aria-labelledby="sale-deals-title" className="mt-8">
+          <h2 id="sale-deals-title" className="font-display text-2xl font-bold text-stone-900">
+            On deal now
+          </h2>
+          {onDeal.live.some((d) => d.words) ? (
+            <ul role="list" className="mt-4 flex flex-wrap gap-2">
+              {onDeal.live.flatMap((d) =>
+                d.words ? [
+                  <li key={d.id} className="rounded-full border border-brand/30 bg-brand/5 px-4 py-2 text-sm font-medium text-stone-900">
+                    {d.words}
+                  </li>,
+                ] : [],
+              )}
+            </ul>
+          ) : (
+            <p className="mt-3 text-stone-700">No deals are running right now. Check back soon.</p>
+          )}
+        </section>
+      ) : null}
+      {onDeal && onDeal.cards.length > 0 ? (
+        <ProductListSection id="sale-products" title="Products on deal" products={onDeal.cards} eagerCount={4} money={store.money} />
+      ) : null}
       {identifier === 'store-locator' && stores.length > 0 ? (
         <section aria-labelledby="stores-title" className="mt-10">
           <h2 id="stores-title" className="font-display text-2xl font-bold text-stone-900">

@@ -5,7 +5,7 @@ import { createAuthStore, tokenExpiresAt, type AuthHooks } from './auth-store.ts
 import { AUTH_COPY, TOKEN_REFRESH_WAIT_MS } from './auth-types.ts';
 import type { LockRequest } from './cart-queue.ts';
 import type { ListChannel, ListStorage } from './persisted.ts';
-import { channelPair, memoryStorage, sharedLock } from './test-doubles.ts';
+import { channelPair, memoryStorage, sharedLock } from '../../test-support/state/test-doubles.ts';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 

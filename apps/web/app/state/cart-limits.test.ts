@@ -8,8 +8,8 @@ import { cartItemsHash, type Store } from '@verdant/domain';
 import { createHttpCartTransport, type CartLimits, type Residency } from '../api/cart.ts';
 import { createCartStore } from './cart-store.ts';
 import type { NewCartItem } from './cart-items.ts';
-import { FakeCartServer } from './fake-cart-server.ts';
-import { memoryStorage } from './test-doubles.ts';
+import { FakeCartServer } from '../../test-support/state/fake-cart-server.ts';
+import { memoryStorage } from '../../test-support/state/test-doubles.ts';
 
 const perOrder = {
   dispensarySettings: {

@@ -4,8 +4,8 @@ import { ApiError, NetworkError } from '../api/envelope.ts';
 import { CART_MESSAGES } from '../lib/cart-messages.ts';
 import { createCartStore, type CartStoreOptions } from './cart-store.ts';
 import type { NewCartItem } from './cart-items.ts';
-import { FakeCartServer } from './fake-cart-server.ts';
-import { channelPair, memoryStorage, sharedLock } from './test-doubles.ts';
+import { FakeCartServer } from '../../test-support/state/fake-cart-server.ts';
+import { channelPair, memoryStorage, sharedLock } from '../../test-support/state/test-doubles.ts';
 
 const limits = {
   dispensarySettings: { license_recreational: true, license_medical: true, compliance_settings: { limits: { recreational: { per_transaction: { usable_max: 28.5 } } }, hidden_categories: [] } },

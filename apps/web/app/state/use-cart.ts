@@ -1,138 +1,26 @@
 /**
- * The cart and checkout stores of the current store code, for React. One of each per store and
- * page life in the browser (IndexedDB via idb-keyval, BroadcastChannel, Web Locks, the HTTP
- * transport); on the server every render gets a throwaway empty store that never loads, so the
- * server HTML is the empty cart the browser also renders before it has read IndexedDB (no
- * hydration mismatch).
+ * The cart and checkout stores of the current store code, for React (the stores themselves, one of
+ * each per store and page life in the browser and a throwaway empty one per server render, are in
+ * ./page-stores.ts).
  */
 import { useEffect, useMemo, useState } from 'react';
-import { useLocation } from 'react-router';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
-import { formatMoney, type LicenseType, type TaxRate, type TaxRule } from '@verdant/domain';
-import { createHttpCartTransport, type Residency } from '../api/cart.ts';
+import { medicalCardProblem, type TaxRate, type TaxRule } from '@verdant/domain';
 import { loadTaxRules, taxRatesLookup } from '../api/tax-rules.ts';
 import { limitSettings, totalsView, type TotalsView } from '../lib/cart-view.ts';
 import { useRootData } from '../lib/root-data.ts';
+import { useDealEstimate } from '../lib/deal-estimate.ts';
+import { usePageChange } from '../lib/use-page-change.ts';
 import type { PublicStore } from '../lib/store-view.ts';
-import { createCartStore, type CartState } from './cart-store.ts';
-import { createCheckoutStore, type CheckoutState } from './checkout-store.ts';
-import { browserLock } from './cart-queue.ts';
-import { notify } from './notifications.ts';
-import { useAuth, withUserTokenFor } from './use-auth.ts';
-import { browserChannel, browserStorage } from './browser-storage.ts';
-
-const isBrowser = typeof window !== 'undefined';
-const carts = new Map<string, StoreApi<CartState>>();
-const checkouts = new Map<string, StoreApi<CheckoutState>>();
-/** The shopper's licence type as the page last rendered it (the cart creates its server cart for it). */
-let shopperLicense: LicenseType = 'recreational';
-
-const serverCheckouts = new WeakMap<object, StoreApi<CheckoutState>>();
-
-export function checkoutStoreFor(page: Pick<PublicStore, 'storeCode'>): StoreApi<CheckoutState> {
-  const { storeCode } = page;
-  if (!isBrowser) {
-    // Server render: one empty checkout per render (not one per component that asks), keyed by the
-    // root data's store object like the cart below.
-    let checkout = serverCheckouts.get(page);
-    if (!checkout) serverCheckouts.set(page, (checkout = createCheckoutStore({ storeCode, storage: null, channel: null })));
-    return checkout;
-  }
-  let store = checkouts.get(storeCode);
-  if (!store) {
-    store = createCheckoutStore({ storeCode, storage: browserStorage(), channel: browserChannel(`verdant-checkout:${storeCode}`) });
-    checkouts.set(storeCode, store);
-  }
-  return store;
-}
-
-const serverCarts = new WeakMap<object, StoreApi<CartState>>();
-
-export function cartStoreFor(
-  store: Pick<PublicStore, 'storeCode' | 'storeId' | 'purchaseLimits' | 'licenseTypes'> & Partial<Pick<PublicStore, 'money'>>,
-): StoreApi<CartState> {
-  const limits = limitSettings(store.purchaseLimits);
-  if (!isBrowser) {
-    // Server render (issue 15, SSR profile): one empty, never-changing cart per render rather than one
-    // per component that asks (every product card's button did). Keyed by the root data's store
-    // object, which is new for every request, so no render ever sees another's.
-    let cart = serverCarts.get(store);
-    if (!cart) {
-      cart = createCartStore({
-        storeCode: store.storeCode,
-        transport: null,
-        storage: null,
-        channel: null,
-        lock: null,
-        licenseType: () => shopperLicense,
-        limits,
-      });
-      serverCarts.set(store, cart);
-    }
-    return cart;
-  }
-  let cart = carts.get(store.storeCode);
-  if (!cart) {
-    const checkout = checkoutStoreFor(store);
-    const residency = sessionResidency(store.storeCode);
-    let self: StoreApi<CartState> | null = null;
-    cart = self = createCartStore({
-      storeCode: store.storeCode,
-      transport: createHttpCartTransport(withUserTokenFor(store), { residency: () => self?.getState().residency ?? null }),
-      residency,
-      storage: browserStorage(),
-      channel: browserChannel(`verdant-cart:${store.storeCode}`),
-      lock: browserLock(),
-      licenseType: () => shopperLicense,
-      limits,
-      inCheckout: () => checkout.getState().isInCheckout(),
-      onRefused: (refusals) =>
-        refusals.forEach((r) => notify({ type: 'error', message: `${r.name}: ${r.message}`, action1: { label: 'OK' } })),
-      // Not in the spec's copy (it has no notice for a changed price); a shopper must not find out at the counter.
-      onRepriced: (lines) =>
-        lines.forEach((l) =>
-          notify({
-            type: 'info',
-            message: `The price of ${l.name} changed from ${formatMoney(l.before, store.money)} to ${formatMoney(l.after, store.money)}.`,
-            action1: { label: 'OK' },
-          }),
-        ),
-    });
-    carts.set(store.storeCode, cart);
-  }
-  return cart;
-}
-
-/**
- * The residency the shopper said at checkout (issue 14), remembered for the browser session per
- * store: asked once, sent with every cart update, limits question and order until the tab closes.
- */
-function sessionResidency(storeCode: string): { initial: Residency | null; save(r: Residency | null): void } {
-  const key = `verdant-residency:${storeCode}`;
-  let initial: Residency | null = null;
-  try {
-    const v = window.sessionStorage.getItem(key);
-    initial = v === 'resident' || v === 'non_resident' ? v : null;
-  } catch {
-    // Storage blocked: asked again on the next page load.
-  }
-  return {
-    initial,
-    save: (r) => {
-      try {
-        if (r) window.sessionStorage.setItem(key, r);
-        else window.sessionStorage.removeItem(key);
-      } catch {
-        // Storage blocked: kept for this page only.
-      }
-    },
-  };
-}
+import type { CartState } from './cart-store.ts';
+import type { CheckoutState } from './checkout-store.ts';
+import { cartStoreFor, checkoutStoreFor, setCartLicense } from './page-stores.ts';
+import { useAuth } from './use-auth.ts';
 
 export function useCartApi(): StoreApi<CartState> {
   const { store, shopper } = useRootData();
-  shopperLicense = shopper.licenseType;
+  setCartLicense(shopper.licenseType);
   return cartStoreFor(store);
 }
 
@@ -155,8 +43,7 @@ export function useCheckout<T>(selector: (state: CheckoutState) => T): T {
 export function useCartBoot(): void {
   const cart = useCartApi();
   const checkout = useCheckoutApi();
-  const location = useLocation();
-  useEffect(() => cart.getState().setMicrocart(false), [cart, location.key]);
+  usePageChange(() => cart.getState().setMicrocart(false));
   useEffect(() => {
     void checkout
       .getState()
@@ -185,7 +72,7 @@ function useTaxRates(place: PublicStore['placeInfo']['address']): (taxClassId: n
 
 /** Totals and limit as the microcart and checkout show them (server figures, else the estimate). */
 export function useCartTotals(): TotalsView {
-  const { store, shopper } = useRootData();
+  const { store, shopper, basePath } = useRootData();
   const items = useCart((s) => s.items);
   const token = useCart((s) => s.token);
   const totals = useCart((s) => s.totals);
@@ -200,6 +87,15 @@ export function useCartTotals(): TotalsView {
   const credits = useCheckout((s) => s.burnCredits) * (useAuth((s) => s.user) ? 1 : 0);
   const ratesOf = useTaxRates(store.placeInfo.address);
   const limits = useMemo(() => limitSettings(store.purchaseLimits), [store.purchaseLimits]);
+  // Issue 28: offline (the store does not answer), the snapshot's deals estimate the discounts.
+  const sync = useCart((s) => s.sync);
+  // A tax line may exempt a medical customer whose card is valid today (as the server's cartTaxLines).
+  const user = useAuth((s) => s.user);
+  const medicalCard =
+    (cartLicense ?? shopper.licenseType) === 'medical' &&
+    user != null &&
+    medicalCardProblem({ medcardNumber: user.medcard_number, medcardExpiry: user.medcard_expiry, timeZone: store.placeInfo.timezone }, 'medical', new Date()) === null;
+  const dealEstimate = useDealEstimate({ items, token, storeCode: store.storeCode, basePath, licenseType: cartLicense ?? shopper.licenseType, wanted: sync !== 'idle' });
   return useMemo(
     () =>
       totalsView(
@@ -210,6 +106,8 @@ export function useCartTotals(): TotalsView {
           licenseType: cartLicense ?? shopper.licenseType,
           shippingInclTax: method === 'delivery' ? deliveryFee : 0,
           credits,
+          dealEstimate,
+          medicalCard,
         },
       ),
     [
@@ -226,6 +124,8 @@ export function useCartTotals(): TotalsView {
       method,
       deliveryFee,
       credits,
+      dealEstimate,
+      medicalCard,
     ],
   );
 }

@@ -19,8 +19,7 @@ import type { AuthState } from './auth-types.ts';
 import { browserLock } from './cart-queue.ts';
 import type { CartState } from './cart-store.ts';
 import type { CheckoutState } from './checkout-store.ts';
-import { authStoreFor, type SessionStore } from './use-auth.ts';
-import { cartStoreFor, checkoutStoreFor } from './use-cart.ts';
+import { authStoreFor, cartStoreFor, checkoutStoreFor, type SessionStore } from './page-stores.ts';
 
 const registry = new Map<string, OfflineOrders>();
 

@@ -20,10 +20,8 @@ export const AGE_MESSAGES = {
   under: underAgeMessage,
 } as const;
 
-/** The store setting (section `age`): the minimum age of a medical order (schema: ./schema.ts). Recreational is always 21. */
-export interface AgeSettings {
-  medicalMinimumAge: number;
-}
+import type { AgeSettings } from './settings.ts';
+export type { AgeSettings } from './settings.ts';
 export { ageSettingsSchema } from './schema.ts';
 
 /** Today's behaviour: 21 for every order. */

@@ -1,7 +1,7 @@
 /** The zod schema of the `age` settings section, apart from the rules (./index.ts) so the checkout does not load zod. */
 import { z } from 'zod';
 import { AGE_THRESHOLD, MEDICAL_MINIMUM_AGE_FLOOR } from '../license.ts';
-import type { AgeSettings } from './index.ts';
+import type { AgeSettings } from './settings.ts';
 
 /** The store setting (section `age`): the minimum age of a medical order. Recreational is always 21. */
 export const ageSettingsSchema = z.object({

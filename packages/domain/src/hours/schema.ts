@@ -4,7 +4,7 @@
  * not load zod and these schemas (the console and the server validate with them).
  */
 import { z } from 'zod';
-import { HOURS_ORDER_TYPES, WEEKDAY_NAMES } from './slots.ts';
+import { HOURS_ORDER_TYPES, WEEKDAY_NAMES } from './names.ts';
 
 const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected HH:mm (00:00–23:59)');
 

@@ -10,13 +10,11 @@
  * more or fewer of slots and every slot's start is the right instant.
  */
 import type { HoursSettings } from './schema.ts';
+import { WEEKDAY_NAMES, type HoursOrderType } from './names.ts';
 import { formatDate, formatDateTime } from '../dates.ts';
 import { formatClockShort, type HoursEntry } from '../store-hours.ts';
 
-export const HOURS_ORDER_TYPES = ['pickup', 'delivery'] as const;
-export type HoursOrderType = (typeof HOURS_ORDER_TYPES)[number];
-
-export const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+export { HOURS_ORDER_TYPES, WEEKDAY_NAMES, type HoursOrderType } from './names.ts';
 export const SLOT_LENGTHS = [15, 30, 60] as const;
 
 export type { HoursException, HoursSettings, SlotRules } from './schema.ts';

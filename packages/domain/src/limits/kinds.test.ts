@@ -1,6 +1,6 @@
 /**
  * Every product counts toward the right bucket whatever the menu says or omits (issue 26), table-driven
- * per preset over real products of the demo catalogue (./demo-catalogue.fixture.ts): what one package
+ * per preset over real products of the demo catalogue (test-support/limits/demo-catalogue.fixture.ts): what one package
  * counts toward each bucket of each preset, in the bucket's unit. A wax, a rosin or a vape cart whose
  * menu row gives no concentrate grams counts its net weight as concentrate (never as flower); a bundle
  * part with no net weight or potency counts what its kind and flower equivalent say; nothing cannabis
@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { deriveLimitFacts, LIMIT_PRODUCT_KINDS, packageContributions, type LimitProductFacts } from './amounts.ts';
-import { DEMO } from './demo-catalogue.fixture.ts';
+import { DEMO } from '../../test-support/limits/demo-catalogue.fixture.ts';
 import { evaluateLimits, type LimitCartLine, type LimitEarlierOrder } from './evaluate.ts';
 import {
   isSpecPerOrderModel,

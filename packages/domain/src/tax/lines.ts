@@ -1,6 +1,7 @@
 import type { TaxLine } from './schema.ts';
 import { allocateCents } from '../cart/allocate.ts';
 import { percentOf, type Cents } from '../money.ts';
+import type { TaxLineKind, TaxProductKind } from './kinds.ts';
 
 /**
  * Named tax lines per store (issue 14 "Tax rules per store"). A store's taxes are an ordered list of
@@ -24,21 +25,8 @@ import { percentOf, type Cents } from '../money.ts';
  * `taxOn` per rate group, so today's demo totals are unchanged to the cent.
  */
 
-export const TAX_LINE_KINDS = ['excise', 'sales'] as const;
-export type TaxLineKind = (typeof TAX_LINE_KINDS)[number];
-
-export const TAX_BASES = ['price', 'price_plus_earlier'] as const;
-export type TaxBase = (typeof TAX_BASES)[number];
-
-/** Product kinds a tax line can name (the menu's product kinds, coarsely, as tax law sees them). */
-export const TAX_PRODUCT_KINDS = ['flower', 'pre_roll', 'concentrate', 'vape', 'infused', 'topical', 'non_cannabis'] as const;
-export type TaxProductKind = (typeof TAX_PRODUCT_KINDS)[number];
-
-export const TAX_EXEMPTIONS = ['medical', 'medical_card', 'recreational'] as const;
-export type TaxExemption = (typeof TAX_EXEMPTIONS)[number];
-
-export const MAX_TAX_LINES = 20;
-
+export { MAX_TAX_LINES, TAX_BASES, TAX_EXEMPTIONS, TAX_LINE_KINDS, TAX_PRODUCT_KINDS } from './kinds.ts';
+export type { TaxBase, TaxExemption, TaxLineKind, TaxProductKind } from './kinds.ts';
 export type { TaxLine, TaxLineInput, TaxSettings } from './schema.ts';
 
 /** What a tax line needs to know about one priced item. */

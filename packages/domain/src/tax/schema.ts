@@ -4,7 +4,7 @@
  * zod and these schemas (the console and the server validate with them).
  */
 import { z } from 'zod';
-import { MAX_TAX_LINES, TAX_BASES, TAX_EXEMPTIONS, TAX_LINE_KINDS, TAX_PRODUCT_KINDS } from './lines.ts';
+import { MAX_TAX_LINES, TAX_BASES, TAX_EXEMPTIONS, TAX_LINE_KINDS, TAX_PRODUCT_KINDS } from './kinds.ts';
 
 /** A rate in percent with at most four decimals (8.75, 10.25, 6.25; 4 decimals covers every US rate). */
 const rateSchema = z

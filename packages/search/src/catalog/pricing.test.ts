@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type CatalogProduct, isSpecialPriceActive, productPrice } from '@verdant/domain';
-import { GENERATOR_NOW, generateProducts } from '../testing/generator.ts';
-import { OUT_OF_STOCK, makeChild, makeLinked, makeProduct } from '../testing/fixtures.ts';
+import { GENERATOR_NOW, generateProducts } from '../../test-support/generator.ts';
+import { OUT_OF_STOCK, makeChild, makeLinked, makeProduct } from '../../test-support/fixtures.ts';
 import { createProductIndex } from './schemas.ts';
 import { pricedAt, specialWindowEdges } from './pricing.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FILTER_KEYS, type ActiveFilters, type CatalogProduct } from '@verdant/domain';
 import { InvalidQueryError, SearchTermTooShortError } from '../errors.ts';
-import { OUT_OF_STOCK, makeChild, makeProduct } from '../testing/fixtures.ts';
+import { OUT_OF_STOCK, makeChild, makeProduct } from '../../test-support/fixtures.ts';
 import { createProductIndex } from './schemas.ts';
 import { type ProductQueryParams, productBySkuQuery, productByUrlPathQuery, productSearchQuery } from './product-query.ts';
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { productSearchQuery } from '../catalog/product-query.ts';
 import { createProductIndex } from '../catalog/schemas.ts';
-import { GENERATOR_NOW, generateProducts, STRAIN_NAMES } from '../testing/generator.ts';
+import { GENERATOR_NOW, generateProducts, STRAIN_NAMES } from '../../test-support/generator.ts';
 import { DEFAULT_TEXT_OPTIONS } from './create-index.ts';
 import { TextIndex, textTerms } from './text-index.ts';
 

@@ -25,6 +25,9 @@ import { migration0017 } from './0017_cart_delivery_zip.ts';
 import { migration0020 } from './0020_order_birthday.ts';
 import { migration0021 } from './0021_staff_login_throttle.ts';
 import { migration0026 } from './0026_order_opened.ts';
+import { migration0028 } from './0028_deals.ts';
+import { migration0029 } from './0029_delivery_trips.ts';
+import { migration0030 } from './0030_curbside.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0001_initial': migration0001,
@@ -48,6 +51,9 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0020_order_birthday': migration0020,
   '0021_staff_login_throttle': migration0021,
   '0026_order_opened': migration0026,
+  '0028_deals': migration0028,
+  '0029_delivery_trips': migration0029,
+  '0030_curbside': migration0030,
 };
 
 export type { DialectMigration, SqlDialect } from './helpers.ts';

@@ -192,6 +192,12 @@ export interface OrdersTable {
   /** When staff first opened the order in the console, and who (migration 0026); null: nobody yet ("New"). */
   opened_at: Defaulted<Timestamp | null>;
   opened_by: Defaulted<number | null>;
+  /** The part of `discount_cents` that deals gave (migration 0028). */
+  deal_discount_cents: Defaulted<number>;
+  /** Curbside pickup (migration 0030): the first "I'm here" and the latest car description and bay; null before. */
+  curbside_arrived_at: Defaulted<Timestamp | null>;
+  curbside_car: Defaulted<string | null>;
+  curbside_bay: Defaulted<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -223,6 +229,9 @@ export interface OrderItemsTable {
   sales_tax_cents: Defaulted<number>;
   thc_equivalent_grams: Defaulted<number>;
   product_option: JsonText | null;
+  /** The part of `discount_cents` that deals gave (migration 0028), and each deal's share: `[{code, title, discount_cents}]` JSON, null without one. */
+  deal_discount_cents: Defaulted<number>;
+  deal_discounts: Defaulted<JsonText | null>;
 }
 
 /** Ledger: a customer's balance is the sum of `delta`. */

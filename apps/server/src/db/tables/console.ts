@@ -6,7 +6,7 @@
 import type { Generated } from 'kysely';
 import type { Defaulted, Flag, JsonText, Timestamp } from './common.ts';
 
-export type StaffRole = 'owner' | 'manager' | 'budtender';
+export type StaffRole = 'owner' | 'manager' | 'budtender' | 'driver';
 
 export interface StaffTable {
   id: Generated<number>;

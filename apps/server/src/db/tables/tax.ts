@@ -3,6 +3,9 @@
  * Conventions are in ../schema.ts.
  */
 import type { Generated } from 'kysely';
+// The line's own fields (code, title, kind, rate — percent, 8.75 = 8.75 % — taxable_cents,
+// amount_cents) are the console contract's: the row is what the console shows, plus its keys.
+import type { OrderTaxLine } from '@verdant/domain/console-api';
 
 /**
  * One named tax line of an order as it was charged: the store's line (code, title, kind, rate) at
@@ -10,16 +13,9 @@ import type { Generated } from 'kysely';
  * the console and the tax report read these, so a later change of the store's lines never changes
  * a placed order. The order's excise_tax_cents / sales_tax_cents are the sums per kind.
  */
-export interface OrderTaxLinesTable {
+export interface OrderTaxLinesTable extends OrderTaxLine {
   id: Generated<number>;
   order_id: number;
   /** The line's place in the store's list (receipt order). */
   position: number;
-  code: string;
-  title: string;
-  kind: 'excise' | 'sales';
-  /** Percent (8.75 = 8.75 %). */
-  rate: number;
-  taxable_cents: number;
-  amount_cents: number;
 }

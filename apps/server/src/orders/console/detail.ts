@@ -4,12 +4,16 @@
  * reviewed documents, the uploads (links to the staff-only file route), the history and the moves
  * the lifecycle offers now.
  */
-import { ageOn, FINAL_STATUSES, offeredActions, type OrderAction, type OrderStatus } from '@verdant/domain';
+import { arrivalOf } from '../curbside/arrival.ts';
+import { ageOn, FINAL_STATUSES, offeredActions } from '@verdant/domain';
+import type { CancelReason, OrderStatus } from '@verdant/domain';
+import { orderLineDeals } from '../../deals/order-lines.ts';
+import type { OfferedAction, OrderDetail, OrderHistoryEntry, OrderSummary } from '@verdant/domain/console-api';
 import type { Row } from '../../db/schema.ts';
 import { orderTaxLines } from '../../tax/order-lines.ts';
 import { orderOfStore } from '../lifecycle/transitions.ts';
 import { holdOf, localDate, orderSettings, type Db, type StoreFacts } from '../lifecycle/store-facts.ts';
-import { customerNameOf, type OrderSummary } from './list.ts';
+import { customerNameOf } from './list.ts';
 
 export function uploadUrl(storeId: number, customerId: number, uploadId: number): string {
   return `/api/console/stores/${storeId}/customers/${customerId}/uploads/${uploadId}`;
@@ -29,7 +33,10 @@ export async function orderDetail(db: Db, store: StoreFacts, orderId: number, no
   return detailOf(db, store, order, now);
 }
 
-export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, now: Date) {
+/** The order as staff see it, but for what the confirm form offers (the route adds `ready_by_plan`). */
+export type OrderDetailBase = Omit<OrderDetail, 'ready_by_plan'>;
+
+export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, now: Date): Promise<OrderDetailBase> {
   const [items, customer, events, points, uploads, settings] = await Promise.all([
     db.selectFrom('order_items').selectAll().where('order_id', '=', order.id).orderBy('id').execute(),
     order.customer_id != null
@@ -69,6 +76,7 @@ export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, 
     slot_start: order.slot_start,
     slot_end: order.slot_end,
     opened_at: order.opened_at ?? null,
+    curbside: arrivalOf(order),
     customer_name: who.name,
     phone: who.phone,
     total_cents: order.total_cents,
@@ -76,7 +84,7 @@ export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, 
     hold,
     version: order.version,
   };
-  const actions: { action: OrderAction; to: OrderStatus; blockedBy: string | null }[] = offeredActions(
+  const actions: OfferedAction[] = offeredActions(
     { status: order.status, order_type: order.order_type, license_type: order.license_type, hold, ready_by: order.ready_by },
     { now: now.toISOString(), pickupWindowHours: settings.pickup_window_hours },
   );
@@ -91,6 +99,8 @@ export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, 
       price_cents: i.price_cents,
       row_total_cents: i.row_total_cents,
       discount_cents: i.discount_cents,
+      deal_discount_cents: i.deal_discount_cents,
+      deals: orderLineDeals(i.deal_discounts),
       excise_tax_cents: i.excise_tax_cents,
       sales_tax_cents: i.sales_tax_cents,
       thc_equivalent_grams: i.thc_equivalent_grams,
@@ -98,6 +108,7 @@ export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, 
     totals: {
       subtotal: order.subtotal_cents,
       discount: order.discount_cents,
+      deal_discount: order.deal_discount_cents,
       excise_taxes: order.excise_tax_cents,
       sales_taxes: order.sales_tax_cents,
       shipping: order.shipping_cents,
@@ -143,19 +154,20 @@ export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, 
     })),
     shipping_address: json(order.shipping_address),
     notes: null as string | null,
-    cancel_reason: order.cancel_reason,
+    // Written only from CANCEL_REASONS and ORDER_STATUSES (the columns are text).
+    cancel_reason: order.cancel_reason as CancelReason | null,
     cancel_message: order.cancel_message,
-    history: events.map((e) => ({
+    history: events.map((e): OrderHistoryEntry => ({
       at: e.at,
       actor_type: e.actor_type,
       actor_name: e.actor_name,
       kind: e.kind,
-      from_status: e.from_status,
-      to_status: e.to_status,
-      data: json(e.data),
+      from_status: e.from_status as OrderStatus | null,
+      to_status: e.to_status as OrderStatus | null,
+      data: json(e.data) as Record<string, unknown> | null,
     })),
     actions,
   };
 }
 
-export type OrderDetail = Awaited<ReturnType<typeof detailOf>>;
+export type { OrderDetail } from '@verdant/domain/console-api';

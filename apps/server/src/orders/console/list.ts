@@ -5,7 +5,9 @@
  * it, and a page costs the same at order 10 000 as at order 50. Counts per status follow the same
  * filters except the status one (the queue's tabs).
  */
-import { FINAL_STATUSES, ORDER_STATUSES, type OrderStatus, type Verification } from '@verdant/domain';
+import { arrivalOf } from '../curbside/arrival.ts';
+import { FINAL_STATUSES, ORDER_STATUSES, type OrderStatus } from '@verdant/domain';
+import type { OrderList, OrderQuery, OrderSummary } from '@verdant/domain/console-api';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { ApiError } from '../../http/envelope.ts';
@@ -14,44 +16,7 @@ import { dayStartUtc, holdOf, nextDay, type Db, type StoreFacts } from '../lifec
 import { orderPrefix } from '../number.ts';
 import { searchTerms, type PrefixRange, type SearchTerms } from './search-keys.ts';
 
-export interface OrderQuery {
-  status?: OrderStatus[];
-  type?: 'pickup' | 'delivery';
-  /** YYYY-MM-DD, store-local, inclusive. */
-  from?: string;
-  to?: string;
-  q?: string;
-  cursor?: string;
-  limit: number;
-  /**
-   * `newest` (default): newest first. `slot` (issue 26): by when the order is due — its booked slot's
-   * start, an ASAP order by when it was placed — earliest first.
-   */
-  sort?: 'newest' | 'slot';
-}
-
-export interface OrderSummary {
-  id: number;
-  increment_id: string;
-  status: OrderStatus;
-  order_type: 'pickup' | 'delivery';
-  license_type: 'recreational' | 'medical';
-  created_at: string;
-  ready_by: string | null;
-  /** The booked time slot (issue 14, ISO instants); null: as soon as possible. */
-  slot_start?: string | null;
-  slot_end?: string | null;
-  /** A delivery order's address as the shopper gave it (issue 26: the queue shows it whole); null for pickup. */
-  shipping_address?: unknown;
-  /** When staff first opened it (issue 26); null: nobody yet — "New" while it waits to be confirmed. */
-  opened_at?: string | null;
-  customer_name: string;
-  phone: string;
-  total_cents: number;
-  item_count: number;
-  hold: Verification[];
-  version: number;
-}
+export type { OrderQuery, OrderSummary } from '@verdant/domain/console-api';
 
 export const LIST_MESSAGES = { badCursor: 'The page link is no longer valid; start from the first page.' } as const;
 
@@ -167,7 +132,7 @@ export async function listOrders(
   db: Db,
   store: StoreFacts,
   query: OrderQuery,
-): Promise<{ items: OrderSummary[]; nextCursor: string | null; counts: Record<OrderStatus, number> }> {
+): Promise<OrderList> {
   const rows = await pageQuery(db, store, query).execute();
   const more = rows.length > query.limit;
   const pageRows = more ? rows.slice(0, query.limit) : rows;
@@ -177,7 +142,7 @@ export async function listOrders(
       ? (
           await db
             .selectFrom('orders')
-            .select(['id', 'slot_start', 'slot_end', 'shipping_address', 'opened_at'])
+            .select(['id', 'slot_start', 'slot_end', 'shipping_address', 'opened_at', 'curbside_arrived_at', 'curbside_car', 'curbside_bay'])
             .where(
               'id',
               'in',
@@ -205,6 +170,7 @@ export async function listOrders(
       slot_end: slots.get(r.id)?.slot_end ?? null,
       shipping_address: parseAddress(slots.get(r.id)?.shipping_address ?? null),
       opened_at: slots.get(r.id)?.opened_at ?? null,
+      curbside: slots.has(r.id) ? arrivalOf(slots.get(r.id)!) : null,
       customer_name: who.name,
       phone: who.phone,
       total_cents: r.total_cents,

@@ -4,8 +4,8 @@
  * openings, with one `order.updated` push carrying it, and the flag stays gone on every later read.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../test/databases.ts';
-import { lifecycleHarness, type LifecycleHarness } from '../lifecycle/testing.ts';
+import { describeEachDatabase } from '../../../test-support/databases.ts';
+import { lifecycleHarness, type LifecycleHarness } from '../../../test-support/orders/lifecycle/testing.ts';
 
 describeEachDatabase('console: orders opened by staff', (getDb) => {
   let h: LifecycleHarness;

@@ -4,16 +4,13 @@
  * opening at once one writes) with an `order.updated` push, so every console drops the order's "New"
  * flag and stops reminding of it; later openings change nothing.
  */
+import type { OpenedResult } from '@verdant/domain/console-api';
 import { inWriteTransaction } from '../../db/group-commit.ts';
 import { appendOutboxEvent } from '../../outbox/append.ts';
 import type { Db, StoreFacts } from '../lifecycle/store-facts.ts';
 import { orderOfStore, orderPayload } from '../lifecycle/transitions.ts';
 
-export interface OpenedResult {
-  opened_at: string;
-  /** True for the call that opened it first. */
-  first: boolean;
-}
+export type { OpenedResult } from '@verdant/domain/console-api';
 
 export async function markOpened(db: Db, store: StoreFacts, orderId: number, staffId: number, now: Date): Promise<OpenedResult> {
   const order = await orderOfStore(db, store.id, orderId);

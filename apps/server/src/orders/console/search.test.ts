@@ -11,7 +11,7 @@ import { syncStores } from '../../db/index.ts';
 import { MIGRATIONS } from '../../db/migrations/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { readStoresFile } from '../../seed/stores-file.ts';
-import { describeEachDatabase } from '../../test/databases.ts';
+import { describeEachDatabase } from '../../../test-support/databases.ts';
 import { encodeCursor, pageQuery, type OrderQuery } from './list.ts';
 import { orderSearchKeys, searchTerms } from './search-keys.ts';
 

@@ -6,9 +6,9 @@
  */
 import { CANCEL_REASONS, cancelRestocks } from '@verdant/domain';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../test/databases.ts';
-import { loginCustomer, pin, stockQty } from '../../cart/testing.ts';
-import { JAR, lifecycleHarness, type LifecycleHarness } from './testing.ts';
+import { describeEachDatabase } from '../../../test-support/databases.ts';
+import { loginCustomer, pin, stockQty } from '../../../test-support/cart/testing.ts';
+import { JAR, lifecycleHarness, type LifecycleHarness } from '../../../test-support/orders/lifecycle/testing.ts';
 
 describeEachDatabase('what cancelling does to stock', (getDb) => {
   let h: LifecycleHarness;

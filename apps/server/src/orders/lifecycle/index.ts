@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { registerConsoleOrderRoutes } from '../console-routes.ts';
-import { registerOrderTracking } from '../tracking.ts';
+import { registerOrderTracking } from '../tracking-routes.ts';
 import { startOrderSweeper } from './sweeper.ts';
 import type { Db } from './store-facts.ts';
 

@@ -11,6 +11,27 @@ import type { Database } from '../../db/schema.ts';
 import { appendOutboxEvent } from '../../outbox/append.ts';
 import { orderPayload, SYSTEM_ACTOR } from './transitions.ts';
 import { holdOf, orderSettings, type StoreFacts } from './store-facts.ts';
+import { orderLineDeals } from '../../deals/order-lines.ts';
+
+/** The deals of a new order for its `order.created` event (webhooks, issue 28): each line a deal discounted, each deal's share. */
+async function dealPayload(trx: Kysely<Database>, orderId: number, total: number) {
+  if (total <= 0) return { deal_discount_cents: 0, deal_lines: [] };
+  const items = await trx
+    .selectFrom('order_items')
+    .select(['sku', 'deal_discount_cents', 'deal_discounts'])
+    .where('order_id', '=', orderId)
+    .where('deal_discount_cents', '>', 0)
+    .orderBy('id')
+    .execute();
+  return {
+    deal_discount_cents: total,
+    deal_lines: items.map((i) => ({
+      sku: i.sku,
+      deal_discount_cents: i.deal_discount_cents,
+      deals: orderLineDeals(i.deal_discounts).map((d) => ({ id: d.id, title: d.title, discount_cents: d.discount_cents })),
+    })),
+  };
+}
 
 /** Writes the placed order's history and events; returns the status the order ends in. */
 export async function recordPlaced(
@@ -48,7 +69,7 @@ export async function recordPlaced(
     storeId: order.store_id,
     type: 'order.created',
     orderId: order.id,
-    payload: orderPayload(order, facts, null),
+    payload: { ...orderPayload(order, facts, null), ...(await dealPayload(trx, order.id, order.deal_discount_cents)) },
     at: iso,
   });
 

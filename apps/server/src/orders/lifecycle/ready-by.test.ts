@@ -5,8 +5,8 @@
  * insisting is recorded in the order's history.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../test/databases.ts';
-import { lifecycleHarness, type LifecycleHarness } from './testing.ts';
+import { describeEachDatabase } from '../../../test-support/databases.ts';
+import { lifecycleHarness, type LifecycleHarness } from '../../../test-support/orders/lifecycle/testing.ts';
 
 const CLOSED_MESSAGE =
   'The store is closed at that ready-by time (Closed · opens 9 AM). Choose a time when it is open, or tick “Store closed — confirm anyway”.';

@@ -6,7 +6,8 @@
  *    before that record existed, recomputed from the lines the way placing counts them: weight ×
  *    qty for gram products, bundle components as recorded in `order_items.product_option`);
  *  - reward points: compensating ledger rows (+ the credits the order burnt, − the points it earned);
- *  - the coupon's use: `times_used − 1`.
+ *  - the coupon's use: `times_used − 1`;
+ *  - the deals' redemptions (issue 28): released once, each budget's counter − 1.
  * A cancel for "Sold out" puts no stock back (issue 26, @verdant/domain cancel-stock.ts): the store
  * said the items are not there; points, coupon use and the slot still go back.
  */
@@ -14,6 +15,7 @@ import { cancelRestocks, sizeWeightGrams, isSizeId } from '@verdant/domain';
 import type { Kysely } from 'kysely';
 import type { Database, Row } from '../../db/schema.ts';
 import { releaseSlot } from '../../hours/booking.ts';
+import { releaseRedemptions } from '../../deals/redemptions.ts';
 
 type Db = Kysely<Database>;
 
@@ -34,6 +36,8 @@ export async function releaseGoods(trx: Db, order: Row<'orders'>, iso: string): 
   if (Number(claimed.numUpdatedRows) !== 1) return [];
   // Its time slot's place goes back too (issue 14, ../../hours/booking.ts).
   await releaseSlot(trx, order);
+  // And its deals' redemptions: budgets and per-customer limits count it no more (issue 28, ../../deals/redemptions.ts).
+  await releaseRedemptions(trx, order.id, iso);
 
   const taken = cancelRestocks(order.cancel_reason) ? await stockTakenBy(trx, order) : {};
   const products = Object.keys(taken)

@@ -2,29 +2,12 @@
  * Saving a store's order settings (PUT …/settings/orders): any subset of the fields; what is not
  * sent keeps its value. One upsert, so two saves never leave two rows.
  */
-import { z } from 'zod';
-import { NOTIFICATION_TEMPLATES, orderSettings, type Db, type OrderSettings } from './store-facts.ts';
+import { orderSettingsBody, type OrderSettings } from '@verdant/domain/console-api';
+import type { z } from 'zod';
+import { orderSettings, type Db } from './store-facts.ts';
 
-const toggle = z.object({ sms: z.boolean(), email: z.boolean() }).strict();
-
-export const settingsSchema = z
-  .object({
-    auto_confirm: z.boolean(),
-    auto_confirm_minutes: z
-      .number()
-      .int()
-      .min(5, 'At least 5 minutes.')
-      .max(24 * 60, 'At most 24 hours.'),
-    pickup_window_hours: z
-      .number()
-      .int()
-      .min(1, 'At least 1 hour.')
-      .max(24 * 14, 'At most 14 days.'),
-    notifications: z.partialRecord(z.enum(NOTIFICATION_TEMPLATES), toggle),
-    order_email: z.email('Please provide a valid e-mail address.').max(254).nullable(),
-  })
-  .partial()
-  .strict();
+/** The request's rule is the console's contract (@verdant/domain/console-api). */
+export const settingsSchema = orderSettingsBody;
 
 export type SettingsInput = z.infer<typeof settingsSchema>;
 

@@ -4,6 +4,7 @@
  * any) and the customer's reviewed documents, turned into the hold of an order.
  */
 import { missingVerifications, todayInZone, type CustomerDocuments, type Verification } from '@verdant/domain';
+import { NOTIFICATION_TEMPLATES, type NotificationTemplate, type OrderSettings } from '@verdant/domain/console-api';
 import type { Kysely } from 'kysely';
 import type { Database, Row } from '../../db/schema.ts';
 
@@ -30,16 +31,7 @@ export async function storeFacts(db: Db, storeId: number): Promise<StoreFacts | 
   return { id: row.id, code: row.code, name: row.name, timezone };
 }
 
-export const NOTIFICATION_TEMPLATES = ['order_confirmed', 'order_ready_for_pickup', 'order_out_for_delivery', 'order_cancelled'] as const;
-export type NotificationTemplate = (typeof NOTIFICATION_TEMPLATES)[number];
-
-export interface OrderSettings {
-  auto_confirm: boolean;
-  auto_confirm_minutes: number;
-  pickup_window_hours: number;
-  notifications: Record<NotificationTemplate, { sms: boolean; email: boolean }>;
-  order_email: string | null;
-}
+export { NOTIFICATION_TEMPLATES, type NotificationTemplate, type OrderSettings } from '@verdant/domain/console-api';
 
 /** The store's order settings; a store that never saved any gets the migration's defaults. */
 export async function orderSettings(db: Db, storeId: number): Promise<OrderSettings> {

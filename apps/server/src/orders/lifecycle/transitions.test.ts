@@ -7,11 +7,11 @@
  */
 import { ORDER_ACTIONS, ORDER_MOVES, ORDER_STATUSES, actionsFrom, type OrderAction, type OrderStatus } from '@verdant/domain';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../test/databases.ts';
-import { loginCustomer, stockQty } from '../../cart/testing.ts';
+import { describeEachDatabase } from '../../../test-support/databases.ts';
+import { loginCustomer, stockQty } from '../../../test-support/cart/testing.ts';
 import { applyTransition, SYSTEM_ACTOR } from './transitions.ts';
 import { RELEASE_POINT_REASONS } from './release.ts';
-import { HOUR, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from './testing.ts';
+import { HOUR, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from '../../../test-support/orders/lifecycle/testing.ts';
 
 const TYPES = ['pickup', 'delivery'] as const;
 
@@ -159,7 +159,7 @@ describeEachDatabase('order lifecycle transitions', (getDb) => {
   });
 
   it('puts a sold-out product back on sale when its order is cancelled', async () => {
-    const { pin } = await import('../../cart/testing.ts');
+    const { pin } = await import('../../../test-support/cart/testing.ts');
     await pin(h.db, 1, JAR, { stock: 2 });
     const o = await h.place({ qty: 2 });
     const sold = await h.db

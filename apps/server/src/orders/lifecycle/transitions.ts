@@ -49,6 +49,8 @@ export interface TransitionRequest {
    */
   hours?: HoursSettings | null;
   confirmClosed?: boolean;
+  /** The refusal's wording (default the console's, which names its checkbox). */
+  closedMessage?: (label: string) => string;
 }
 
 export interface TransitionResult {
@@ -129,7 +131,7 @@ export async function applyTransition(db: Db, req: TransitionRequest, hooks: Tra
   const closedAnyway = req.action === 'confirm' && !!req.hours && !openAt(req.hours, order.order_type, store.timezone, new Date(req.input.readyBy!));
   if (closedAnyway && req.confirmClosed !== true) {
     const status = hoursStatus(req.hours!, order.order_type, store.timezone, new Date(req.input.readyBy!));
-    throw new ApiError(400, READY_BY_MESSAGES.storeClosed(status.label), {
+    throw new ApiError(400, (req.closedMessage ?? READY_BY_MESSAGES.storeClosed)(status.label), {
       errorCode: 'store_closed',
       meta: { action: req.action, opensAt: status.opensAt },
     });

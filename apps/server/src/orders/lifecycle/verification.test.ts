@@ -7,10 +7,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../test/databases.ts';
-import { loginCustomer, stockQty } from '../../cart/testing.ts';
+import { describeEachDatabase } from '../../../test-support/databases.ts';
+import { loginCustomer, stockQty } from '../../../test-support/cart/testing.ts';
 import { sweepOrders } from './sweeper.ts';
-import { HOUR, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from './testing.ts';
+import { HOUR, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from '../../../test-support/orders/lifecycle/testing.ts';
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0];
 

@@ -10,6 +10,7 @@
  * ever lift (issue 26).
  */
 import { FINAL_STATUSES, type DocumentStatus } from '@verdant/domain';
+import type { VerificationResult } from '@verdant/domain/console-api';
 import { inWriteTransaction } from '../../db/group-commit.ts';
 import { ApiError } from '../../http/envelope.ts';
 import { appendOutboxEvent } from '../../outbox/append.ts';
@@ -39,21 +40,7 @@ export const VERIFICATION_MESSAGES = {
   medcardDetailsRequired: 'Enter the card number and expiry date printed on the medical card to verify it.',
 } as const;
 
-export interface VerificationResult {
-  customer: {
-    id: number;
-    id_status: DocumentStatus;
-    medcard_status: DocumentStatus;
-    medcard_number: string | null;
-    medcard_expiry: string | null;
-    id_review_reason: string | null;
-    medcard_review_reason: string | null;
-  };
-  /** Ids of the open orders that were told. */
-  orderIds: number[];
-  /** Ids of the open orders this decision released from their hold. */
-  releasedOrderIds: number[];
-}
+export type { VerificationResult } from '@verdant/domain/console-api';
 
 export async function reviewDocument(db: Db, req: VerificationRequest): Promise<VerificationResult> {
   const store = await storeFacts(db, req.storeId);

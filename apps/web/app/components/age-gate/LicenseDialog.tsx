@@ -1,9 +1,8 @@
 import { useFetcher, useLocation } from 'react-router';
-import { AGE_GATE_FIELD, AGE_GATE_PATH, type AgeGateActionData } from '../../lib/age-gate.ts';
+import { AGE_GATE_FIELD, AGE_GATE_PATH, LICENSE_DIALOG_TITLE, LICENSE_SWITCH_ID as ID, type AgeGateActionData } from '../../lib/age-gate.ts';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { LicenseChoice } from './LicenseChoice.tsx';
-import { LICENSE_DIALOG_TITLE, LICENSE_SWITCH_ID as ID } from './LicenseSwitcher.tsx';
 
 /**
  * The licence change dialog, loaded the first time the header's "Change" button opens it

@@ -1,14 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { useFetcher, useLocation } from 'react-router';
 import { LICENSE_LABELS } from '@verdant/domain';
-import { AGE_GATE_PATH, type AgeGateActionData } from '../../lib/age-gate.ts';
+import { AGE_GATE_PATH, LICENSE_SWITCH_ID, type AgeGateActionData } from '../../lib/age-gate.ts';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { lazyPanel, usePanelLoad } from '../ui/LazyPanel.tsx';
-
-export const LICENSE_SWITCH_ID = 'license-switch';
-export const CHANGE_LICENSE_LABEL = 'Change shopping type';
-export const LICENSE_DIALOG_TITLE = 'Change shopping type';
 
 const License = lazyPanel(() => import('./LicenseDialog.tsx').then((m) => m.LicenseDialog));
 

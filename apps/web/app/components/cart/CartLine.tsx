@@ -8,11 +8,15 @@ import type { CartOutcome } from '../../state/cart-store.ts';
 import { useCart } from '../../state/use-cart.ts';
 import { StoreLink } from '../store/StoreLink.tsx';
 import { EditSize } from './EditSize.tsx';
+import { LineDeal, shownLineTotal } from './LineDeal.tsx';
+import { useDealDisplay } from '../../lib/deal-view.ts';
 import { QtyStepper } from './QtyStepper.tsx';
 
 interface Props {
   item: CartItem;
   rowTotal: number;
+  /** Issue 28: the deal on this line as the server judged it: its words (null: price only) and its discount. */
+  deal?: { reason: string | null; discount: number } | null;
   /** Called after the line is gone, to put focus somewhere that still exists. */
   onRemoved(): void;
 }
@@ -24,8 +28,9 @@ const linkButton = 'inline-flex min-h-11 items-center text-sm font-medium text-s
  * state, "Change size" (cart edit mode) and "Remove" with a confirmation step (spec §4 Removing).
  * When the store refuses a change, the line comes back as it was and says why, here.
  */
-export function CartLine({ item, rowTotal, onRemoved }: Props) {
+export function CartLine({ item, rowTotal, deal = null, onRemoved }: Props) {
   const { store } = useRootData();
+  const { rules } = useDealDisplay();
   const key = lineKey(item);
   const setQty = useCart((s) => s.setQty);
   const removeItem = useCart((s) => s.removeItem);
@@ -88,9 +93,11 @@ export function CartLine({ item, rowTotal, onRemoved }: Props) {
             </div>
             <p className="shrink-0 font-semibold tabular-nums">
               <span className="sr-only">Line total </span>
-              {formatMoney(rowTotal, store.money)}
+              {formatMoney(shownLineTotal(rowTotal, deal, rules), store.money)}
             </p>
           </div>
+          {/* Issue 28: the deal that touched the line; the resulting price alone where the rules forbid amounts off. */}
+          {deal ? <LineDeal deal={deal} rowTotal={rowTotal} /> : null}
           {item.errors?.stock ? <p className="mt-1 text-sm font-medium text-red-700">{item.errors.stock}</p> : null}
           {!item.errors?.stock && item.info?.stock ? <p className="mt-1 text-sm text-brand-ink">{item.info.stock}</p> : null}
           <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1">

@@ -4,8 +4,6 @@ import { useCart } from '../../state/use-cart.ts';
 import { lazyPanel, usePanelLoad } from '../ui/LazyPanel.tsx';
 import { CartIcon } from '../ui/Icons.tsx';
 
-export const MICROCART_TITLE = 'Your cart';
-
 /** "Cart, 3 items": the name of the header button, whatever the screen width. */
 export function cartButtonName(count: number): string {
   return `Cart, ${count} ${count === 1 ? 'item' : 'items'}`;

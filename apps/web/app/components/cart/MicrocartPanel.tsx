@@ -10,8 +10,10 @@ import { CloseButton } from '../ui/CloseButton.tsx';
 import { CartLine } from './CartLine.tsx';
 import { CouponForm } from './CouponForm.tsx';
 import { LimitMeters } from './LimitMeters.tsx';
-import { MICROCART_TITLE } from './Microcart.tsx';
 import { TotalsSummary } from './TotalsSummary.tsx';
+import { DealNotes } from './DealNotes.tsx';
+
+export const MICROCART_TITLE = 'Your cart';
 
 /**
  * The microcart panel (spec §2 UI flag microcart), loaded the first time the cart button opens it
@@ -69,9 +71,16 @@ function MicrocartBody({ onClose }: { onClose: () => void }) {
         <>
           <ul aria-label="Cart items" className="mt-2 divide-y divide-stone-200">
             {items.map((item) => (
-              <CartLine key={lineKey(item)} item={item} rowTotal={view.rowTotals.get(lineKey(item)) ?? item.price * item.qty} onRemoved={refocus} />
+              <CartLine
+                key={lineKey(item)}
+                item={item}
+                rowTotal={view.rowTotals.get(lineKey(item)) ?? item.price * item.qty}
+                deal={view.lineDeals?.get(lineKey(item)) ?? null}
+                onRemoved={refocus}
+              />
             ))}
           </ul>
+          <DealNotes notes={view.dealNotes} />
           <div className="mt-2 space-y-4">
             <CouponForm appliedCode={view.couponCode} />
             <TotalsSummary view={view} />

@@ -2,10 +2,12 @@ import { useId } from 'react';
 import { formatMoney } from '@verdant/domain';
 import { gramsOfLimit, type TotalsView } from '../../lib/cart-view.ts';
 import { useRootData } from '../../lib/root-data.ts';
+import { useDealDisplay } from '../../lib/deal-view.ts';
 
 /**
  * The itemised totals (spec §3 totals segments; research §3: cannabis excise stated separately):
- * Subtotal, Discount, Cannabis excise tax, Sales tax, Shipping, Total, then the THC-equivalent
+ * Subtotal, Deals (issue 28: the deals' part of the discount; under Massachusetts adult-use rules the
+ * subtotal is at deal prices instead), Discount, Cannabis excise tax, Sales tax, Shipping, Total, then the THC-equivalent
  * grams against the store's limit and, when over it, the exact over-limit message (role=alert).
  */
 export function TotalsSummary({
@@ -24,9 +26,17 @@ export function TotalsSummary({
   const money = (cents: number) => formatMoney(cents, store.money);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const titleId = useId();
+  const { rules } = useDealDisplay();
+  const dealPart = Math.min(view.dealDiscount ?? 0, view.discount);
+  const other = view.discount - dealPart;
+  // Issue 28: where the rules allow the resulting price only (Massachusetts adult use), the subtotal is at deal prices and no amount off is stated.
+  const resultingOnly = rules.noPercentOff;
+  const deals = resultingOnly ? 0 : dealPart;
   const rows: [string, string][] = [
-    ['Subtotal', money(view.subtotal)],
-    [view.couponCode ? `Discount (${view.couponCode})` : 'Discount', view.discount > 0 ? `−${money(view.discount)}` : money(0)],
+    ['Subtotal', money(resultingOnly ? view.subtotal - dealPart : view.subtotal)],
+    // The deals' part on a row of its own; the rest (a coupon, points) as "Discount" (always shown when no deal applied).
+    ...(deals > 0 ? [['Deals', `−${money(deals)}`] as [string, string]] : []),
+    ...(deals === 0 || other > 0 ? [[view.couponCode ? `Discount (${view.couponCode})` : 'Discount', other > 0 ? `−${money(other)}` : money(0)] as [string, string]] : []),
     // Each of the store's named tax lines separately when the server gave them (issue 14), else the two sums.
     ...(view.taxLines?.length
       ? view.taxLines.map((l): [string, string] => [`${l.title} (${l.rate}%)`, money(l.amount)])

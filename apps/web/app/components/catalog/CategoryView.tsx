@@ -6,7 +6,7 @@ import { FilterPanel } from './FilterPanel.tsx';
 import { FILTER_PANEL_ID, FiltersDrawer } from './FiltersDrawer.tsx';
 import { SortSelect } from './SortSelect.tsx';
 import { StoreLink } from '../store/StoreLink.tsx';
-import { SEARCH_ANCHOR } from '../search/SearchPanel.tsx';
+import { SEARCH_ANCHOR } from '../search/search-text.ts';
 import { catalogSearch, clearFiltersSearch, filterToggleSearch, hasActiveFilters, type CatalogQuery } from '../../lib/catalog-query.ts';
 import type { BreadcrumbItem } from '../../lib/category-tree.ts';
 import { activeFilterChips, type FilterGroup } from '../../lib/filter-view.ts';

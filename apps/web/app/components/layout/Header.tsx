@@ -4,12 +4,14 @@ import { AccountButton, AccountLink } from '../account/AccountButton.tsx';
 import { AccountDialogs } from '../account/AccountDialogs.tsx';
 import { LicenseSwitcher } from '../age-gate/LicenseSwitcher.tsx';
 import { CartButton, CartButtonView } from '../cart/Microcart.tsx';
-import { SEARCH_RESULTS_PATH, SearchLink, SearchPanel } from '../search/SearchPanel.tsx';
+import { SearchLink, SearchPanel } from '../search/SearchPanel.tsx';
+import { SEARCH_RESULTS_PATH } from '../search/search-text.ts';
 import { CompareLink, WishlistButton, WishlistPanel } from '../saved/WishlistPanel.tsx';
 import { NavLinkAnchor, navLinkActive, PathLink, StoreLink, StoreNavLink } from '../store/StoreLink.tsx';
 import { layoutFragments } from '../../lib/fragment-cache.ts';
 import { withBasePath } from '../../lib/paths.ts';
 import { useRootData } from '../../lib/root-data.ts';
+import { useDealDisplay } from '../../lib/deal-view.ts';
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   [
@@ -77,6 +79,7 @@ function useCheckoutMode(): boolean {
 export function Header() {
   const { store, basePath } = useRootData();
   const checkoutMode = useCheckoutMode();
+  const saleLabel = useDealDisplay().rules.noSaleWord ? 'Specials' : 'Sale';
   if (checkoutMode) {
     return (
       <header className="border-b border-stone-200 bg-white">
@@ -105,7 +108,7 @@ export function Header() {
         <div className="ml-auto shrink-0">
           <LicenseSwitcher />
         </div>
-        <HeaderRow basePath={basePath} hasDeals={store.specials.length > 0} />
+        <HeaderRow basePath={basePath} hasDeals={store.specials.length > 0} saleLabel={saleLabel} />
       </div>
       <AccountDialogs />
     </header>
@@ -127,18 +130,19 @@ const NAV_PATHS = ['/menu', '/sale', '/contact'] as const;
  * once the compare list has products). The browser renders HeaderRowContent with the real
  * components and hydrates the same markup (Header.test.tsx holds the two to the same bytes).
  */
-function HeaderRow({ basePath, hasDeals }: { basePath: string; hasDeals: boolean }) {
+function HeaderRow({ basePath, hasDeals, saleLabel }: { basePath: string; hasDeals: boolean; saleLabel: string }) {
   const { pathname } = useLocation();
   if (layoutFragments.enabled) {
     const active = NAV_PATHS.map((to) => navLinkActive(pathname, withBasePath(basePath, to)));
-    const key = `header-row\u0000${basePath}\u0000${hasDeals}\u0000${active.join()}`;
-    const html = layoutFragments.get(key, () => <ServerHeaderRow basePath={basePath} hasDeals={hasDeals} active={active} />);
+    const key = `header-row\u0000${basePath}\u0000${hasDeals}\u0000${saleLabel}\u0000${active.join()}`;
+    const html = layoutFragments.get(key, () => <ServerHeaderRow basePath={basePath} hasDeals={hasDeals} saleLabel={saleLabel} active={active} />);
     if (html !== undefined) return <div className={HEADER_ROW_CLASS} data-header-row="" dangerouslySetInnerHTML={{ __html: html }} />;
   }
   return (
     <div className={HEADER_ROW_CLASS} data-header-row="">
       <HeaderRowContent
         hasDeals={hasDeals}
+        saleLabel={saleLabel}
         navLink={(to, label) => (
           <StoreNavLink to={to} className={navLinkClass} prefetch="intent">
             {label}
@@ -164,11 +168,12 @@ function HeaderRow({ basePath, hasDeals }: { basePath: string; hasDeals: boolean
 }
 
 /** HeaderRow's markup as the server renders it, from its key's inputs only (no hooks: rendered alone for the cache). */
-function ServerHeaderRow({ basePath, hasDeals, active }: { basePath: string; hasDeals: boolean; active: boolean[] }) {
+function ServerHeaderRow({ basePath, hasDeals, saleLabel, active }: { basePath: string; hasDeals: boolean; saleLabel: string; active: boolean[] }) {
   const at = (to: string) => withBasePath(basePath, to);
   return (
     <HeaderRowContent
       hasDeals={hasDeals}
+      saleLabel={saleLabel}
       navLink={(to, label) => {
         const isActive = active[NAV_PATHS.indexOf(to as (typeof NAV_PATHS)[number])];
         return (
@@ -196,11 +201,14 @@ function ServerHeaderRow({ basePath, hasDeals, active }: { basePath: string; has
 
 function HeaderRowContent({
   hasDeals,
+  saleLabel,
   navLink,
   dealsLink,
   tools,
 }: {
   hasDeals: boolean;
+  /** "Sale", or "Specials" where the store's rules forbid the word (issue 28, Massachusetts adult use). */
+  saleLabel: string;
   navLink: (to: (typeof NAV_PATHS)[number], label: string) => ReactNode;
   dealsLink: ReactNode;
   tools: ReactNode;
@@ -211,7 +219,7 @@ function HeaderRowContent({
         <ul className="-ml-3 flex flex-wrap gap-x-1">
           <li>{navLink('/menu', 'Menu')}</li>
           {hasDeals ? <li>{dealsLink}</li> : null}
-          <li>{navLink('/sale', 'Sale')}</li>
+          <li>{navLink('/sale', saleLabel)}</li>
           <li>{navLink('/contact', 'Store info')}</li>
         </ul>
       </nav>

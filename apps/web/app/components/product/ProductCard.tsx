@@ -1,4 +1,4 @@
-import { potencySummary, type ProductCard as ProductCardData } from '@verdant/domain';
+import { potencySummary, saleBadgeWord, type DealDisplayRules, type ProductCard as ProductCardData } from '@verdant/domain';
 import type { ReactNode } from 'react';
 import { PathLink, StorePathLink } from '../store/StoreLink.tsx';
 import { SaveToggle, SaveToggleButton } from '../saved/SaveToggle.tsx';
@@ -6,6 +6,7 @@ import { Price } from './Price.tsx';
 import { productPath } from '../../lib/paths.ts';
 import { useStorePath } from '../../lib/root-data.ts';
 import { cardFragments } from '../../lib/fragment-cache.ts';
+import { useDealDisplay } from '../../lib/deal-view.ts';
 import {
   BADGE_LABELS,
   percentLabel,
@@ -44,25 +45,28 @@ interface Props {
  */
 export function ProductCard({ product, eager = false, money }: Props) {
   const storePath = useStorePath();
+  // Issue 28: the store's display rules for this shopper's licence (part of the fragment keys).
+  const display = useDealDisplay();
+  const rules = display.rules;
   const path = productPath(product.sku, product.slug);
   if (cardFragments.enabled) {
     const href = storePath(path);
-    const keys = fragmentKeys(product, href, money);
+    const keys = fragmentKeys(product, href, money, display.preset);
     const fragmentLink = <PathLink to={href}>{product.name}</PathLink>;
     if (!eager) {
       const html = cardFragments.get(keys.whole, () => (
-        <CardContent product={product} path={path} money={money} link={fragmentLink} fragment />
+        <CardContent product={product} path={path} money={money} link={fragmentLink} rules={rules} fragment />
       ));
       if (html !== undefined) return <article className="card" dangerouslySetInnerHTML={{ __html: html }} />;
     } else {
       const actions = cardFragments.get(keys.actions, () => <CardActions product={product} path={path} fragment />);
-      const body = cardFragments.get(keys.body, () => <CardBody product={product} money={money} link={fragmentLink} />);
+      const body = cardFragments.get(keys.body, () => <CardBody product={product} money={money} link={fragmentLink} rules={rules} />);
       if (actions !== undefined && body !== undefined) {
         return (
           <article className="card">
             <div className="card-media">
               <CardImage product={product} eager />
-              <CardBadges product={product} />
+              <CardBadges product={product} rules={rules} />
               <div className="card-actions" dangerouslySetInnerHTML={{ __html: actions }} />
             </div>
             <div className="card-body" dangerouslySetInnerHTML={{ __html: body }} />
@@ -78,6 +82,7 @@ export function ProductCard({ product, eager = false, money }: Props) {
         path={path}
         eager={eager}
         money={money}
+        rules={rules}
         link={
           <StorePathLink to={path} prefetch="intent">
             {product.name}
@@ -103,10 +108,10 @@ interface FragmentKeys {
  */
 const keysByCard = new WeakMap<ProductCardData, Map<string, FragmentKeys>>();
 
-function fragmentKeys(product: ProductCardData, href: string, money: Props['money']): FragmentKeys {
+function fragmentKeys(product: ProductCardData, href: string, money: Props['money'], display: string): FragmentKeys {
   let byPlace = keysByCard.get(product);
   if (!byPlace) keysByCard.set(product, (byPlace = new Map()));
-  const place = `${href}\u0000${money ? `${money.locale}|${money.currencyCode}` : ''}`;
+  const place = `${href}\u0000${money ? `${money.locale}|${money.currencyCode}` : ''}\u0000${display}`;
   let keys = byPlace.get(place);
   if (!keys) {
     const whole = `${place}\u0000${JSON.stringify(product)}`;
@@ -117,23 +122,24 @@ function fragmentKeys(product: ProductCardData, href: string, money: Props['mone
 
 interface ContentProps extends Props {
   path: string;
+  rules: DealDisplayRules;
   link: ReactNode;
   /** Rendered for the fragment cache: no hooks (the save buttons as the server renders them). */
   fragment?: boolean;
 }
 
-function CardContent({ product, eager = false, money, path, link, fragment = false }: ContentProps) {
+function CardContent({ product, eager = false, money, path, link, rules, fragment = false }: ContentProps) {
   return (
     <>
       <div className="card-media">
         <CardImage product={product} eager={eager} />
-        <CardBadges product={product} />
+        <CardBadges product={product} rules={rules} />
         <div className="card-actions">
           <CardActions product={product} path={path} fragment={fragment} />
         </div>
       </div>
       <div className="card-body">
-        <CardBody product={product} money={money} link={link} />
+        <CardBody product={product} money={money} link={link} rules={rules} />
       </div>
     </>
   );
@@ -152,14 +158,16 @@ function CardImage({ product, eager }: { product: ProductCardData; eager: boolea
   );
 }
 
-function CardBadges({ product }: { product: ProductCardData }) {
+function CardBadges({ product, rules }: { product: ProductCardData; rules: DealDisplayRules }) {
   const badges = productBadges(product);
-  if (badges.length === 0) return null;
+  if (badges.length === 0 && !product.deal) return null;
   return (
     <ul className="card-badges" aria-label="Highlights">
+      {/* Issue 28: a deal live now ("Deal": never "sale" or "free"). */}
+      {product.deal ? <li className="badge bg-emerald-800 text-white">Deal</li> : null}
       {badges.map((b) => (
         <li key={b} className={`badge ${BADGE_CLASSES[b]}`}>
-          {BADGE_LABELS[b]}
+          {b === 'sale' ? saleBadgeWord(rules) : BADGE_LABELS[b]}
         </li>
       ))}
     </ul>
@@ -185,7 +193,7 @@ function CardActions({ product, path, fragment }: { product: ProductCardData; pa
   );
 }
 
-function CardBody({ product, money, link }: { product: ProductCardData; money?: Props['money']; link: ReactNode }) {
+function CardBody({ product, money, link, rules }: { product: ProductCardData; money?: Props['money']; link: ReactNode; rules: DealDisplayRules }) {
   const strain = strainLabel(product.strain_type);
   const thc = percentLabel(product.thc_percent);
   const cbd = percentLabel(product.cbd_percent);
@@ -202,7 +210,16 @@ function CardBody({ product, money, link }: { product: ProductCardData; money?: 
         </p>
       ) : null}
       {potency ? <p className="card-facts">{potency}</p> : null}
-      <Price price={product.price} finalPrice={product.final_price} from={product.price_from} money={money} className="mt-auto pt-2" />
+      {product.deal?.words.length ? <p className="card-deal">{product.deal.words[0]}</p> : null}
+      <Price
+        price={product.price}
+        finalPrice={product.final_price}
+        dealPrice={product.deal?.priceCents ?? null}
+        rules={rules}
+        from={product.price_from}
+        money={money}
+        className="mt-auto pt-2"
+      />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Form, useLocation, useNavigate, useParams } from 'react-router';
-import { bundlePrice, chooseVariant, defaultBundleChoice, formatMoney, groupDiscoveryTags, productErrors, productPath, productPrice, type BundleChoice, type CatalogProduct } from '@verdant/domain';
+import { bundlePrice, chooseVariant, defaultBundleChoice, formatMoney, groupDiscoveryTags, productErrors, productPath, productPrice, type BundleChoice, type CatalogProduct, type ProductDealView } from '@verdant/domain';
 import { Breadcrumbs } from '../catalog/Breadcrumbs.tsx';
 import { SaveToggle } from '../saved/SaveToggle.tsx';
 import { AddToCart } from './AddToCart.tsx';
@@ -12,6 +12,7 @@ import { splitComponent } from '../ui/SplitComponent.tsx';
 import type { BreadcrumbItem } from '../../lib/category-tree.ts';
 import { chosenPriceView, galleryImages, pageCustomerGroup, sizeChoices, stockLabel } from '../../lib/product-page.ts';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
+import { useDealDisplay } from '../../lib/deal-view.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { cachedElement } from '../../lib/cached-element.tsx';
 import { pageFragments } from '../../lib/fragment-cache.ts';
@@ -21,6 +22,8 @@ import { useAuth } from '../../state/use-auth.ts';
 
 interface Props {
   product: CatalogProduct;
+  /** Issue 28: the deals live now, by sku (the product and each size). */
+  deals?: Readonly<Record<string, ProductDealView>>;
   /** The time prices were judged at on the server (the same on hydration). */
   now: string;
   crumbs: BreadcrumbItem[];
@@ -50,7 +53,7 @@ const STOCK_CLASSES = { ok: 'text-brand-ink', volatile: 'text-amber-800', out_of
  * child sku (history replace, no scroll jump, no reload). A bundle shows its options and is priced
  * as chosen; a grouped set lists its members with a quantity each.
  */
-export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Props) {
+export function ProductView({ product, deals = {}, now: nowIso, crumbs, serverWarning }: Props) {
   const { store } = useRootData();
   const storePath = useStorePath();
   const navigate = useNavigate();
@@ -84,6 +87,10 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
     : bundle
       ? bundlePrice(product.bundle_options, bundleChoice, now, group)
       : productPrice(product, now, group);
+  // Issue 28: the deal of the chosen size (or the product); its price only while the page shows the price it was judged at.
+  const deal = deals[child?.sku ?? product.sku] ?? null;
+  const dealPrice = deal?.priceCents != null && deal.basePriceCents === price.final_price && (child != null || !configurable) ? deal.priceCents : null;
+  const display = useDealDisplay();
   const stock = stockLabel(child ? child.stock : product.stock);
   const errors = productErrors(product);
   const images = galleryImages(child?.image ? { ...product, image: child.image } : product);
@@ -116,9 +123,26 @@ export function ProductView({ product, now: nowIso, crumbs, serverWarning }: Pro
           <ProductFacts product={product} />
           <LabFacts product={product} />
           <div data-testid="product-price">
-            <Price price={price.price} finalPrice={price.final_price} from={!child && price.from} money={store.money} className="mt-4 text-2xl" />
+            <Price
+              price={price.price}
+              finalPrice={price.final_price}
+              dealPrice={dealPrice}
+              rules={display.rules}
+              from={!child && price.from}
+              money={store.money}
+              className="mt-4 text-2xl"
+            />
             {chosen && qty > 1 ? <p className="text-sm text-stone-700">{`Each, when buying ${qty}`}</p> : null}
           </div>
+          {deal && deal.words.length > 0 ? (
+            <ul aria-label="Deals" data-testid="product-deals" className="mt-2 flex flex-wrap gap-2 text-sm">
+              {deal.words.map((w) => (
+                <li key={w} className="rounded-full bg-emerald-800 px-3 py-1 font-semibold text-white">
+                  {w}
+                </li>
+              ))}
+            </ul>
+          ) : null}
           {chosen && chosen.offers.length > 0 ? (
             <ul aria-label="Quantity offers" data-testid="tier-offers" className="mt-2 flex flex-wrap gap-2 text-sm">
               {chosen.offers.map((o) => (

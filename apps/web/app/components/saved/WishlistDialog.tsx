@@ -5,7 +5,7 @@ import { StoreLink } from '../store/StoreLink.tsx';
 import { useSavedList } from '../../state/use-saved-list.ts';
 import { announce } from '../../lib/announce.ts';
 import { productImageSrc, SMALL_IMAGE_SIZE } from '../../lib/product-view.ts';
-import { WISHLIST_TITLE } from './WishlistPanel.tsx';
+import { WISHLIST_TITLE } from './wishlist-text.ts';
 
 /** The wishlist panel, loaded the first time the header's wishlist button opens it (./WishlistPanel.tsx). */
 export function WishlistDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -1,11 +1,10 @@
-import { useEffect, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useState } from 'react';
+import { usePageChange } from '../../lib/use-page-change.ts';
 import { CompareIcon, HeartIcon } from '../ui/Icons.tsx';
 import { lazyPanel, usePanelLoad } from '../ui/LazyPanel.tsx';
 import { StoreLink } from '../store/StoreLink.tsx';
 import { useSavedList } from '../../state/use-saved-list.ts';
-
-export const WISHLIST_TITLE = 'Wishlist';
+import { WISHLIST_TITLE } from './wishlist-text.ts';
 
 const headerButtonClass =
   'relative inline-flex min-h-11 min-w-11 items-center justify-center gap-2 rounded-full border border-stone-300 px-3 text-sm font-medium text-stone-800 hover:bg-stone-100';
@@ -45,10 +44,9 @@ const Wishlist = lazyPanel(() => import('./WishlistDialog.tsx').then((m) => m.Wi
  */
 export function WishlistPanel() {
   const count = useSavedList('wishlist', (s) => s.items.length);
-  const location = useLocation();
   const [open, setOpen] = useState(false);
   const load = usePanelLoad(open);
-  useEffect(() => setOpen(false), [location.key]);
+  usePageChange(() => setOpen(false));
   return (
     <>
       <WishlistButton count={count} onOpen={() => setOpen(true)} onPreload={Wishlist.preload} />

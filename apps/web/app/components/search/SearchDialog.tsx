@@ -8,7 +8,7 @@ import { Price } from '../product/Price.tsx';
 import { useRootData, useStorePath } from '../../lib/root-data.ts';
 import { productPath } from '../../lib/paths.ts';
 import { productImageSrc } from '../../lib/product-view.ts';
-import { SEARCH_PANEL_TITLE, SEARCH_RESULTS_PATH } from './SearchPanel.tsx';
+import { SEARCH_PANEL_TITLE, SEARCH_RESULTS_PATH } from './search-text.ts';
 import { useInstantSearch, type InstantSearchState } from './use-instant-search.ts';
 
 /** The search panel with instant results, loaded the first time the header's search button opens it (./SearchPanel.tsx). */

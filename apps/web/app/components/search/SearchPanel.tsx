@@ -1,14 +1,10 @@
-import { useEffect, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useState } from 'react';
+import { usePageChange } from '../../lib/use-page-change.ts';
 import { SearchIcon } from '../ui/Icons.tsx';
 import { lazyPanel, usePanelLoad } from '../ui/LazyPanel.tsx';
 import { useStorePath } from '../../lib/root-data.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
-
-export const SEARCH_PANEL_TITLE = 'Search the menu';
-/** The full results page: the menu with the search text (works without JavaScript). */
-export const SEARCH_RESULTS_PATH = '/menu';
-export const SEARCH_ANCHOR = 'menu-search';
+import { SEARCH_ANCHOR, SEARCH_RESULTS_PATH } from './search-text.ts';
 
 const headerButtonClass =
   'inline-flex min-h-11 min-w-11 items-center justify-center gap-2 rounded-full border border-stone-300 px-3 text-sm font-medium text-stone-800 hover:bg-stone-100';
@@ -23,12 +19,11 @@ const Search = lazyPanel(() => import('./SearchDialog.tsx').then((m) => m.Search
 export function SearchPanel() {
   const hydrated = useHydrated();
   const storePath = useStorePath();
-  const location = useLocation();
   const [open, setOpen] = useState(false);
   const load = usePanelLoad(open);
 
   // Following a result or submitting the form navigates: the panel closes.
-  useEffect(() => setOpen(false), [location.key]);
+  usePageChange(() => setOpen(false));
 
   if (!hydrated) return <SearchLink href={storePath(SEARCH_RESULTS_PATH)} />;
   return (
