@@ -94,6 +94,8 @@ export interface Database {
   vehicles: V.VehiclesTable;
   trips: V.TripsTable;
   trip_stops: V.TripStopsTable;
+  driver_actions: V.DriverActionsTable;
+  driver_devices: V.DriverDevicesTable;
 }
 
 export type TableName = keyof Database;
@@ -168,4 +170,6 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'vehicles',
   'trips',
   'trip_stops',
+  'driver_actions',
+  'driver_devices',
 ];

@@ -15,3 +15,4 @@ export * from './live.ts';
 export * from './integrations.ts';
 export * from './deals.ts';
 export * from './delivery.ts';
+export * from './driver.ts';

@@ -28,6 +28,7 @@ import { migration0026 } from './0026_order_opened.ts';
 import { migration0028 } from './0028_deals.ts';
 import { migration0029 } from './0029_delivery_trips.ts';
 import { migration0030 } from './0030_curbside.ts';
+import { migration0031 } from './0031_trip_stops_outcome.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0001_initial': migration0001,
@@ -54,6 +55,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0028_deals': migration0028,
   '0029_delivery_trips': migration0029,
   '0030_curbside': migration0030,
+  '0031_trip_stops_outcome': migration0031,
 };
 
 export type { DialectMigration, SqlDialect } from './helpers.ts';
