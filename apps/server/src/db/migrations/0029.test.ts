@@ -13,6 +13,10 @@ import { DEMO_STORES_FILE } from '../../config.ts';
 import { readStoresFile } from '../../seed/index.ts';
 import { addStaff } from '../../../test-support/staff/testing.ts';
 import { migration0029 } from './0029_delivery_trips.ts';
+import { MIGRATIONS } from './index.ts';
+
+/** The migrations after 0029: taken down first (newest first) so 0029's down runs on the schema it was written for, and put back after. */
+const LATER = Object.keys(MIGRATIONS).filter((name) => name > '0029_delivery_trips').sort();
 
 const CHILDREN = ['staff_stores', 'staff_sessions', 'staff_password_resets', 'staff_unlock_tokens', 'staff_login_throttle'] as const;
 
@@ -38,9 +42,11 @@ describeEachDatabase('migration 0029: the driver role', (getDb) => {
     expect(before.staff_stores).toHaveLength(3);
     expect(before.staff_sessions).toHaveLength(1);
 
+    for (const name of [...LATER].reverse()) await db.transaction().execute((trx) => MIGRATIONS[name]!.down(trx, t.dialect));
     await db.transaction().execute((trx) => migration0029.down(trx, t.dialect));
     await expect(addStaff(db, { email: 'd0@m29.test', role: 'driver', storeIds: [1] })).rejects.toThrow();
     await db.transaction().execute((trx) => migration0029.up(trx, t.dialect));
+    for (const name of LATER) await db.transaction().execute((trx) => MIGRATIONS[name]!.up(trx, t.dialect));
     expect(await snapshot()).toEqual(before);
 
     const driver = await addStaff(db, { email: 'd@m29.test', role: 'driver', storeIds: [1] });
