@@ -166,7 +166,7 @@ async function deliverIn(trx: Db, store: Store, trip: Row<'trips'>, body: Delive
   });
 }
 
-async function failIn(trx: Db, store: Store, trip: Row<'trips'>, body: Fail, actor: OrderActor, now: Date): Promise<void> {
+async function failIn(trx: Db, trip: Row<'trips'>, body: Fail, actor: OrderActor, now: Date): Promise<void> {
   const problem = failNoteProblem(body.reason, body.note);
   if (problem) throw new ApiError(400, problem, { errorCode: 'note_required' });
   const iso = now.toISOString();
@@ -180,7 +180,6 @@ async function failIn(trx: Db, store: Store, trip: Row<'trips'>, body: Fail, act
     .where('outcome', 'is', null)
     .executeTakeFirst();
   if (Number(recorded.numUpdatedRows) !== 1) throw new ApiError(409, STOP_MESSAGES.recorded(stop.increment_id, 'recorded'), { errorCode: 'stop_recorded' });
-  void store;
 }
 
 export interface TripEndInput {
@@ -361,7 +360,7 @@ export async function runDriverAction(db: Db, store: Store, trip: Row<'trips'>, 
       let end: TripEndSummary | undefined;
       if (body.kind === 'start') await startTripIn(trx, store, trip, await tripLimitsOf(trx, store), actor, now);
       else if (body.kind === 'deliver') await deliverIn(trx, store, trip, body, actor, now);
-      else if (body.kind === 'fail') await failIn(trx, store, trip, body, actor, now);
+      else if (body.kind === 'fail') await failIn(trx, trip, body, actor, now);
       else {
         const ended = await endTripIn(trx, store, trip, { cash: body.cash, note: body.note }, actor, now);
         end = ended.summary;
