@@ -68,6 +68,19 @@ function seedDelivery(): { orderId: number; tripId: number; orderNumber: string;
       `insert into trip_stops (trip_id, order_id, position, open, created_at, outcome, outcome_at, outcome_by, id_document, id_birth_date, id_name_matches, id_checked_at, signature_png)
        values (?, ?, 1, null, '2025-03-15T01:30:00.000Z', 'delivered', '2025-03-15T03:30:00.000Z', 'Driver', 'drivers_licence', '1990-01-01', 1, '2025-03-15T03:29:00.000Z', ?)`,
     ).run(tripId, orderId, SIGNATURE);
+    // A second stop, failed (not home): the manifest shows it, and prints on a page of its own.
+    const second = Number(
+      db
+        .prepare(
+          `insert into orders (increment_id, store_id, idempotency_key, status, order_type, license_type, subtotal_cents, total_cents,
+             thc_equivalent_grams, personal_details, shipping_address, status_changed_at, created_at, updated_at)
+           values (?, 4, ?, 'out_for_delivery', 'delivery', 'medical', 2000, 2000, 1, ?, ?, '2025-03-15T02:00:00.000Z', '2025-03-14T18:10:00.000Z', '2025-03-15T02:00:00.000Z')`,
+        )
+        .run(`${orderNumber}-2`, randomUUID(), JSON.stringify({ firstName: 'Quinn' }), JSON.stringify({ address: '2 Pier Ave', city: 'San Diego', zip: '92101' })).lastInsertRowid,
+    );
+    db.prepare(
+      `insert into trip_stops (trip_id, order_id, position, open, created_at, outcome, outcome_at, failed_reason) values (?, ?, 2, null, '2025-03-15T01:30:00.000Z', 'failed', '2025-03-15T03:50:00.000Z', 'not_home')`,
+    ).run(tripId, second);
     return { orderId, tripId, orderNumber, ledger, packageId };
   } finally {
     db.close();
@@ -102,6 +115,9 @@ test('delivery records: a manifest, a receipt with the signature and the end-of-
   await expect(stop).toContainText('Paula (adult-use) · 1 Harbor Dr, San Diego 92101');
   await expect(stop.getByRole('table', { name: `Goods of order ${seeded.orderNumber}` })).toContainText(seeded.packageId);
   await expect(page.getByRole('link', { name: 'Download CSV' })).toHaveAttribute('href', `/api/console/stores/4/delivery-records/trips/${seeded.tripId}/manifest.csv`);
+  const failed = page.getByRole('region', { name: `Stop 2: order #${seeded.orderNumber}-2` });
+  await expect(failed).toContainText('Failed Mar 14, 2025, 8:50 PM — not home');
+  await expect(failed).toContainText('Quinn (medical)');
   await expectNoAxeViolations(page);
   await expectFits(page);
 
@@ -113,6 +129,8 @@ test('delivery records: a manifest, a receipt with the signature and the end-of-
   await expect(page.getByRole('button', { name: 'Turn on desktop alerts for new orders' })).toBeHidden();
   await expect(page.getByRole('heading', { level: 1, name: `Trip manifest ${seeded.ledger}` })).toBeVisible();
   expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+  // Each order after the first starts a new page.
+  expect(await page.locator('.print-order').evaluateAll((els) => els.map((e) => getComputedStyle(e).breakBefore))).toEqual(['auto', 'page']);
   await page.screenshot({ path: test.info().outputPath('manifest-print.png'), fullPage: true });
   await page.emulateMedia({ media: 'screen' });
   await expect(page.getByRole('navigation', { name: 'Console' })).toBeVisible();
