@@ -472,6 +472,9 @@ const PAGES: { path: (store: number) => string; heading: RegExp }[] = [
   { path: (s) => `/stores/${s}/settings-deal-display`, heading: /How deals are shown/ },
   { path: (s) => `/stores/${s}/webhooks`, heading: /Webhooks/ },
   { path: (s) => `/stores/${s}/api-keys`, heading: /API keys/ },
+  { path: (s) => `/stores/${s}/delivery-records`, heading: /^Delivery records$/ },
+  { path: (s) => `/stores/${s}/delivery-records/end-of-day`, heading: /^Deliveries of / },
+  { path: (s) => `/stores/${s}/settings-record-retention`, heading: /^Delivery record retention$/ },
   { path: () => '/staff', heading: /Staff/ },
   { path: () => '/account', heading: /account|Account/ },
 ];

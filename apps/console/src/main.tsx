@@ -47,6 +47,12 @@ const lazyPages = {
   apiKeys: page(() => import('./routes/api-keys.tsx'), 'ApiKeysPage'),
   staff: page(() => import('./routes/staff.tsx'), 'StaffPage'),
   resetPassword: page(() => import('./routes/reset-password.tsx'), 'ResetPasswordPage'),
+  // Delivery paperwork (issue 29): one module, four pages.
+  deliveryRecords: page(() => import('./routes/delivery-records.tsx'), 'DeliveryRecordsPage'),
+  tripManifest: page(() => import('./routes/delivery-records.tsx'), 'TripManifestPage'),
+  deliveryReceipt: page(() => import('./routes/delivery-records.tsx'), 'DeliveryReceiptPage'),
+  endOfDay: page(() => import('./routes/delivery-records.tsx'), 'EndOfDayPage'),
+  recordRetention: page(() => import('./routes/settings-record-retention.tsx'), 'RecordRetentionSettingsPage'),
 };
 const lazy = (name: keyof typeof lazyPages) => ({ lazy: lazyPages[name].lazy });
 
@@ -100,6 +106,11 @@ const routes: RouteObject[] = [
               { path: 'deals-calendar', ...lazy('dealCalendar') },
               { path: 'webhooks', ...lazy('webhooks') },
               { path: 'api-keys', ...lazy('apiKeys') },
+              { path: 'delivery-records', ...lazy('deliveryRecords') },
+              { path: 'delivery-records/trips/:tripId', ...lazy('tripManifest') },
+              { path: 'delivery-records/orders/:orderId/receipt', ...lazy('deliveryReceipt') },
+              { path: 'delivery-records/end-of-day', ...lazy('endOfDay') },
+              { path: 'settings-record-retention', ...lazy('recordRetention') },
             ],
           },
         ],

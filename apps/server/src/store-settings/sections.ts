@@ -11,4 +11,5 @@ import '../deals/display-section.ts';
 import '../deals/floor-section.ts';
 import '../orders/curbside/section.ts';
 import '../delivery/limits-section.ts';
+import '../delivery/retention-section.ts';
 export {};

@@ -16,3 +16,4 @@ export * from './integrations.ts';
 export * from './deals.ts';
 export * from './delivery.ts';
 export * from './driver.ts';
+export * from './delivery-records.ts';
