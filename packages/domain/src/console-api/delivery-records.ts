@@ -3,11 +3,16 @@
  * store under /stores/:storeId/delivery-records. Every record is built from the current rows each
  * time it is read (the ledger is "updated at each stop"); nothing is copied into another table.
  *
- *   GET /trips/:tripId/manifest(.csv)   trips:read     the trip manifest / delivery inventory ledger (a driver: its own trip only)
- *   GET /end-of-day(.csv)?date=         delivery:read  one record per delivery completed that store-local day
- *   GET /orders/:orderId/receipt        delivery:read  the delivery request receipt of one delivery order
- *   GET /export.csv?from=&to=           delivery:read  every delivery record (one line per stop) of trips started in the range
- *   DELETE /trips/:tripId               delivery:manage a trip: refused (409 records_retained) inside the retention period
+ *   GET /delivery-records/trips/:tripId/manifest, GET /delivery-records/trips/:tripId/manifest.csv
+ *       trips:read      the trip manifest / delivery inventory ledger (a driver: its own trip only)
+ *   GET /delivery-records/end-of-day?date=, GET /delivery-records/end-of-day.csv?date=
+ *       delivery:read   one record per delivery completed that store-local day
+ *   GET /delivery-records/orders/:orderId/receipt
+ *       delivery:read   the delivery request receipt of one delivery order
+ *   GET /delivery-records/export.csv?from=&to=
+ *       delivery:read   every delivery record (one line per stop) of trips started in the range
+ *   DELETE /delivery-records/trips/:tripId
+ *       delivery:manage a trip: refused (409 records_retained) inside the retention period
  *
  * The retention period is the settings section `record-retention` (GET/PUT /settings/sections/record-retention).
  * Package ids: the menu's `package_id` (and `batch_number`) of the item's product as the menu holds it
