@@ -41,3 +41,4 @@ export * from './tax/index.ts';
 export * from './zones/index.ts';
 export * from './deals/index.ts';
 export * from './delivery-trips.ts';
+export * from './trip-progress.ts';
