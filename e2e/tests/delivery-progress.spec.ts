@@ -101,6 +101,10 @@ test.describe('on a phone (390×844)', () => {
     await staff.goto(consoleUrl('/stores/1/orders'));
     const tripId = await startTrip(staff, [ahead.id, mine.id]);
     expect(dbAll<{ status: string }>('select status from orders where id = ?', mine.id)[0]!.status).toBe('out_for_delivery');
+    // The first stop is about 6 minutes from the store: told at the start, once, by SMS; the shopper's stop 2 is not near yet.
+    const near = (orderId: number) => dbAll<{ channel: string; body: string }>("select channel, body from message_deliveries where order_id = ? and template = 'order_driver_near'", orderId);
+    expect(near(ahead.id)).toEqual([{ channel: 'sms', body: `Verdant Downtown: order #${ahead.increment_id} is about 10 minutes away. Have your ID ready.` }]);
+    expect(near(mine.id)).toEqual([]);
 
     await passGateByCookie(page.context(), 'downtown', 'recreational');
     await page.goto(storeUrl('downtown', '/order-tracking'));
