@@ -3,7 +3,9 @@
  * (its section put back after); an order made ready sends the SMS with the signed "I'm here" link;
  * the shopper opens it on a phone (390 px: nothing overflows, axe clean), gives the car and the bay;
  * the console's queue at tablet size shows the arrival live with the car, bay and wait, chimes and
- * announces it (axe clean); staff complete with the usual ID check, and the link then says so.
+ * announces it (axe clean); the shopper changes car and bay from the page without JavaScript (a plain
+ * form POST) and the queue chimes and announces the change; staff complete with the usual ID check,
+ * and the link then says so.
  */
 import { ageOn } from '@verdant/domain';
 import { createCustomer, newCustomer, placeOrderAs } from '../fixtures/account.ts';
@@ -120,9 +122,40 @@ test.describe('at tablet size (1024×768)', () => {
       await expectNoAxeViolations(page);
       await page.screenshot({ path: test.info().outputPath('curbside-queue.png') });
 
+      // Without JavaScript (a plain form POST the server answers with the same page), the shopper
+      // moved to bay 1 in another car: the queue chimes and announces the change, not only the first arrival.
+      const plainContext = await browser.newContext({ extraHTTPHeaders, javaScriptEnabled: false, serviceWorkers: 'block', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+      await passGateByCookie(plainContext, 'downtown', 'recreational');
+      const plain = await plainContext.newPage();
+      await plain.goto(storeUrl('downtown', linkPath));
+      await expect(plain.getByRole('heading', { level: 1, name: `Order #${incrementId}: I'm here` })).toBeVisible();
+      await expect(plain.getByTestId('curbside-here')).toContainText('bay 2: Silver Subaru Outback');
+      await expect(plain.getByLabel('Your car')).toHaveValue('Silver Subaru Outback');
+      // Emptied: the server's answer says what is missing, on the same page.
+      await plain.getByLabel('Your car').fill('');
+      await plain.getByLabel('Bay').selectOption({ label: 'Not in a bay' });
+      await plain.getByRole('button', { name: "I'm here" }).click();
+      await expect(plain.getByRole('alert')).toHaveText('Please describe your car or choose your bay.');
+      await expect(plain.getByRole('heading', { level: 1, name: `Order #${incrementId}: I'm here` })).toBeVisible();
+      const tonesBeforeChange = await page.evaluate(() => (window as unknown as { __tones: number }).__tones);
+      await plain.getByLabel('Your car').fill('Green Jeep Wrangler');
+      await plain.getByLabel('Bay').selectOption({ label: 'Bay 1' });
+      await plain.getByRole('button', { name: "I'm here" }).click();
+      await expect(plain.getByRole('heading', { name: 'Thank you, we know you are here.' })).toBeVisible();
+      await expect(plain.getByTestId('curbside-here')).toContainText('bay 1: Green Jeep Wrangler');
+      await expect(plain.getByRole('alert')).toHaveCount(0);
+      await plain.screenshot({ path: test.info().outputPath('curbside-phone-no-js.png'), fullPage: true });
+      await plainContext.close();
+      await page.bringToFront();
+      await expect(page.getByTestId('live-announcer')).toHaveText(`Curbside: order #${incrementId} changed to bay 1, Green Jeep Wrangler.`);
+      await expect(arrival).toContainText('Bay 1 · Green Jeep Wrangler');
+      // One more chime: two more tones.
+      expect(await page.evaluate(() => (window as unknown as { __tones: number }).__tones)).toBeGreaterThanOrEqual(tonesBeforeChange + 2);
+      await expectNoAxeViolations(page);
+
       // Hand over: the order page shows the arrival; Complete asks for the usual ID check.
       await queueRow(page, incrementId).getByRole('link', { name: `#${incrementId}` }).click();
-      await expect(page.getByTestId('curbside-arrival')).toContainText('Silver Subaru Outback');
+      await expect(page.getByTestId('curbside-arrival')).toContainText('Green Jeep Wrangler');
       await page.getByRole('button', { name: 'Complete', exact: true }).click();
       const complete = page.getByRole('dialog', { name: 'Complete the order' });
       await complete.getByLabel(`I checked the customer’s ID (age ${ageOn(customer.birthday, new Date())} today)`).check();

@@ -32,6 +32,7 @@ import { registerUploadRoutes } from './uploads/routes.ts';
 import { createStorefrontServices } from './ssr/services.ts';
 import { loadWebBuild, registerSsr } from './ssr/mount.ts';
 import { trackOrderFor } from './ssr/order-tracking.ts';
+import { curbsideFor } from './ssr/curbside.ts';
 import { OutputCache } from './ssr/output-cache.ts';
 import { createOutboxSignal, type OutboxSignal } from './outbox/signal.ts';
 import { registerWebhooks } from './webhooks/index.ts';
@@ -341,6 +342,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         services,
         demoMode: deps.config.demoMode,
         trackOrder: trackOrderFor(app, deps.db, request),
+        curbside: curbsideFor(app, { db: deps.db, secret: accounts.secret, now: deps.clock }, request),
         storeHours: (storeId) => storefrontHours(app.storeSettings, storeId, deps.clock?.() ?? new Date()),
         storeOptions: (storeId) => storefrontOptions(app.storeSettings, storeId),
       }),

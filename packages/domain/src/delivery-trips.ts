@@ -27,6 +27,14 @@ export interface TripLimits {
    * the text's body, and the store relays.
    */
   drivers_see_customer_phone: boolean;
+  /**
+   * What the shopper is told on the way (./trip-progress.ts; absent: the defaults there): average
+   * driving speed (20 mph), minutes at each door (5), and the channel of the "about 10 minutes away"
+   * message (`sms` by default; the other channel when the customer gave no phone, or no e-mail).
+   */
+  average_mph?: number;
+  minutes_per_stop?: number;
+  near_message?: 'sms' | 'email';
 }
 
 export const GRAMS_PER_OUNCE = 28.349523125;
@@ -81,6 +89,9 @@ export const tripLimitsSchema: z.ZodType<TripLimits, Omit<TripLimits, 'drivers_s
     max_orders: z.number({ message: 'max_orders must be a whole number or null.' }).int('max_orders must be a whole number.').min(1, 'max_orders must be at least 1.').max(500).nullable(),
     // Absent in values saved before issue 29's driver's phone: false.
     drivers_see_customer_phone: z.boolean({ message: 'drivers_see_customer_phone is true or false.' }).default(false),
+    average_mph: z.number({ message: 'average_mph must be a number of miles per hour.' }).min(3, 'average_mph must be at least 3.').max(80, 'average_mph must be at most 80.').optional(),
+    minutes_per_stop: z.number({ message: 'minutes_per_stop must be a number of minutes.' }).min(0, 'minutes_per_stop must be 0 or more.').max(60, 'minutes_per_stop must be at most 60.').optional(),
+    near_message: z.enum(['sms', 'email'], { message: 'near_message must be sms or email.' }).optional(),
   })
   .strict();
 

@@ -42,3 +42,4 @@ export * from './zones/index.ts';
 export * from './deals/index.ts';
 export * from './delivery-trips.ts';
 export * from './record-retention.ts';
+export * from './trip-progress.ts';

@@ -183,7 +183,8 @@ export function AlertsProvider({ children }: { children: ReactNode }) {
     [navigate, store],
   );
 
-  const arrived = useRef(new Set<number>());
+  // Issue 29: per order, the car and bay last announced in this tab ("car|bay").
+  const arrived = useRef(new Map<number, string>());
   const onEvent = useCallback(
     (event: LiveOrderEvent) => {
       setLastEvent(event);
@@ -198,12 +199,22 @@ export function AlertsProvider({ children }: { children: ReactNode }) {
         if (!mutedRef.current) chime();
         notify(event);
       }
-      // Issue 29: a curbside shopper said "I'm here" — the first time for this order in this tab: announce and chime.
-      if (event.type === 'order.updated' && event.curbside && !arrived.current.has(event.order_id)) {
-        arrived.current.add(event.order_id);
-        const where = [event.curbside.bay ? `bay ${event.curbside.bay}` : null, event.curbside.car].filter(Boolean).join(', ');
-        setAnnouncement(`Curbside: order #${event.increment_id} is here${where ? ` (${where})` : ''}.`);
-        if (!mutedRef.current) chime();
+      // Issue 29: a curbside shopper said "I'm here" — the first time for this order in this tab, or
+      // again with another car description or bay (staff walking out need the new one): announce and chime.
+      // The same car and bay sent again (a double tap, a retry) stays quiet.
+      if (event.type === 'order.updated' && event.curbside) {
+        const key = `${event.curbside.car ?? ''}|${event.curbside.bay ?? ''}`;
+        const before = arrived.current.get(event.order_id);
+        if (before !== key) {
+          arrived.current.set(event.order_id, key);
+          const where = [event.curbside.bay ? `bay ${event.curbside.bay}` : null, event.curbside.car].filter(Boolean).join(', ');
+          setAnnouncement(
+            before === undefined
+              ? `Curbside: order #${event.increment_id} is here${where ? ` (${where})` : ''}.`
+              : `Curbside: order #${event.increment_id} changed${where ? ` to ${where}` : ''}.`,
+          );
+          if (!mutedRef.current) chime();
+        }
       }
       if (store) void readWaiting(store.id);
     },

@@ -47,6 +47,7 @@ import { parseOr400 } from '../http/parse.ts';
 import { isUniqueViolation } from '../orders/idempotency.ts';
 import { staffOf, type StaffContext } from '../staff/guard.ts';
 import type { RoutePermission } from '../staff/permissions.ts';
+import { afterStopRecorded } from './after-stop.ts';
 import { addStop, createTrip, readyOrders, removeStop, reorderStops, startTrip, suggestedOrder, tripRow, tripView } from './trips.ts';
 
 export interface DeliveryRouteDeps {
@@ -322,6 +323,8 @@ export function registerDeliveryConsoleRoutes(app: FastifyInstance, deps: Delive
     const staff = staffOf(request);
     const started = await startTrip(db, store, trip.id, { type: 'staff', id: staff.id, name: nameOf(staff) }, now());
     app.outbox.kick();
+    // Issue 29: a first stop already within 10 minutes of the store is told at the start (the trip has started either way).
+    await afterStopRecorded(db, store.storeId, started.id, now()).catch((error: unknown) => request.log.error({ err: error }, 'near messages after the trip start'));
     return ok(await tripView(db, store, started));
   });
 }

@@ -377,10 +377,11 @@ export async function runDriverAction(db: Db, store: Store, trip: Row<'trips'>, 
         .execute();
       return answer;
     });
-    if (body.kind === 'deliver' || body.kind === 'fail') {
-      // after-stop hook
+    if (body.kind === 'deliver' || body.kind === 'fail' || body.kind === 'start') {
+      // After a stop is recorded (or the trip started from the phone, as from the console): the
+      // "about 10 minutes away" messages of the stops now that close (./after-stop.ts, once each).
       try {
-        await afterStopRecorded(db, store.storeId, trip.id);
+        await afterStopRecorded(db, store.storeId, trip.id, now);
       } catch {
         // The stop is recorded; the hook's own failure must not change the driver's answer.
       }

@@ -62,6 +62,8 @@ describeEachDatabase('order tracking and the shopper’s order view', (getDb) =>
         cancel_message: null,
         // Issue 14: placed at 5:00 in the store's zone, before opening: booked for the first slot (the default hours).
         slot: { start: '2026-06-15T16:00:00.000Z', end: '2026-06-15T16:30:00.000Z', label: '6/15/2026 09:00 – 09:30' },
+        // Issue 29: a pickup order is on no delivery trip.
+        trip: null,
       });
     }
     // The number typed in lower case is the same number.

@@ -8,6 +8,7 @@
  * (the accounts' limiter: Redis-shared when REDIS_URL is set), so numbers cannot be walked.
  */
 import { ORDER_STATUS_LABELS, orderTimeline, slotLabel, type OrderStatus } from '@verdant/domain';
+import { orderTripProgress } from '../delivery/progress.ts';
 import { ApiError } from '../http/envelope.ts';
 import { toE164 } from '../users/phone.ts';
 import type { Db } from './lifecycle/store-facts.ts';
@@ -41,7 +42,7 @@ export async function trackOrder(db: Db, storeId: number, number: string, phone:
   const order = wanted
     ? await db
         .selectFrom('orders')
-        .select(['id', 'increment_id', 'status', 'order_type', 'created_at', 'ready_by', 'cancel_message', 'personal_details', 'slot_start', 'slot_end'])
+        .select(['id', 'store_id', 'increment_id', 'status', 'order_type', 'created_at', 'ready_by', 'cancel_message', 'personal_details', 'slot_start', 'slot_end'])
         .where('store_id', '=', storeId)
         .where('increment_id', '=', number.toUpperCase())
         .executeTakeFirst()
@@ -66,5 +67,7 @@ export async function trackOrder(db: Db, storeId: number, number: string, phone:
       order.slot_start && order.slot_end
         ? { start: order.slot_start, end: order.slot_end, label: slotLabel(order.slot_start, order.slot_end, timeZone) }
         : null,
+    // Issue 29: on a started trip, "Your driver is on the way — you are stop 3, about 25 minutes"; else null.
+    trip: await orderTripProgress(db, order),
   };
 }

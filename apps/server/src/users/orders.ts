@@ -5,6 +5,7 @@ import type { Database, Row } from '../db/schema.ts';
 import { holdOf, storeFacts } from '../orders/lifecycle/store-facts.ts';
 import { reachedStatuses } from '../orders/tracking.ts';
 import { orderLineDeals } from '../deals/order-lines.ts';
+import { orderTripProgress } from '../delivery/progress.ts';
 
 type Db = Kysely<Database>;
 
@@ -114,5 +115,7 @@ export async function orderStatusView(db: Db, order: Row<'orders'>) {
       order.slot_start && order.slot_end
         ? { start: order.slot_start, end: order.slot_end, label: slotLabel(order.slot_start, order.slot_end, store?.timezone ?? 'UTC') }
         : null,
+    // Issue 29: on a started trip, "Your driver is on the way — you are stop 3, about 25 minutes"; else null.
+    trip: await orderTripProgress(db, order),
   };
 }

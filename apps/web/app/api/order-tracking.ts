@@ -18,6 +18,8 @@ export interface TrackedOrder {
   cancel_message: string | null;
   /** The booked time slot (issue 14), label in the store's zone (`6/15/2026 13:00 – 13:30`); null: as soon as possible. */
   slot?: { start: string; end: string; label: string } | null;
+  /** Issue 29: on a started trip, "Your driver is on the way — you are stop 3, about 25 minutes"; else null. */
+  trip?: { stop: number; minutes: number; text: string } | null;
 }
 
 export interface TrackingQuery {

@@ -115,6 +115,8 @@ export interface AccountOrder {
   hold?: ('id' | 'medcard')[];
   /** The booked time slot (issue 14; GET /api/user/order/:id), label in the store's zone; null: as soon as possible. */
   slot?: { start: string; end: string; label: string } | null;
+  /** Issue 29: on a started trip, "Your driver is on the way — you are stop 3, about 25 minutes"; else null. */
+  trip?: { stop: number; minutes: number; text: string } | null;
 }
 
 export interface OrderHistoryPage {

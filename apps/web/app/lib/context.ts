@@ -8,6 +8,7 @@ import type {
   CatalogAttribute,
   CatalogCategory,
   CatalogProduct,
+  CurbsideView,
   DealDisplaySettings,
   FilterKey,
   HomeCollections,
@@ -151,6 +152,15 @@ export type AppContext = {
    * limit). Throws the API's errors (`statusCode` 404/429 with the shopper's text).
    */
   trackOrder?(query: TrackingQuery): Promise<TrackedOrder>;
+  /**
+   * Issue 29: the curbside "I'm here" page's loader and action (no JavaScript needed): the same
+   * modules as `GET/POST /api/curbside/:token`, bound to this request's store. Throw the API's
+   * errors (`statusCode` 400/404/409/410 with the shopper's text).
+   */
+  curbside?: {
+    view(token: string): Promise<CurbsideView>;
+    arrive(token: string, form: { car: string; bay: string }): Promise<CurbsideView>;
+  };
   /**
    * Issue 14: a store's hours settings (weekly hours per order type, exceptions), read through the
    * server's settings cache, for the root data and the store locator. Absent: the default from the

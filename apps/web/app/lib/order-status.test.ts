@@ -8,6 +8,7 @@ import {
   statusLabel,
   stepTime,
   timelineOf,
+  tripProgressOf,
   type OrderStatusView,
 } from './order-status.ts';
 
@@ -75,5 +76,22 @@ describe('order status view', () => {
     expect(statusAnnouncement(base, { ...base }, LA)).toBeNull();
     expect(statusAnnouncement(base, confirmed, LA)).toBe('Your order is now Confirmed. Ready by 11/25/2026 17:40.');
     expect(statusAnnouncement(confirmed, { ...confirmed, status: 'ready_for_pickup' }, LA)).toBe('Your order is now Ready for pickup.');
+  });
+});
+
+describe('a delivery on its trip (issue 29)', () => {
+  const out: OrderStatusView = { status: 'out_for_delivery', order_type: 'delivery', created_at: '2026-11-25T20:00:00.000Z' };
+  const stop2 = { stop: 2, minutes: 15, text: 'Your driver is on the way — you are stop 2, about 15 minutes' };
+  const next = { stop: 1, minutes: 5, text: 'Your driver is on the way — you are next, about 5 minutes' };
+  it('shows the progress only while out for delivery', () => {
+    expect(tripProgressOf({ ...out, trip: stop2 })).toEqual(stop2);
+    expect(tripProgressOf({ ...out, status: 'completed', trip: stop2 })).toBeNull();
+    expect(tripProgressOf(out)).toBeNull();
+  });
+  it('announces a new stop number, not the same one again', () => {
+    expect(statusAnnouncement({ ...out, trip: stop2 }, { ...out, trip: next }, LA)).toBe('Your driver is on the way — you are next, about 5 minutes.');
+    expect(statusAnnouncement({ ...out, trip: next }, { ...out, trip: { ...next, minutes: 4 } }, LA)).toBeNull();
+    expect(statusAnnouncement({ ...out, status: 'confirmed' }, { ...out, trip: stop2 }, LA)).toBe('Your driver is on the way — you are stop 2, about 15 minutes.');
+    expect(statusAnnouncement({ ...out, trip: next }, { ...out, status: 'completed', trip: null }, LA)).toBe('Your order is now Completed.');
   });
 });

@@ -28,6 +28,16 @@ export interface OrderStatusView {
   cancel_message?: string | null;
   /** Verifications the order waits for (never sent to a guest's order tracking). */
   hold?: Hold[];
+  /**
+   * Issue 29: the delivery's progress on a started trip ("Your driver is on the way — you are stop 3,
+   * about 25 minutes", @verdant/domain trip-progress.ts); null or absent: nothing is said about a trip.
+   */
+  trip?: { stop: number; minutes: number; text: string } | null;
+}
+
+/** The trip's progress while the order is out for delivery, else null. */
+export function tripProgressOf(order: OrderStatusView): OrderStatusView['trip'] {
+  return order.status === 'out_for_delivery' && order.trip ? order.trip : null;
 }
 
 export function statusLabel(order: Pick<OrderStatusView, 'status' | 'status_label'>): string {
@@ -81,7 +91,11 @@ export function holdText(hold: readonly Hold[] | undefined): string | null {
  * not): `Your order is now Confirmed. Ready by 11/25/2026 17:40.`
  */
 export function statusAnnouncement(previous: OrderStatusView | null, next: OrderStatusView, timeZone: string): string | null {
-  if (!previous || previous.status === next.status) return null;
+  if (!previous) return null;
+  // Issue 29: a stop ahead was recorded (the stop number moved): say where the delivery is now.
+  const trip = tripProgressOf(next);
+  if (trip && (previous.status !== next.status || tripProgressOf(previous)?.stop !== trip.stop)) return `${trip.text}.`;
+  if (previous.status === next.status) return null;
   const readyBy = next.status === 'confirmed' && next.ready_by ? ` ${readyByText(next.ready_by, timeZone)}.` : '';
   return `Your order is now ${statusLabel(next)}.${readyBy}`;
 }
