@@ -46,6 +46,10 @@ const lazyPages = {
   webhooks: page(() => import('./routes/webhooks.tsx'), 'WebhooksPage'),
   apiKeys: page(() => import('./routes/api-keys.tsx'), 'ApiKeysPage'),
   staff: page(() => import('./routes/staff.tsx'), 'StaffPage'),
+  dispatch: page(() => import('./routes/dispatch.tsx'), 'DispatchPage'),
+  trip: page(() => import('./routes/dispatch.tsx'), 'TripPage'),
+  drivers: page(() => import('./routes/fleet.tsx'), 'DriversPage'),
+  vehicles: page(() => import('./routes/fleet.tsx'), 'VehiclesPage'),
   resetPassword: page(() => import('./routes/reset-password.tsx'), 'ResetPasswordPage'),
 };
 const lazy = (name: keyof typeof lazyPages) => ({ lazy: lazyPages[name].lazy });
@@ -100,6 +104,10 @@ const routes: RouteObject[] = [
               { path: 'deals-calendar', ...lazy('dealCalendar') },
               { path: 'webhooks', ...lazy('webhooks') },
               { path: 'api-keys', ...lazy('apiKeys') },
+              { path: 'dispatch', ...lazy('dispatch') },
+              { path: 'dispatch/trips/:tripId', ...lazy('trip') },
+              { path: 'drivers', ...lazy('drivers') },
+              { path: 'vehicles', ...lazy('vehicles') },
             ],
           },
         ],
