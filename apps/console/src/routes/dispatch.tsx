@@ -345,10 +345,25 @@ export function TripPage() {
     }
   }
 
-  function reorder(ids: number[], said: string) {
-    // Shown at once (the stop moves under the hand); the server's answer then replaces it.
-    if (t) trip.setData({ ...t, stops: ids.map((id, i) => ({ ...t.stops.find((s) => s.id === id)!, position: i + 1 })) });
-    return change(() => api<TripView>('PUT', `${tripPath}/stops`, { orderIds: ids }), () => said);
+  /** The newest reorder sent: an older answer arriving after it must not put the stops back. */
+  const reorders = useRef(0);
+  async function reorder(ids: number[], said: string) {
+    if (!t) return;
+    // Shown at once (the stop moves under the hand, the focus stays with it); the server's answer then
+    // replaces it. Moves are not blocked while one is sent: each sends the whole order, the newest wins.
+    trip.setData({ ...t, stops: ids.map((id, i) => ({ ...t.stops.find((s) => s.id === id)!, position: i + 1 })) });
+    const ticket = ++reorders.current;
+    setFailure(null);
+    setNotice(said);
+    try {
+      const answer = await api<TripView>('PUT', `${tripPath}/stops`, { orderIds: ids });
+      if (ticket === reorders.current) trip.setData(answer);
+    } catch (err) {
+      if (ticket !== reorders.current) return;
+      setNotice('');
+      setFailure(failureText(err));
+      void trip.reload();
+    }
   }
 
   function move(index: number, to: number, how: 'up' | 'down' | 'drag') {
@@ -393,10 +408,10 @@ export function TripPage() {
     setFailure(null);
     try {
       const s = await api<TripSuggestedOrder>('GET', `${tripPath}/suggested-order`);
-      setBusy(false);
       await reorder(s.orderIds, 'The stops are now in the suggested order: nearest the store first.');
     } catch (err) {
       setFailure(failureText(err));
+    } finally {
       setBusy(false);
     }
   }
@@ -541,14 +556,14 @@ export function TripPage() {
                   </div>
                   {editable && (
                     <div className="flex flex-wrap gap-1">
-                      <button type="button" data-move="up" className="btn-secondary min-h-11 px-3" disabled={busy || i === 0} aria-label={`Move #${s.increment_id} up`} onClick={() => move(i, i - 1, 'up')}>
+                      <button type="button" data-move="up" className="btn-secondary min-h-11 px-3" disabled={i === 0} aria-label={`Move #${s.increment_id} up`} onClick={() => move(i, i - 1, 'up')}>
                         Move up
                       </button>
                       <button
                         type="button"
                         data-move="down"
                         className="btn-secondary min-h-11 px-3"
-                        disabled={busy || i === t.stops.length - 1}
+                        disabled={i === t.stops.length - 1}
                         aria-label={`Move #${s.increment_id} down`}
                         onClick={() => move(i, i + 1, 'down')}
                       >
