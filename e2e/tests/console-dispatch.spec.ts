@@ -168,17 +168,18 @@ test('dispatch at tablet size: a vehicle, a trip from ready orders, reorder by k
     await page.reload();
     await expect.poll(() => stopNumbers(page)).toEqual([b, a, c]);
 
-    // Drag: the last stop's handle onto the first stop (the list scrolled into view first).
+    // Drag: the first stop's handle below the last stop (the list scrolled into view first).
     await page.getByRole('heading', { name: /^Stops/ }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
-    const handles = page.getByTestId('drag-handle');
-    const from = (await handles.nth(2).boundingBox())!;
-    const to = (await page.getByTestId('stop').nth(0).boundingBox())!;
-    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    const handle = (await page.getByTestId('drag-handle').nth(0).boundingBox())!;
+    const lastStop = (await page.getByTestId('stop').nth(2).boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
     await page.mouse.down();
-    await page.mouse.move(from.x + from.width / 2, to.y + 4, { steps: 8 });
+    await page.mouse.move(handle.x + handle.width / 2, lastStop.y + lastStop.height - 4, { steps: 8 });
     await page.mouse.up();
-    await expect.poll(() => stopNumbers(page)).toEqual([c, b, a]);
-    await expect(page.getByRole('status').filter({ hasText: `Order #${c} is now stop 1 of 3.` })).toBeVisible();
+    await expect.poll(() => stopNumbers(page)).toEqual([a, c, b]);
+    await expect(page.getByRole('status').filter({ hasText: `Order #${b} is now stop 3 of 3.` })).toBeVisible();
+    await page.reload();
+    await expect.poll(() => stopNumbers(page)).toEqual([a, c, b]);
 
     // Suggested order: nearest the store first (the miles each stop shows never go down).
     await page.getByRole('button', { name: 'Use suggested order' }).click();
@@ -186,8 +187,9 @@ test('dispatch at tablet size: a vehicle, a trip from ready orders, reorder by k
     const miles = (await page.getByTestId('stop').allInnerTexts()).map((t) => Number(/([\d.]+) mi/.exec(t)?.[1]));
     expect(miles.every((m) => Number.isFinite(m))).toBe(true);
     expect([...miles].sort((x, y) => x - y)).toEqual(miles);
+    // 95811 is nearest downtown's store, then 95819, then 95822.
     const suggested = await stopNumbers(page);
-    expect([...suggested].sort()).toEqual([a, b, c].sort());
+    expect(suggested).toEqual([c, b, a]);
 
     // Start over the limit: refused, the server naming the limit and by how much.
     await page.getByRole('button', { name: 'Start the trip' }).click();
