@@ -6,7 +6,10 @@
  * (set low through the delivery-trips settings section first, put back after): the board says the
  * trip is over and Start is refused with the server's sentence naming the limit and by how much;
  * takes an order off and starts the trip. Axe clean on every page and dialog. At phone size
- * (390×844) the board, a trip and the drivers page do not scroll sideways. Screenshots go to the
+ * (390×844) the board, a trip and the drivers page do not scroll sideways. Then (the driver-actions
+ * server): one stop delivered and one failed as the phone sends them, a phone reporting what still
+ * waits on it; the trip page shows each stop's outcome, the manager ends the trip with the cash
+ * $1.00 short and sees the difference; the board's Phones panel shows the phone. Screenshots go to the
  * test's output folder.
  */
 import { randomUUID } from 'node:crypto';
@@ -24,6 +27,9 @@ const ADDRESSES = [
   { address: '5100 Folsom Blvd', city: 'Sacramento', zip: '95819' },
   { address: '1500 C St', city: 'Sacramento', zip: '95811' },
 ];
+
+/** A 1×1 PNG: the customer's signature as the phone would send it. */
+const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
   const { scroll, width } = await page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, width: window.innerWidth }));
@@ -143,6 +149,7 @@ test('dispatch at tablet size: a vehicle, a trip from ready orders, reorder by k
 
     // --- The trip ---
     await expect(page.getByRole('heading', { level: 1, name: /^Trip DOWNTOWN-T\d+/ })).toBeVisible();
+    const ledger = /DOWNTOWN-T\d+/.exec((await page.getByRole('heading', { level: 1 }).textContent())!)![0];
     await expect(page.getByRole('status').filter({ hasText: 'was created with 3 stops.' })).toBeVisible();
     const [a, b, c] = orders.map((o) => o.number);
     expect(await stopNumbers(page)).toEqual([a, b, c]);
@@ -221,6 +228,56 @@ test('dispatch at tablet size: a vehicle, a trip from ready orders, reorder by k
     await expectNoAxeViolations(page);
     // The order taken off waits on the board again.
     await expect(page.getByRole('checkbox', { name: new RegExp(`#${last}`) })).toBeVisible();
+
+    // --- At the doors (the driver's actions, sent here as the phone would) and the end of the trip ---
+    await page.getByRole('tabpanel').getByRole('link', { name: ledger }).click();
+    await expect(page.getByRole('heading', { level: 1, name: new RegExp(`^Trip ${ledger}`) })).toBeVisible();
+    const tripId = Number(/trips\/(\d+)/.exec(page.url())![1]);
+    const idOf = (n: string) => orders.find((o) => o.number === n)!.id;
+    const [done, missed] = suggested.slice(0, 2);
+    const deviceId = `e2e-phone-${randomUUID().slice(0, 8)}`;
+    expect(
+      await consoleWrite(page, 'POST', '/api/console/stores/1/delivery/actions', {
+        action_id: randomUUID(),
+        device_id: deviceId,
+        kind: 'deliver',
+        trip_id: tripId,
+        order_id: idOf(done),
+        id_check: { document: 'drivers_licence', birth_date: '1990-01-01', name_matches: true },
+        signature_png: `data:image/png;base64,${PNG_1PX}`,
+      }),
+    ).toBe(200);
+    expect(
+      await consoleWrite(page, 'POST', '/api/console/stores/1/delivery/actions', { action_id: randomUUID(), device_id: deviceId, kind: 'fail', trip_id: tripId, order_id: idOf(missed), reason: 'not_home' }),
+    ).toBe(200);
+    const since = new Date(Date.now() - 5 * 60_000).toISOString();
+    expect(await consoleWrite(page, 'POST', '/api/console/stores/1/delivery/devices/report', { device_id: deviceId, pending: 2, oldest_pending_at: since })).toBe(200);
+    await page.reload();
+    const outcomes = page.getByTestId('stop-outcome');
+    await expect(outcomes.nth(0)).toContainText('Delivered');
+    await expect(outcomes.nth(1)).toContainText('Failed: Not home');
+    // The manager's end: the delivered order's cash, $1.00 short; the difference shows as it is typed.
+    const end = page.getByRole('form', { name: 'End the trip' });
+    const cashField = end.getByLabel(`#${done}`);
+    const total = Number((await cashField.inputValue()).replace(/[^\d.]/g, ''));
+    await cashField.fill((total - 1).toFixed(2));
+    await expect(end.getByText('$1.00 short')).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: info.outputPath('dispatch-end-tablet.png'), fullPage: true });
+    await end.getByRole('button', { name: 'End the trip' }).click();
+    const summary = page.getByTestId('end-summary');
+    await expect(summary).toContainText(`handed in $${(total - 1).toFixed(2)}: $1.00 short.`);
+    await expect(summary).toContainText(`#${done}: expected $${total.toFixed(2)}, handed in $${(total - 1).toFixed(2)} — $1.00 short`);
+    await expect(summary).toContainText(`Back in stock: #${missed}`);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Ended');
+    await expectNoAxeViolations(page);
+
+    // The board: the phone with what still waits on it.
+    await page.getByRole('link', { name: '← Dispatch board' }).click();
+    const phones = page.getByRole('table', { name: 'Phones' });
+    await expect(phones.getByRole('row').filter({ hasText: '2 actions waiting' }).filter({ hasText: 'Marco Manager' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: info.outputPath('dispatch-phones-tablet.png'), fullPage: true });
   } finally {
     await restore();
   }

@@ -22,7 +22,19 @@ import { dateTime, money, slotRange } from '../lib/format.ts';
 import { can, useSession } from '../lib/session.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import type { TripLimitProblem } from '@verdant/domain';
-import type { DeliveryOrderView, DeliveryReady, DriverView, TripStatusName, TripSuggestedOrder, TripView, VehicleView } from '../lib/types.ts';
+import { STOP_FAILED_REASON_LABELS } from '@verdant/domain/console-api';
+import type {
+  DeliveryOrderView,
+  DeliveryReady,
+  DriverDeviceView,
+  DriverView,
+  TripEndAnswer,
+  TripEndSummary,
+  TripStatusName,
+  TripSuggestedOrder,
+  TripView,
+  VehicleView,
+} from '../lib/types.ts';
 import { DeliveryNav } from './fleet.tsx';
 import { useStore, useTitle } from './layout.tsx';
 
@@ -213,8 +225,64 @@ export function DispatchPage() {
           </section>
         )}
       </form>
+      <PhonesPanel storeId={store.id} timeZone={store.timezone} />
       <TripsList storeId={store.id} timeZone={store.timezone} />
     </>
+  );
+}
+
+/**
+ * What each driver's phone still holds (GET /delivery/devices, after the merge of the driver-actions
+ * server): actions taken offline that have not reached the server yet, since when, and when the phone
+ * last reported. A phone with actions waiting is listed first and marked.
+ */
+function PhonesPanel({ storeId, timeZone }: { storeId: number; timeZone: string }) {
+  const phones = useResource(`${storeId}|devices`, () => api<{ items: DriverDeviceView[] }>('GET', `/stores/${storeId}/delivery/devices`));
+  const items = [...(phones.data?.items ?? [])].sort((x, y) => y.pending - x.pending || Date.parse(y.seen_at) - Date.parse(x.seen_at));
+  return (
+    <section aria-labelledby="phones-title" className="card mb-6">
+      <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+        <h2 id="phones-title" className="text-lg font-semibold">
+          Phones
+        </h2>
+        <button type="button" className="btn-secondary" onClick={() => void phones.reload()}>
+          Refresh phones
+        </button>
+      </div>
+      <p className="mb-2 text-sm text-stone-700">Drivers’ actions taken without signal wait on the phone until it is back online.</p>
+      <ErrorNote>{phones.error}</ErrorNote>
+      {!phones.data ? (
+        <Loading />
+      ) : items.length === 0 ? (
+        <p>No phone has reported yet.</p>
+      ) : (
+        <table className="data-table stack-table">
+          <caption className="sr-only">Phones</caption>
+          <thead>
+            <tr>
+              <th scope="col">Driver</th>
+              <th scope="col">Waiting</th>
+              <th scope="col">Since</th>
+              <th scope="col">Last seen</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((d) => (
+              <tr key={d.device_id}>
+                <td data-label="Driver" className="font-semibold [overflow-wrap:anywhere]">
+                  {d.staff_name ?? 'Unknown login'}
+                </td>
+                <td data-label="Waiting">
+                  {d.pending === 0 ? <Badge tone="green">Nothing waiting</Badge> : <Badge tone="amber">{d.pending === 1 ? '1 action waiting' : `${d.pending} actions waiting`}</Badge>}
+                </td>
+                <td data-label="Since">{d.pending > 0 ? dateTime(d.oldest_pending_at, timeZone) : '—'}</td>
+                <td data-label="Last seen">{dateTime(d.seen_at, timeZone)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   );
 }
 
@@ -310,6 +378,7 @@ export function TripPage() {
   const [busy, setBusy] = useState(false);
   const [addId, setAddId] = useState('');
   const [drag, setDrag] = useState<{ id: number; to: number } | null>(null);
+  const [ended, setEnded] = useState<TripEndSummary | null>(null);
   const rows = useRef<Record<number, HTMLLIElement | null>>({});
   /** After a keyboard move, the button to give the focus back to (the same stop's, in its new place). */
   const refocus = useRef<{ id: number; dir: 'up' | 'down' } | null>(null);
@@ -553,6 +622,19 @@ export function TripPage() {
                       {s.address} · ZIP {s.zip ?? 'unknown'} · {miles(s.miles)}
                       {s.slot_start && <> · {slotRange(s.slot_start, s.slot_end, store.timezone)}</>}
                     </p>
+                    {t.status !== 'planned' && (
+                      <p className="mt-1 text-sm" data-testid="stop-outcome">
+                        {s.outcome === 'delivered' ? (
+                          <Badge tone="green">Delivered</Badge>
+                        ) : s.outcome === 'failed' ? (
+                          <Badge tone="red">Failed: {s.failed_reason ? STOP_FAILED_REASON_LABELS[s.failed_reason] : 'no reason'}</Badge>
+                        ) : (
+                          <Badge>Not yet</Badge>
+                        )}
+                        {s.outcome_at && <> at {dateTime(s.outcome_at, store.timezone)}</>}
+                        {s.cash_cents != null && <> · cash handed in {money(s.cash_cents)}</>}
+                      </p>
+                    )}
                   </div>
                   {editable && (
                     <div className="flex flex-wrap gap-1">
@@ -622,7 +704,179 @@ export function TripPage() {
           </form>
         )}
       </section>
+      {t.status === 'started' && can(staff, 'settings:write') && (
+        <EndTripForm
+          trip={t}
+          tripPath={tripPath}
+          onEnded={(answer) => {
+            trip.setData(answer.trip);
+            setEnded(answer.end);
+            setFailure(null);
+            setNotice(`Trip ${answer.trip.ledger_number} ended.`);
+          }}
+        />
+      )}
+      {ended && <EndSummary summary={ended} />}
+      {t.status === 'ended' && !ended && t.cash_expected_cents != null && (
+        <section aria-labelledby="cash-title" className="card mb-4">
+          <h2 id="cash-title" className="mb-2 text-lg font-semibold">
+            Cash
+          </h2>
+          <p>
+            Expected {money(t.cash_expected_cents)}, handed in {money(t.cash_collected_cents)}
+            {t.ended_by && <> · ended by {t.ended_by}</>} {t.ended_at && <>at {dateTime(t.ended_at, store.timezone)}</>}
+          </p>
+          {t.end_note && <p className="mt-1">Note: {t.end_note}</p>}
+        </section>
+      )}
     </>
+  );
+}
+
+/** `$-1.50` → "$1.50 short", `+` → "$1.50 over", 0 → "exact". */
+function differenceText(cents: number): string {
+  return cents === 0 ? 'exact' : cents < 0 ? `${money(-cents)} short` : `${money(cents)} over`;
+}
+
+/** Dollars as typed (`41.27`, `41`) → cents; null when it is not an amount. */
+function centsOf(text: string): number | null {
+  const m = /^\s*\$?\s*(\d{1,7})(?:\.(\d{1,2}))?\s*$/.exec(text);
+  if (!m) return null;
+  return Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
+}
+
+/**
+ * The manager's end of a started trip (POST /delivery/trips/:tripId/end): the cash handed in for each
+ * delivered order, prefilled with the order's total; the difference per order shows as it is typed.
+ * Failed stops take no cash (their goods go back in stock at the end). The server refuses while a
+ * stop has no outcome yet, naming the stops; its sentence is shown.
+ */
+function EndTripForm({ trip, tripPath, onEnded }: { trip: TripView; tripPath: string; onEnded: (answer: TripEndAnswer) => void }) {
+  const delivered = trip.stops.filter((s) => s.outcome === 'delivered');
+  const open = trip.stops.filter((s) => s.outcome == null);
+  const [cash, setCash] = useState<Record<number, string>>(() => Object.fromEntries(delivered.map((s) => [s.id, (s.total_cents / 100).toFixed(2)])));
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [checked, setChecked] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const valueOf = (id: number, total: number) => cash[id] ?? (total / 100).toFixed(2);
+  const problem = (id: number, total: number) => (centsOf(valueOf(id, total)) == null ? 'Enter the cash as an amount in dollars, e.g. 41.27.' : null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setChecked(true);
+    const bad = delivered.find((s) => problem(s.id, s.total_cents));
+    if (bad) {
+      document.getElementById(`end-cash-${bad.id}`)?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      const answer = await api<TripEndAnswer>('POST', `${tripPath}/end`, {
+        cash: delivered.map((s) => ({ order_id: s.id, cash_cents: centsOf(valueOf(s.id, s.total_cents))! })),
+        ...(note.trim() ? { note } : {}),
+      });
+      onEnded(answer);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="end-title" className="card mb-4">
+      <h2 id="end-title" className="mb-2 text-lg font-semibold">
+        End the trip
+      </h2>
+      {open.length > 0 && (
+        <p className="mb-2 rounded border border-amber-400 bg-amber-50 px-3 py-2 text-amber-950">
+          {open.length === 1 ? '1 stop has' : `${open.length} stops have`} no outcome yet ({open.map((s) => `#${s.increment_id}`).join(', ')}): the driver records each stop
+          before the trip ends.
+        </p>
+      )}
+      <form onSubmit={submit} className="grid gap-3" aria-labelledby="end-title" noValidate>
+        {delivered.length === 0 ? (
+          <p>No delivered order: no cash to hand in.</p>
+        ) : (
+          <fieldset className="grid gap-3">
+            <legend className="mb-1 font-semibold">Cash handed in per delivered order</legend>
+            {delivered.map((s) => {
+              const cents = centsOf(valueOf(s.id, s.total_cents));
+              const p = checked ? problem(s.id, s.total_cents) : null;
+              return (
+                <div key={s.id} className="flex flex-wrap items-end gap-x-3 gap-y-1">
+                  <div className="w-40">
+                    <label htmlFor={`end-cash-${s.id}`}>#{s.increment_id}</label>
+                    <input
+                      id={`end-cash-${s.id}`}
+                      className="field"
+                      inputMode="decimal"
+                      autoComplete="off"
+                      value={valueOf(s.id, s.total_cents)}
+                      aria-invalid={p ? true : undefined}
+                      aria-describedby={`end-cash-${s.id}-diff${p ? ` end-cash-${s.id}-problem` : ''}`}
+                      onChange={(e) => setCash({ ...cash, [s.id]: e.target.value })}
+                    />
+                  </div>
+                  <p id={`end-cash-${s.id}-diff`} className={`pb-2 ${cents != null && cents !== s.total_cents ? 'font-semibold text-red-800' : 'text-stone-800'}`}>
+                    Order total {money(s.total_cents)} · {cents == null ? '—' : differenceText(cents - s.total_cents)}
+                  </p>
+                  {p && (
+                    <p id={`end-cash-${s.id}-problem`} className="w-full text-sm text-red-800">
+                      {p}
+                    </p>
+                  )}
+                </div>
+              );
+            })}
+          </fieldset>
+        )}
+        {trip.stops.some((s) => s.outcome === 'failed') && (
+          <p className="text-stone-800">Failed stops take no cash: their orders are cancelled and their goods go back in stock when the trip ends.</p>
+        )}
+        <div>
+          <label htmlFor="end-note">Note (optional)</label>
+          <textarea id="end-note" className="field min-h-20" value={note} onChange={(e) => setNote(e.target.value)} />
+        </div>
+        <ErrorNote>{error}</ErrorNote>
+        <div>
+          <button type="submit" className="btn" disabled={busy}>
+            {busy ? 'Ending…' : 'End the trip'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** What the end answered: cash expected against handed in, and each order that differs. */
+function EndSummary({ summary }: { summary: TripEndSummary }) {
+  return (
+    <section aria-labelledby="end-summary-title" className="card mb-4" data-testid="end-summary">
+      <h2 id="end-summary-title" className="mb-2 text-lg font-semibold">
+        Cash at the end
+      </h2>
+      <p>
+        Expected {money(summary.cash_expected_cents)}, handed in {money(summary.cash_collected_cents)}:{' '}
+        <strong className={summary.difference_cents === 0 ? '' : 'text-red-800'}>{differenceText(summary.difference_cents)}</strong>.
+      </p>
+      {summary.differences.length > 0 && (
+        <ul className="mt-2 list-disc pl-5">
+          {summary.differences.map((d) => (
+            <li key={d.order_id}>
+              #{d.increment_id}: expected {money(d.expected_cents)}, handed in {money(d.collected_cents)} — {differenceText(d.difference_cents)}
+            </li>
+          ))}
+        </ul>
+      )}
+      {summary.orders.some((o) => o.restocked) && (
+        <p className="mt-2">
+          Back in stock: {summary.orders.filter((o) => o.restocked).map((o) => `#${o.increment_id}`).join(', ')} (failed stops, orders cancelled).
+        </p>
+      )}
+    </section>
   );
 }
 
