@@ -76,7 +76,7 @@ async function stopNumbers(page: Page): Promise<string[]> {
 
 test('dispatch at tablet size: a vehicle, a trip from ready orders, reorder by keyboard and drag, suggested order, over the limit, start; axe clean', async ({ page, request }, info) => {
   await page.setViewportSize({ width: 1024, height: 768 });
-  const orders = [];
+  const orders: { id: number; number: string }[] = [];
   for (const [i, a] of ADDRESSES.entries()) orders.push(await placeDeliveryOrder(request, i, a));
 
   await staffLogin(page, MANAGER);
