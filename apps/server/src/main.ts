@@ -1,6 +1,7 @@
 import './env.ts';
 import { loadConfig, WEB_BUILD_DIR } from './config.ts';
 import { StoreRegistry } from './stores/registry.ts';
+import { ensureDemoDispatch } from './seed/demo-trip.ts';
 import { createDatabase, migrateToLatest, syncStores } from './db/index.ts';
 import { DataDirLockedError, lockDataDir, type DataDirLock } from './db/data-dir-lock.ts';
 import { withStartupLock } from './db/startup-lock.ts';
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
     if (!config.demoMode) await ensureStoreScaffold(db, registry.file);
     // Staff to open the console with (demo only; never created for a real deployment's stores).
     if (config.demoMode) await ensureDemoStaff(db);
+    // The demo driver's login linked to Dana Whitfield and a sample planned trip (issue 29), once.
+    if (config.demoMode) await ensureDemoDispatch(db, registry.stores);
     return catalogueSeeded;
   });
 

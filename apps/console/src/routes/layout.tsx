@@ -151,6 +151,8 @@ export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
                     {item(`/stores/${store.id}/orders`, 'Orders', false)}
                     {item(`/stores/${store.id}/menu`, 'Menu')}
                     {item(`/stores/${store.id}/deals`, 'Deals', false)}
+                    {/* Issue 29: delivery dispatch (budtenders read it; a driver has its own view). */}
+                    {staff?.role !== 'driver' && item(`/stores/${store.id}/dispatch`, 'Dispatch', false)}
                     {can(staff, 'reports:read') && item(`/stores/${store.id}/reports`, 'Reports')}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings`, 'Settings')}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-hours`, 'Hours and slots')}

@@ -1,6 +1,6 @@
 /**
- * Demo staff (demo mode only, never otherwise): an owner, a manager and a budtender of `downtown`,
- * and a manager of `harbor` (whose menu the browser journeys import into, away from the menus the
+ * Demo staff (demo mode only, never otherwise): an owner, a manager, a budtender and a driver of
+ * `downtown`, and a manager of `harbor` (whose menu the browser journeys import into, away from the menus the
  * shopper journeys count on), all with the password `verdant-demo-staff`, so anyone trying Verdant (and the browser journeys)
  * can open the console. Idempotent: a member that exists is left as it is.
  */
@@ -15,6 +15,8 @@ export const DEMO_STAFF: readonly { email: string; name: string; role: StaffRole
   { email: 'manager@demo.verdant.test', name: 'Marco Manager', role: 'manager', storeCodes: ['downtown'] },
   { email: 'budtender@demo.verdant.test', name: 'Bea Budtender', role: 'budtender', storeCodes: ['downtown'] },
   { email: 'harbor.manager@demo.verdant.test', name: 'Hana Harbor', role: 'manager', storeCodes: ['harbor'] },
+  // Issue 29: downtown's driver Dana Whitfield logs in with this (linked by seed/demo-trip.ts).
+  { email: 'driver@demo.verdant.test', name: 'Dana Whitfield', role: 'driver', storeCodes: ['downtown'] },
 ];
 
 /** Create the demo members that are missing; returns the e-mails created. */
