@@ -55,3 +55,14 @@ export function formatDateTime(value: Date | string | number, timeZone = 'UTC'):
 export function formatDate(value: Date | string | number, timeZone = 'UTC'): string {
   return formatDateTime(value, timeZone).split(' ')[0];
 }
+
+/**
+ * `2026-11-20 09:05`: the store's wall clock for files a spreadsheet sorts (CSV exports; their header
+ * names the zone). Screens use formatDateTime.
+ */
+export function formatSortableDateTime(value: Date | string | number, timeZone = 'UTC'): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) throw new RangeError(`Invalid date: ${String(value)}`);
+  const p = parts(date, timeZone);
+  return `${p.year}-${p.month.padStart(2, '0')}-${p.day.padStart(2, '0')} ${p.hour}:${p.minute}`;
+}

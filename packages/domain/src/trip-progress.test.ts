@@ -68,7 +68,8 @@ describe('the words', () => {
 describe('the store settings (delivery-trips)', () => {
   const base = { preset: 'CA', max_goods_cents: 1_000_000, max_weight_grams: null, max_orders: null };
   it('the pace and the channel are optional (a value saved before them still reads)', () => {
-    expect(tripLimitsSchema.parse(base)).toEqual(base);
+    // drivers_see_customer_phone (the driver's phone) is defaulted the same way.
+    expect(tripLimitsSchema.parse(base)).toEqual({ ...base, drivers_see_customer_phone: false });
     expect(tripLimitsSchema.parse({ ...base, average_mph: 25, minutes_per_stop: 3, near_message: 'email' })).toMatchObject({ average_mph: 25, near_message: 'email' });
   });
   it('refuses a speed or a stop time out of range, and another channel, in plain words', () => {

@@ -21,6 +21,7 @@
  */
 import {
   formatAddress,
+  formatSortableDateTime,
   retentionCutoff,
   type Store,
 } from '@verdant/domain';
@@ -81,18 +82,7 @@ function placeOf(o: Row<'orders'>) {
 
 /** The store's wall clock as `YYYY-MM-DD HH:MM` (CSV cells; the header names the zone). */
 export function localStamp(iso: string | null, timeZone: string): string {
-  if (!iso) return '';
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(iso));
-  const p = (t: string) => parts.find((x) => x.type === t)?.value ?? '';
-  return `${p('year')}-${p('month')}-${p('day')} ${p('hour')}:${p('minute')}`;
+  return iso ? formatSortableDateTime(iso, timeZone) : '';
 }
 
 const dollars = (cents: number) => csvNumber((cents / 100).toFixed(2));
