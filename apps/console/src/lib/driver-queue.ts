@@ -48,8 +48,10 @@ export interface QueueSnapshot {
   refused: RefusedAction[];
   sending: boolean;
   online: boolean;
-  /** Bumped whenever the server accepted something: pages read the trips again. */
+  /** Bumped whenever the server decided something: pages read the trips again. */
   sentCount: number;
+  /** Accepted by the server but maybe not in the trips the page read last: still laid over them until read back. */
+  sent: { body: DriverActionBody; at: number }[];
 }
 
 const WAITING_KEY = 'waiting';
@@ -83,7 +85,7 @@ export function deviceIdOf(): Promise<string> {
 
 const asList = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 
-let snapshot: QueueSnapshot = { waiting: [], refused: [], sending: false, online: typeof navigator === 'undefined' ? true : navigator.onLine, sentCount: 0 };
+let snapshot: QueueSnapshot = { waiting: [], refused: [], sending: false, online: typeof navigator === 'undefined' ? true : navigator.onLine, sentCount: 0, sent: [] };
 const listeners = new Set<() => void>();
 const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('verdant-driver-queue') : null;
 
@@ -133,6 +135,12 @@ export async function enqueue(storeId: number, body: DriverActionBody): Promise<
   return action;
 }
 
+/** The trips were read afresh (a read that started at `startedAt`): what was sent before it is in them. */
+export function readBack(startedAt: number): void {
+  const sent = snapshot.sent.filter((s) => s.at >= startedAt);
+  if (sent.length !== snapshot.sent.length) publish({ sent });
+}
+
 /** Forget a refusal once the driver has read it. */
 export async function dismissRefusal(actionId: string): Promise<void> {
   await update<RefusedAction[]>(REFUSED_KEY, (old) => asList<RefusedAction>(old).filter((r) => r.action_id !== actionId), db());
@@ -151,7 +159,7 @@ export function flush(): Promise<void> {
   if (flushing) return flushing;
   const locks = (navigator as Navigator & { locks?: LockManager }).locks;
   const run = () => sendAll();
-  flushing = (locks?.request ? (locks.request(LOCK_NAME, run) as Promise<void>) : run()).finally(() => {
+  flushing = (locks?.request ? (locks.request(LOCK_NAME, run) as unknown as Promise<void>) : run()).finally(() => {
     flushing = null;
     publish({ sending: false });
   });
@@ -167,7 +175,7 @@ async function sendAll(): Promise<void> {
     try {
       await api<DriverActionAnswer>('POST', `/stores/${head.store_id}/delivery/actions`, head.body);
       await removeHead(head.action_id);
-      publish({ sentCount: snapshot.sentCount + 1 });
+      publish({ sentCount: snapshot.sentCount + 1, sent: [...snapshot.sent, { body: head.body, at: Date.now() }] });
       changed();
     } catch (err) {
       const failure = err instanceof ApiFailure ? err : new ApiFailure(0, 'The server could not be reached.');
