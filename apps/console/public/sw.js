@@ -54,6 +54,38 @@ async function cacheFirst(request) {
   return response;
 }
 
+/*
+ * The page that registered the worker loaded its files before the worker ran: it sends their
+ * addresses (the shell, its scripts and styles, the answers it read) so they are kept too, and the
+ * very first visit opens offline. Only console files and the driver's answers are taken.
+ */
+self.addEventListener('message', (event) => {
+  const data = event.data;
+  if (!data || data.type !== 'keep' || !Array.isArray(data.urls)) return;
+  event.waitUntil(
+    Promise.all(
+      data.urls.map(async (href) => {
+        const url = new URL(href, self.location.origin);
+        if (url.origin !== self.location.origin) return;
+        let cacheName;
+        let key = url.pathname;
+        if (url.pathname.startsWith('/console/assets/')) cacheName = ASSET_CACHE;
+        else if (DRIVER_DATA.test(url.pathname) && !url.search) cacheName = DATA_CACHE;
+        else if (url.pathname === SHELL_KEY) cacheName = SHELL_CACHE;
+        else return;
+        const cache = await caches.open(cacheName);
+        if (cacheName === ASSET_CACHE && (await cache.match(key))) return;
+        try {
+          const response = await fetch(key, { credentials: 'same-origin' });
+          if (response.ok) await cache.put(key, response);
+        } catch {
+          // Offline already: kept at the next visit.
+        }
+      }),
+    ),
+  );
+});
+
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   const url = new URL(request.url);

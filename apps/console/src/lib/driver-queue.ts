@@ -11,7 +11,8 @@
  *  - Actions are sent strictly in order (a trip is started before its first stop is delivered), one
  *    sender at a time across tabs (a Web Lock), when the browser is online.
  *  - No answer (a dead zone), a 5xx, a 401 (signed out: sign in again and it goes) or a 408/429:
- *    the action stays first in the queue and nothing after it is sent.
+ *    the action stays first in the queue and nothing after it is sent (a 403 `csrf` too: the page
+ *    was out of date, not the action).
  *  - A 2xx (first time or `replayed`, the server's kept answer to a retry) counts as sent: removed.
  *  - Any other 4xx is the server refusing the action (e.g. the customer is under age on the
  *    store's date): removed, and kept as a refusal with the server's words, shown on that stop.
@@ -100,13 +101,15 @@ async function reload(): Promise<void> {
   publish({ waiting: asList<QueuedAction>(waiting), refused: asList<RefusedAction>(refused) });
 }
 
-function changed() {
-  void reload().then(() => void report());
+/** After a write: the snapshot read again (awaited, so callers see it), other tabs told, the server told. */
+async function changed(): Promise<void> {
   try {
     channel?.postMessage('changed');
   } catch {
     /* a closed channel while the page unloads */
   }
+  await reload();
+  void report();
 }
 
 export function getSnapshot(): QueueSnapshot {
@@ -130,7 +133,7 @@ export async function enqueue(storeId: number, body: DriverActionBody): Promise<
     },
     db(),
   );
-  changed();
+  await changed();
   void flush();
   return action;
 }
@@ -144,12 +147,12 @@ export function readBack(startedAt: number): void {
 /** Forget a refusal once the driver has read it. */
 export async function dismissRefusal(actionId: string): Promise<void> {
   await update<RefusedAction[]>(REFUSED_KEY, (old) => asList<RefusedAction>(old).filter((r) => r.action_id !== actionId), db());
-  changed();
+  await changed();
 }
 
 /** An answer that means "not decided, keep it and try later". */
 function keepsIt(err: ApiFailure): boolean {
-  return err.status === 0 || err.status >= 500 || err.status === 401 || err.status === 408 || err.status === 429 || err.errorCode === 'action_in_progress';
+  return err.status === 0 || err.status >= 500 || err.status === 401 || err.status === 408 || err.status === 429 || err.errorCode === 'csrf' || err.errorCode === 'action_in_progress';
 }
 
 let flushing: Promise<void> | null = null;
@@ -176,7 +179,7 @@ async function sendAll(): Promise<void> {
       await api<DriverActionAnswer>('POST', `/stores/${head.store_id}/delivery/actions`, head.body);
       await removeHead(head.action_id);
       publish({ sentCount: snapshot.sentCount + 1, sent: [...snapshot.sent, { body: head.body, at: Date.now() }] });
-      changed();
+      await changed();
     } catch (err) {
       const failure = err instanceof ApiFailure ? err : new ApiFailure(0, 'The server could not be reached.');
       if (keepsIt(failure)) {
@@ -185,7 +188,7 @@ async function sendAll(): Promise<void> {
           (old) => asList<QueuedAction>(old).map((a) => (a.action_id === head.action_id ? { ...a, attempts: a.attempts + 1, last_error: failure.message } : a)),
           db(),
         );
-        changed();
+        await changed();
         return;
       }
       // The server refused it: it will never apply; keep its words for the stop.
@@ -199,7 +202,7 @@ async function sendAll(): Promise<void> {
         db(),
       );
       publish({ sentCount: snapshot.sentCount + 1 });
-      changed();
+      await changed();
     }
   }
 }
@@ -264,5 +267,5 @@ export function startQueue(storeId: number): () => void {
 export async function clearQueue(): Promise<void> {
   await Promise.all([del(WAITING_KEY, db()), del(REFUSED_KEY, db())]);
   await set(DEVICE_KEY, await deviceIdOf(), db());
-  changed();
+  await changed();
 }

@@ -13,7 +13,7 @@
 import { ageOnDate, formatMoney } from '@verdant/domain';
 import { ID_DOCUMENTS, ID_DOCUMENT_LABELS, STOP_FAILED_REASONS, STOP_FAILED_REASON_LABELS } from '@verdant/domain/console-api';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
-import { Link, Navigate, Outlet, useNavigate, useOutletContext, useParams } from 'react-router';
+import { Link, Navigate, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
 import { Dialog } from '../components/Dialog.tsx';
 import { SignaturePad, type SignaturePadHandle } from '../components/SignaturePad.tsx';
 import { Badge, ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
@@ -67,6 +67,19 @@ export function DriverLayout() {
     navigator.serviceWorker?.register('/console/sw.js', { scope: '/console/' }).catch(() => undefined);
     return stop;
   }, [store]);
+  // What this page loaded before the worker ran (and chunks loaded since): the worker keeps them.
+  const location = useLocation();
+  useEffect(() => {
+    if (!store || !navigator.serviceWorker) return;
+    void navigator.serviceWorker.ready.then((registration) => {
+      const assets = performance
+        .getEntriesByType('resource')
+        .map((e) => e.name)
+        .filter((u) => new URL(u).pathname.startsWith('/console/assets/'));
+      const urls = ['/console/', '/api/console/session', '/api/console/stores', `/api/console/stores/${store.id}/delivery/my-trips`, ...assets];
+      registration.active?.postMessage({ type: 'keep', urls });
+    });
+  }, [store, location.pathname]);
 
   const read = useCallback(async () => {
     if (!store) return;
