@@ -289,7 +289,7 @@ test('a driver delivers a trip through a dead zone: each action applied once, th
   expect(after.version).toBe(ended.version);
 
   // The phone reported its queue: nothing pending from it now.
-  const devices = await call<{ device_id: string; pending: number; staff_id: number | null }[]>(request, manager, 'GET', `/stores/${STORE}/delivery/devices`);
+  const devices = (await call<{ items: { device_id: string; pending: number; staff_id: number | null }[] }>(request, manager, 'GET', `/stores/${STORE}/delivery/devices`)).items;
   const mine = devices.filter((d) => d.staff_id === staff.id);
   expect(mine.length).toBe(1);
   expect(mine[0].pending).toBe(0);

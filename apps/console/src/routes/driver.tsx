@@ -371,7 +371,7 @@ export function DriverTripPage() {
           </div>
           <h3 className="mt-3 font-semibold">Items</h3>
           <Items stop={next} />
-          {next.refusal && <Refusal refusal={next.refusal} what={next.refusal.body.kind === 'deliver' ? 'delivered' : 'could not deliver'} />}
+          {next.refusal && <Refusal refusal={next.refusal} what={next.refusal.body.kind === 'deliver' ? 'marked delivered' : 'marked not delivered'} />}
           {trip.status === 'started' ? (
             <div className="mt-4 grid gap-2">
               <button type="button" className="btn w-full py-3 text-lg" onClick={() => setDialog({ kind: 'deliver', orderId: next.order_id })}>
@@ -426,18 +426,11 @@ export function DriverTripPage() {
                   Order #{stop.increment_id} · {formatMoney(stop.total_cents)}
                   {stop.outcome_at ? ` · ${time(stop.outcome_at, store.timezone)}` : ''}
                 </p>
-                {stop.refusal && <Refusal refusal={stop.refusal} what={stop.refusal.body.kind === 'deliver' ? 'delivered' : 'could not deliver'} />}
+                {stop.refusal && <Refusal refusal={stop.refusal} what={stop.refusal.body.kind === 'deliver' ? 'marked delivered' : 'marked not delivered'} />}
               </li>
             ))}
           </ol>
         </section>
-      )}
-      {next && trip.status === 'started' && (
-        <p className="mt-4">
-          <Link to={`/stores/${store.id}/driver/trips/${trip.id}/end`} className="link">
-            End the trip early
-          </Link>
-        </p>
       )}
 
       <Dialog title={open ? `Deliver to ${open.customer_first_name}` : 'Deliver'} open={dialog?.kind === 'deliver' && !!open} onClose={() => setDialog(null)}>
@@ -748,7 +741,7 @@ export function DriverEndTripPage() {
             Returned goods
           </h2>
           {returned.length === 0 ? (
-            <p className="mt-1">Nothing to return: every stop was delivered.</p>
+            <p className="mt-1">Nothing to return: no stop failed.</p>
           ) : (
             <>
               <p className="mt-1 text-stone-700">Hand these back to the store: they go back in stock when the trip ends.</p>
