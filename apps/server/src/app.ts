@@ -46,6 +46,7 @@ import { StoreSettings } from './store-settings/service.ts';
 import { DealsRepository } from './deals/repository.ts';
 import { registerDealConsoleRoutes } from './deals/console-routes.ts';
 import { registerDeliveryConsoleRoutes } from './delivery/console-routes.ts';
+import { registerDriverRoutes } from './delivery/driver-routes.ts';
 import { registerDealIntegrationRoutes } from './deals/integration-routes.ts';
 import { pageDealState, pageDealsSourceOf } from './deals/page-source.ts';
 import { bindStoreSettings, sectionOf } from './store-settings/read.ts';
@@ -283,6 +284,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDealConsoleRoutes(app, { db: deps.db, stores: deps.registry.stores, now: deps.clock });
   // Drivers, vehicles and trips (issue 29).
   registerDeliveryConsoleRoutes(app, { db: deps.db, stores: deps.registry.stores, now: deps.clock });
+  // The driver's phone and the end of a trip (issue 29).
+  registerDriverRoutes(app, { db: deps.db, stores: deps.registry.stores, now: deps.clock });
   const { hub } = await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });
   registerRealtimeRoutes(app, { db: deps.db, hub, now: deps.clock });
   registerMessageRoutes(app, { db: deps.db });

@@ -7,7 +7,7 @@ describe('delivery trip limits', () => {
     expect(tripLimitPresetFor('mi')).toBe('MI');
     expect(tripLimitPresetFor('NJ')).toBe('none');
     expect(tripLimitPresetFor(undefined)).toBe('none');
-    expect(tripLimitsOfPreset('CA')).toEqual({ preset: 'CA', max_goods_cents: 1_000_000, max_weight_grams: null, max_orders: null });
+    expect(tripLimitsOfPreset('CA')).toEqual({ preset: 'CA', max_goods_cents: 1_000_000, max_weight_grams: null, max_orders: null, drivers_see_customer_phone: false });
     expect(tripLimitsOfPreset('MI').max_weight_grams).toBe(425.24);
     for (const p of ['CA', 'MI', 'none', 'custom'] as const) expect(tripLimitsSchema.safeParse(tripLimitsOfPreset(p)).success).toBe(true);
   });

@@ -21,13 +21,19 @@ export interface TripLimits {
   max_goods_cents: number | null;
   max_weight_grams: number | null;
   max_orders: number | null;
+  /**
+   * The driver's phone (issue 29): whether the driver sees the customer's own phone number (call and
+   * text links). false (the default): the phone's links go to the store's number, the order number in
+   * the text's body, and the store relays.
+   */
+  drivers_see_customer_phone: boolean;
 }
 
 export const GRAMS_PER_OUNCE = 28.349523125;
 
 export interface TripLimitPresetInfo {
   title: string;
-  limits: Omit<TripLimits, 'preset'>;
+  limits: Omit<TripLimits, 'preset' | 'drivers_see_customer_phone'>;
   sources: string[];
 }
 
@@ -64,15 +70,17 @@ export function tripLimitPresetFor(regionCode: string | null | undefined): TripL
 }
 
 export function tripLimitsOfPreset(preset: TripLimitPreset): TripLimits {
-  return { preset, ...TRIP_LIMIT_PRESET_INFO[preset].limits };
+  return { preset, ...TRIP_LIMIT_PRESET_INFO[preset].limits, drivers_see_customer_phone: false };
 }
 
-export const tripLimitsSchema: z.ZodType<TripLimits> = z
+export const tripLimitsSchema: z.ZodType<TripLimits, Omit<TripLimits, 'drivers_see_customer_phone'> & { drivers_see_customer_phone?: boolean }> = z
   .object({
     preset: z.enum(TRIP_LIMIT_PRESETS, { message: `preset must be one of: ${TRIP_LIMIT_PRESETS.join(', ')}.` }),
     max_goods_cents: z.number({ message: 'max_goods_cents must be a whole number of cents or null.' }).int('max_goods_cents must be a whole number of cents.').positive('max_goods_cents must be more than 0.').max(100_000_000).nullable(),
     max_weight_grams: z.number({ message: 'max_weight_grams must be a number of grams or null.' }).positive('max_weight_grams must be more than 0.').max(1_000_000).nullable(),
     max_orders: z.number({ message: 'max_orders must be a whole number or null.' }).int('max_orders must be a whole number.').min(1, 'max_orders must be at least 1.').max(500).nullable(),
+    // Absent in values saved before issue 29's driver's phone: false.
+    drivers_see_customer_phone: z.boolean({ message: 'drivers_see_customer_phone is true or false.' }).default(false),
   })
   .strict();
 

@@ -221,7 +221,7 @@ describeEachDatabase('delivery: drivers, vehicles and trips', (getDb) => {
 
   it('refuses to start a trip over a limit, naming the limit and by how much (California $10,000 of goods)', async () => {
     const section = (await call('GET', '/api/console/stores/1/settings/sections/delivery-trips')).body.result;
-    expect(section.value).toEqual({ preset: 'CA', max_goods_cents: 1_000_000, max_weight_grams: null, max_orders: null });
+    expect(section.value).toEqual({ preset: 'CA', max_goods_cents: 1_000_000, max_weight_grams: null, max_orders: null, drivers_see_customer_phone: false });
     const driver = await newDriver(20);
     const vehicle = await newVehicle(20);
     const a = await addOrder(db(), { zip: '95814', totalCents: 600_000 });

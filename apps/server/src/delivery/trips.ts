@@ -146,7 +146,13 @@ async function stopsOf(db: Db, tripId: number) {
     .selectFrom('trip_stops')
     .innerJoin('orders', 'orders.id', 'trip_stops.order_id')
     .selectAll('orders')
-    .select(['trip_stops.position as position'])
+    .select([
+      'trip_stops.position as position',
+      'trip_stops.outcome as outcome',
+      'trip_stops.failed_reason as failed_reason',
+      'trip_stops.outcome_at as outcome_at',
+      'trip_stops.cash_cents as cash_cents',
+    ])
     .where('trip_stops.trip_id', '=', tripId)
     .orderBy('trip_stops.position')
     .execute();
@@ -179,7 +185,18 @@ export async function tripView(db: Db, store: Store, trip: Row<'trips'>): Promis
     created_at: trip.created_at,
     started_at: trip.started_at,
     ended_at: trip.ended_at,
-    stops: stops.map((s) => ({ ...deliveryOrderView(store, s), position: s.position })),
+    ended_by: trip.ended_by,
+    cash_expected_cents: trip.cash_expected_cents,
+    cash_collected_cents: trip.cash_collected_cents,
+    end_note: trip.end_note,
+    stops: stops.map((s) => ({
+      ...deliveryOrderView(store, s),
+      position: s.position,
+      outcome: s.outcome,
+      failed_reason: s.failed_reason,
+      outcome_at: s.outcome_at,
+      cash_cents: s.cash_cents,
+    })),
     load: { goods_cents: load.goodsCents, weight_grams: Math.round(load.weightGrams * 1000) / 1000, orders: load.orders },
     limits,
     over: trip.status === 'planned' ? tripLimitProblems(limits, load) : [],
@@ -346,24 +363,27 @@ export async function suggestedOrder(db: Db, store: Store, tripId: number): Prom
 export async function startTrip(db: Db, store: Store, tripId: number, actor: OrderActor, now: Date): Promise<Row<'trips'>> {
   const trip = await tripRow(db, store.storeId, tripId);
   const limits = await tripLimitsOf(db, store);
-  const iso = now.toISOString();
   // A Kysely transaction (not a group-commit unit): the lifecycle's moves below run inside it.
-  return db.transaction().execute(async (trx) => {
-    await lockPlanned(trx, trip, iso);
-    const stops = await stopsOf(trx, trip.id);
-    if (stops.length === 0) throw new ApiError(400, TRIP_MESSAGES.empty(trip.ledger_number), { errorCode: 'trip_empty' });
-    for (const o of stops)
-      if (o.status !== 'confirmed') throw new ApiError(400, TRIP_MESSAGES.notReady(o.increment_id, o.status), { errorCode: 'order_not_ready' });
-    const load = loadOf(stops);
-    const over = tripLimitProblems(limits, load);
-    if (over.length > 0)
-      throw new ApiError(400, TRIP_MESSAGES.overLimit(over.map((p) => p.message)), { errorCode: 'trip_over_limit', meta: { over } });
-    await trx
-      .updateTable('trips')
-      .set({ status: 'started', started_at: iso, updated_at: iso, goods_cents: load.goodsCents, weight_grams: load.weightGrams })
-      .where('id', '=', trip.id)
-      .execute();
-    for (const o of stops) await applyTransition(trx, { storeId: store.storeId, orderId: o.id, action: 'send_out', input: {}, actor, now });
-    return trx.selectFrom('trips').selectAll().where('id', '=', trip.id).executeTakeFirstOrThrow();
-  });
+  return db.transaction().execute((trx) => startTripIn(trx, store, trip, limits, actor, now));
+}
+
+/** The start inside the caller's transaction (the driver's `start` action runs it beside its action record). */
+export async function startTripIn(trx: Db, store: Store, trip: Row<'trips'>, limits: TripLimits, actor: OrderActor, now: Date): Promise<Row<'trips'>> {
+  const iso = now.toISOString();
+  await lockPlanned(trx, trip, iso);
+  const stops = await stopsOf(trx, trip.id);
+  if (stops.length === 0) throw new ApiError(400, TRIP_MESSAGES.empty(trip.ledger_number), { errorCode: 'trip_empty' });
+  for (const o of stops)
+    if (o.status !== 'confirmed') throw new ApiError(400, TRIP_MESSAGES.notReady(o.increment_id, o.status), { errorCode: 'order_not_ready' });
+  const load = loadOf(stops);
+  const over = tripLimitProblems(limits, load);
+  if (over.length > 0)
+    throw new ApiError(400, TRIP_MESSAGES.overLimit(over.map((p) => p.message)), { errorCode: 'trip_over_limit', meta: { over } });
+  await trx
+    .updateTable('trips')
+    .set({ status: 'started', started_at: iso, updated_at: iso, goods_cents: load.goodsCents, weight_grams: load.weightGrams })
+    .where('id', '=', trip.id)
+    .execute();
+  for (const o of stops) await applyTransition(trx, { storeId: store.storeId, orderId: o.id, action: 'send_out', input: {}, actor, now });
+  return trx.selectFrom('trips').selectAll().where('id', '=', trip.id).executeTakeFirstOrThrow();
 }

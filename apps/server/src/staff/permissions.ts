@@ -33,6 +33,9 @@ export const PERMISSIONS = [
   'delivery:read',
   'delivery:manage',
   'trips:read',
+  // The driver's phone (issue 29): act on trips (start, deliver, fail, end) — a driver only its own
+  // trips, managers and owners any — and report the phone's offline queue.
+  'trips:drive',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -47,7 +50,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<StaffRole, readonly Permission[]>
   owner: PERMISSIONS,
   manager: PERMISSIONS,
   budtender: ['self', 'orders:read', 'orders:write', 'customers:verify', 'menu:read', 'menu:stock', 'deals:read', 'delivery:read', 'trips:read'],
-  driver: ['self', 'trips:read'],
+  driver: ['self', 'trips:read', 'trips:drive'],
 };
 
 export function roleCan(role: StaffRole, permission: Permission): boolean {

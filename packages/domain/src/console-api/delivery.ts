@@ -119,7 +119,19 @@ export interface TripView {
   created_at: string;
   started_at: string | null;
   ended_at: string | null;
-  stops: (DeliveryOrderView & { position: number })[];
+  /** The end of the trip (issue 29 "End of trip"): who ended it, cash expected from the delivered orders and handed in, the note. */
+  ended_by: string | null;
+  cash_expected_cents: number | null;
+  cash_collected_cents: number | null;
+  end_note: string | null;
+  /** Each stop with what happened at the door (null: not yet) and the cash entered for it at the end. */
+  stops: (DeliveryOrderView & {
+    position: number;
+    outcome: 'delivered' | 'failed' | null;
+    failed_reason: 'no_valid_id' | 'not_home' | 'refused' | 'under_age' | 'other' | null;
+    outcome_at: string | null;
+    cash_cents: number | null;
+  })[];
   /** What it carries now (orders' totals after deals; flower-equivalent grams). */
   load: { goods_cents: number; weight_grams: number; orders: number };
   limits: TripLimits;

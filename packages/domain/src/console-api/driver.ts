@@ -75,7 +75,9 @@ export const driverActionBody = z.discriminatedUnion(
         signature_png: z
           .string({ message: 'The customer must sign.' })
           .startsWith('data:image/png;base64,', 'The signature must be a PNG image.')
-          .max(SIGNATURE_MAX_CHARS, 'The signature image is too large.'),
+          .max(SIGNATURE_MAX_CHARS, 'The signature image is too large.')
+          // The bare prefix (an empty pad) is no signature.
+          .regex(/^data:image\/png;base64,[A-Za-z0-9+/]{16,}={0,2}$/, 'The customer must sign.'),
       })
       .strict(),
     /** Failed: the goods stay on the trip and go back in stock once the trip ends. */
@@ -85,6 +87,7 @@ export const driverActionBody = z.discriminatedUnion(
         kind: z.literal('fail'),
         order_id: dbId('order_id must be an order id'),
         reason: z.enum(STOP_FAILED_REASONS, { message: 'Choose why the delivery failed.' }),
+        /** Required when the reason is `other` (the server says so in plain words). */
         note: z.string().trim().max(500).optional(),
       })
       .strict(),
@@ -102,12 +105,70 @@ export const driverActionBody = z.discriminatedUnion(
 );
 export type DriverActionBody = z.input<typeof driverActionBody>;
 
+/** The words of refusals the phone shows (the server's; the phone may check the same before sending). */
+export const DRIVER_MESSAGES = {
+  noteRequired: 'Say in a note why the delivery failed (reason "Other").',
+  underAge: (age: number) => `The customer is ${age} on this day: the order cannot be handed over. Mark the stop failed (under age).`,
+  underMedicalAge: (age: number, min: number) =>
+    `The customer is ${age} on this day, under this store's minimum age of ${min} for medical orders: the order cannot be handed over. Mark the stop failed (under age).`,
+  badBirthDate: 'The birth date on the ID is not a real date in the past: check it and enter it again.',
+  medcardRequired: "This is a medical order: check the customer's medical card and confirm it before handing over.",
+} as const;
+
+/** The note a failed stop needs (reason `other`); null when fine. */
+export function failNoteProblem(reason: StopFailedReasonName, note: string | undefined): string | null {
+  return reason === 'other' && !(note ?? '').trim() ? DRIVER_MESSAGES.noteRequired : null;
+}
+
+/** One order at the end of a trip: what it should bring in against what the driver handed in. */
+export interface TripEndOrder {
+  order_id: number;
+  increment_id: string;
+  outcome: 'delivered' | 'failed';
+  /** The order's total for a delivered order (paid on delivery), 0 for a failed one. */
+  expected_cents: number;
+  collected_cents: number;
+  /** collected − expected: negative is short. */
+  difference_cents: number;
+  /** Failed stops: the order was cancelled and its goods went back in stock at this end. */
+  restocked: boolean;
+}
+
+/** The end of a trip (the `end` action, POST /delivery/trips/:tripId/end): cash against the orders, per order. */
+export interface TripEndSummary {
+  cash_expected_cents: number;
+  cash_collected_cents: number;
+  difference_cents: number;
+  orders: TripEndOrder[];
+  /** Only the orders whose collected cash differs from what was expected. */
+  differences: TripEndOrder[];
+}
+
 /** The answer to an action (the first time and on every retry of the same action_id). */
 export interface DriverActionAnswer {
   action_id: string;
   /** true when this answer was given before (a retry). */
   replayed: boolean;
   trip: TripView;
+  /** Only for `end`. */
+  end?: TripEndSummary;
+}
+
+/**
+ * POST /delivery/trips/:tripId/end (managers and owners, from the console): the same end as the
+ * phone's `end` action, without an action id (a second end is refused: the trip has ended).
+ */
+export const tripEndBody = z
+  .object({
+    cash: z.array(z.object({ order_id: dbId(), cash_cents: z.number().int().min(0).max(100_000_000) }).strict()).max(200),
+    note: z.string().trim().max(1000).optional(),
+  })
+  .strict();
+export type TripEndBody = z.input<typeof tripEndBody>;
+/** Its answer. */
+export interface TripEndAnswer {
+  trip: TripView;
+  end: TripEndSummary;
 }
 
 /** POST /delivery/devices/report: what still waits on the phone. */
@@ -147,4 +208,12 @@ export interface DriverStopView {
   outcome: 'delivered' | 'failed' | null;
   failed_reason: StopFailedReasonName | null;
   outcome_at: string | null;
+}
+
+/** A trip as the driver's phone shows it: the trip, its stops as DriverStopView. */
+export type DriverTripView = Omit<TripView, 'stops'> & { stops: DriverStopView[] };
+
+/** GET /delivery/my-trips (a driver login): its planned and started trips, and those that ended today (store's day), newest first. */
+export interface DriverMyTrips {
+  items: DriverTripView[];
 }

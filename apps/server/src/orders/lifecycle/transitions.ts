@@ -51,6 +51,8 @@ export interface TransitionRequest {
   confirmClosed?: boolean;
   /** The refusal's wording (default the console's, which names its checkbox). */
   closedMessage?: (label: string) => string;
+  /** More for the history row's data (issue 29: the door's ID check, the trip). */
+  eventData?: Record<string, unknown>;
 }
 
 export interface TransitionResult {
@@ -187,7 +189,7 @@ export async function applyTransition(db: Db, req: TransitionRequest, hooks: Tra
         kind: 'status',
         from_status: from,
         to_status: to,
-        data: JSON.stringify({ action: req.action, ...data }),
+        data: JSON.stringify({ action: req.action, ...data, ...req.eventData }),
       })
       .execute();
     const eventId = await appendOutboxEvent(trx, {
