@@ -3,17 +3,15 @@
  * (GET /delivery/my-trips) with the actions still on the phone laid over it, so a tap shows at once
  * ("Delivered — waiting to send") and a reload in a dead zone shows the same.
  */
-import type { DriverActionBody, DriverStopView, TripView } from './types.ts';
+import type { DriverActionBody, DriverMyTrips, DriverStopView, DriverTripView } from './types.ts';
 import type { RefusedAction } from './driver-queue.ts';
 
 /** A trip with its stops as the driver's phone reads them (GET /delivery/my-trips). */
-export type DriverTrip = Omit<TripView, 'stops'> & { stops: DriverStopView[] };
+export type DriverTrip = DriverTripView;
 
-/** The answer of GET /delivery/my-trips: `{ items }` (an older server answered the list itself). */
-export function tripsOf(answer: unknown): DriverTrip[] {
-  if (Array.isArray(answer)) return answer as DriverTrip[];
-  const items = (answer as { items?: unknown; trips?: unknown } | null)?.items ?? (answer as { trips?: unknown } | null)?.trips;
-  return Array.isArray(items) ? (items as DriverTrip[]) : [];
+/** The trips of GET /delivery/my-trips. */
+export function tripsOf(answer: DriverMyTrips | null | undefined): DriverTrip[] {
+  return Array.isArray(answer?.items) ? answer.items : [];
 }
 
 export interface ShownStop extends DriverStopView {

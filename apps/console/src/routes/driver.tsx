@@ -33,7 +33,7 @@ import {
 import { nextStop, showTrip, tripsOf, type DriverTrip, type ShownStop, type ShownTrip } from '../lib/driver-trips.ts';
 import { dateTime, dayIn, time } from '../lib/format.ts';
 import { useSession } from '../lib/session.tsx';
-import type { ConsoleStore, DriverActionBody, IdDocumentName, StopFailedReasonName } from '../lib/types.ts';
+import type { ConsoleStore, DriverActionBody, DriverMyTrips, IdDocumentName, StopFailedReasonName } from '../lib/types.ts';
 import { useTitle } from './layout.tsx';
 
 interface DriverOutlet {
@@ -85,7 +85,7 @@ export function DriverLayout() {
     if (!store) return;
     const startedAt = Date.now();
     try {
-      setTrips(tripsOf(await api<unknown>('GET', `/stores/${store.id}/delivery/my-trips`)));
+      setTrips(tripsOf(await api<DriverMyTrips>('GET', `/stores/${store.id}/delivery/my-trips`)));
       setLoadError(null);
       readBack(startedAt);
     } catch (err) {
@@ -307,14 +307,20 @@ export function DriverTripPage() {
   useTitle(trip ? `Trip ${trip.ledger_number}` : 'Trip');
   const [dialog, setDialog] = useState<{ kind: 'deliver' | 'fail'; orderId: number } | null>(null);
   const nextHeading = useRef<HTMLHeadingElement>(null);
+  // After Deliver / Could not deliver the stop is gone from "Next stop": the next one's heading takes
+  // focus. In an effect, so after the dialog's own (a child's effects run first) closed it: while it
+  // is modal the page behind is inert and cannot take focus.
+  const [focusNext, setFocusNext] = useState(0);
+  useEffect(() => {
+    if (focusNext) nextHeading.current?.focus();
+  }, [focusNext]);
   if (!trip) return <TripMissing outlet={outlet} />;
   const next = nextStop(trip);
   const others = trip.stops.filter((s) => s !== next);
   const open = dialog ? trip.stops.find((s) => s.order_id === dialog.orderId) ?? null : null;
   const afterAction = () => {
     setDialog(null);
-    // The stop just done is gone from "Next stop": the next one's heading takes focus.
-    requestAnimationFrame(() => nextHeading.current?.focus());
+    setFocusNext((n) => n + 1);
   };
   const done = trip.stops.filter((s) => s.outcome !== null).length;
 
