@@ -129,7 +129,7 @@ test('a driver delivers a trip through a dead zone: each action applied once, th
     plate: `7${tag}`.slice(0, 7).toUpperCase(),
   });
   const names = ['Ada', 'Ben', 'Cleo'];
-  const orders = [];
+  const orders: { id: number; increment_id: string }[] = [];
   for (const name of names) orders.push(await deliveryOrder(request, manager, `${name}${word}`));
   const trip = await call<{ id: number; ledger_number: string; stops: { id: number; total_cents: number }[] }>(
     request,
@@ -284,7 +284,7 @@ test('a driver delivers a trip through a dead zone: each action applied once, th
   expect(orders.map((o) => ended.stops.find((s) => s.id === o.id)!.outcome)).toEqual(['delivered', 'failed', 'delivered']);
   expect(ended.stops.find((s) => s.id === orders[1].id)!.failed_reason).toBe('not_home');
   expect(ended.cash_collected_cents).toBe(totals[0] + totals[2] - 500);
-  const statuses = [];
+  const statuses: string[] = [];
   for (const o of orders) statuses.push((await call<{ status: string }>(request, manager, 'GET', `/stores/${STORE}/orders/${o.id}`)).status);
   expect(statuses).toEqual(['completed', 'cancelled', 'completed']);
   const rows = dbAll<{ action_id: string; n: number }>(
