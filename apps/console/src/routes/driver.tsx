@@ -148,7 +148,12 @@ export function DriverLayout() {
                 <button
                   type="button"
                   className="btn-ghost"
-                  onClick={() => void signOut().finally(() => navigate('/login', { replace: true }))}
+                  onClick={() => {
+                    // Actions still on the phone stay there (and go when someone signs in again): say so first.
+                    const n = queue.waiting.length;
+                    if (n > 0 && !window.confirm(`${actions(n)} still waiting to send. They stay on this phone and are sent after the next sign-in. Sign out anyway?`)) return;
+                    void signOut().finally(() => navigate('/login', { replace: true }));
+                  }}
                 >
                   Sign out{staff ? <span className="sr-only"> ({staff.name})</span> : null}
                 </button>
