@@ -57,6 +57,11 @@ const lazyPages = {
   deliveryReceipt: page(() => import('./routes/delivery-records.tsx'), 'DeliveryReceiptPage'),
   endOfDay: page(() => import('./routes/delivery-records.tsx'), 'EndOfDayPage'),
   recordRetention: page(() => import('./routes/settings-record-retention.tsx'), 'RecordRetentionSettingsPage'),
+  // The driver's phone (issue 29): one chunk, its layout and pages.
+  driverLayout: page(() => import('./routes/driver.tsx'), 'DriverLayout'),
+  driverToday: page(() => import('./routes/driver.tsx'), 'DriverTodayPage'),
+  driverTrip: page(() => import('./routes/driver.tsx'), 'DriverTripPage'),
+  driverEnd: page(() => import('./routes/driver.tsx'), 'DriverEndTripPage'),
 };
 const lazy = (name: keyof typeof lazyPages) => ({ lazy: lazyPages[name].lazy });
 
@@ -80,6 +85,18 @@ const routes: RouteObject[] = [
           { path: '/reset-password', ...lazy('resetPassword') },
           { path: '/account', ...lazy('account') },
           { path: '/staff', ...lazy('staff') },
+        ],
+      },
+      {
+        // The driver's phone (issue 29): its own slim layout, no order alerts; a driver sees only these.
+        path: '/stores/:storeId/driver',
+        ...lazy('driverLayout'),
+        hydrateFallbackElement: <StandaloneFallback />,
+        errorElement: <StandaloneLoadError />,
+        children: [
+          { index: true, ...lazy('driverToday') },
+          { path: 'trips/:tripId', ...lazy('driverTrip') },
+          { path: 'trips/:tripId/end', ...lazy('driverEnd') },
         ],
       },
       {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { Fragment, useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
 import { Loading, PageTitle } from '../components/ui.tsx';
 import { AlertsProvider, storeAlerts, useAlerts, useOptionalAlerts, waitingText, type StoreAlerts } from '../lib/alerts.tsx';
@@ -7,6 +7,8 @@ import type { ConsoleStore } from '../lib/types.ts';
 import { zoneLabel } from '../lib/format.ts';
 
 const PUBLIC_PATHS = new Set(['/login', '/reset-password']);
+/** A driver login (issue 29) sees only its phone's pages and its account. */
+const DRIVER_PATH = /^\/(?:stores\/\d+\/driver(?:\/|$)|account$)/;
 
 /** Sets the tab title: `Page · Verdant console`. */
 export function useTitle(title: string): void {
@@ -26,7 +28,7 @@ export function Shell() {
 }
 
 function Guard() {
-  const { staff, checking } = useSession();
+  const { staff, stores, checking } = useSession();
   const location = useLocation();
   if (checking)
     return (
@@ -38,6 +40,11 @@ function Guard() {
     const next = location.pathname === '/' ? '' : `?next=${encodeURIComponent(location.pathname + location.search)}`;
     return <Navigate to={`/login${next}`} replace />;
   }
+  // A driver: its trips (the store's own, or the choice of stores), never the order pages or their alerts.
+  if (staff?.role === 'driver') {
+    if (DRIVER_PATH.test(location.pathname) || PUBLIC_PATHS.has(location.pathname)) return <Outlet />;
+    return stores.length === 1 ? <Navigate to={`/stores/${stores[0].id}/driver`} replace /> : <DriverStores />;
+  }
   // Signed in: one live stream and the new-order alerts for every page (issue 26).
   if (staff)
     return (
@@ -46,6 +53,30 @@ function Guard() {
       </AlertsProvider>
     );
   return <Outlet />;
+}
+
+/** A driver of several stores (or none): which store's trips. */
+function DriverStores() {
+  const { stores } = useSession();
+  useTitle('Choose a store');
+  return (
+    <main id="main" className="mx-auto max-w-xl p-4">
+      <PageTitle>Choose a store</PageTitle>
+      {stores.length === 0 ? (
+        <p>No store is assigned to you yet. Ask a manager to add you to a store.</p>
+      ) : (
+        <ul className="grid gap-3" aria-label="Your stores">
+          {stores.map((store) => (
+            <li key={store.id}>
+              <Link to={`/stores/${store.id}/driver`} className="card block text-lg font-semibold text-green-900 underline">
+                {store.name}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </main>
+  );
 }
 
 /** `/console/`: the member's only store's queue, or a choice of stores. */
@@ -80,9 +111,10 @@ export function HomeRedirect() {
 /** Header of every signed-in page: who is signed in, the member's pages and sign-out, and the new-order alerts. */
 export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
   const { staff, stores, signOut } = useSession();
-  const alerts = useAlerts();
+  // A driver has no order alerts (issue 29): the bar then shows its account and its trips only.
+  const alerts = useOptionalAlerts();
   // Staff and Account pages keep the store last worked in: its Orders and the rest stay one click away.
-  const store = storeProp ?? alerts.store ?? undefined;
+  const store = storeProp ?? alerts?.store ?? undefined;
   const navigate = useNavigate();
   const location = useLocation();
   // Phones: the pages behind a disclosure button; closed again after every navigation.
@@ -131,7 +163,7 @@ export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
             ) : null}
           </p>
           <div className="ml-auto flex items-center gap-2">
-            {alerts.store && <MuteButton />}
+            {alerts?.store && <MuteButton />}
             <button
               type="button"
               className="btn-secondary md:hidden"
@@ -170,9 +202,10 @@ export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
                     {(staff?.role === 'owner' || staff?.role === 'manager') && item(`/stores/${store.id}/api-keys`, 'API keys')}
                   </>
                 )}
+                {staff?.role === 'driver' && stores.map((s) => <Fragment key={s.id}>{item(`/stores/${s.id}/driver`, stores.length > 1 ? `Trips · ${s.name}` : 'Trips', false)}</Fragment>)}
                 {can(staff, 'staff:manage') && item('/staff', 'Staff')}
                 {item('/account', 'Account')}
-                {stores.length > 1 && item('/', 'Switch store')}
+                {stores.length > 1 && staff?.role !== 'driver' && item('/', 'Switch store')}
               </ul>
             </nav>
             {staff && (
@@ -192,7 +225,7 @@ export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
           </div>
         </div>
       </header>
-      <NewOrdersBar />
+      {alerts && <NewOrdersBar />}
     </>
   );
 }

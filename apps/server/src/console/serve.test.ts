@@ -130,6 +130,23 @@ describe('console serving', () => {
     }
   });
 
+  it('serves the service worker and the web app manifest from the build root, revalidated; nothing else there (issue 29)', async () => {
+    fs.writeFileSync(path.join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+    fs.writeFileSync(path.join(dir, 'manifest.webmanifest'), '{"name":"Verdant console","scope":"/console/"}');
+    const sw = await built.inject({ method: 'GET', url: '/console/sw.js' });
+    expect(sw.statusCode).toBe(200);
+    expect(sw.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(sw.headers['cache-control']).toBe('no-cache');
+    expect(sw.body).toContain('addEventListener');
+    const manifest = await built.inject({ method: 'GET', url: '/console/manifest.webmanifest' });
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.headers['content-type']).toBe('application/manifest+json; charset=utf-8');
+    expect(JSON.parse(manifest.body)).toEqual({ name: 'Verdant console', scope: '/console/' });
+    // A root file the build lacks answers 404, not the app; other root files are not served.
+    expect((await built.inject({ method: 'GET', url: '/console/icon-512.png' })).statusCode).toBe(404);
+    expect((await built.inject({ method: 'GET', url: '/console/secret.txt' })).body).not.toContain('not an asset');
+  });
+
   it('leaves other paths to the storefront', async () => {
     const res = await built.inject({ method: 'GET', url: '/consoles' });
     expect(res.body).toBe('storefront');

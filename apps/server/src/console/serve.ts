@@ -24,7 +24,16 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.woff2': 'font/woff2',
   '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
 };
+
+/**
+ * Files at the build's root (apps/console/public, issue 29 "The driver's phone"): the console's
+ * service worker and its web app manifest and icons, so a driver's phone installs the console and
+ * opens the driver's pages offline. Not hashed: revalidated on every use (the worker's own update
+ * check reads it anew too).
+ */
+export const CONSOLE_ROOT_FILES = ['sw.js', 'manifest.webmanifest', 'icon.svg', 'icon-192.png', 'icon-512.png'] as const;
 /** The build's compressed copies, best first. */
 const ENCODINGS = [
   { name: 'br', ext: '.br' },
@@ -73,6 +82,19 @@ export function registerConsole(app: FastifyInstance, opts: ConsoleOptions = {})
     return cached.html;
   };
 
+  for (const name of CONSOLE_ROOT_FILES)
+    app.get(`/console/${name}`, async (_request, reply) => {
+      reply.header('x-robots-tag', 'noindex, nofollow');
+      const file = path.join(dir, name);
+      const body = await fs.promises.readFile(file).catch(() => null);
+      if (!body) {
+        reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8');
+        return 'Not found';
+      }
+      reply.header('cache-control', 'no-cache');
+      reply.type(TYPES[path.extname(name)] ?? 'application/octet-stream');
+      return reply.send(body);
+    });
   app.get('/console', shell);
   app.get('/console/*', shell);
   app.get<{ Params: { file: string } }>('/console/assets/:file', async (request, reply) => {
