@@ -117,7 +117,8 @@ test.describe('at tablet size (1024×768)', () => {
       await expect(arrival).toBeVisible({ timeout: 2000 });
       await expect(arrival).toContainText('Bay 2 · Silver Subaru Outback');
       await expect(arrival).toContainText('Waiting under 1 min');
-      await expect(page.getByTestId('live-announcer')).toHaveText(`Curbside: order #${incrementId} is here (bay 2, Silver Subaru Outback).`);
+      // Each announcement is its own line of the live region (a new order arriving meanwhile adds its own).
+      await expect(page.getByTestId('live-announcer').getByText(`Curbside: order #${incrementId} is here (bay 2, Silver Subaru Outback).`, { exact: true })).toBeAttached();
       expect(await page.evaluate(() => (window as unknown as { __tones: number }).__tones)).toBeGreaterThanOrEqual(tonesBefore + 2);
       await expectNoAxeViolations(page);
       await page.screenshot({ path: test.info().outputPath('curbside-queue.png') });
@@ -147,7 +148,7 @@ test.describe('at tablet size (1024×768)', () => {
       await plain.screenshot({ path: test.info().outputPath('curbside-phone-no-js.png'), fullPage: true });
       await plainContext.close();
       await page.bringToFront();
-      await expect(page.getByTestId('live-announcer')).toHaveText(`Curbside: order #${incrementId} changed to bay 1, Green Jeep Wrangler.`);
+      await expect(page.getByTestId('live-announcer').getByText(`Curbside: order #${incrementId} changed to bay 1, Green Jeep Wrangler.`, { exact: true })).toBeAttached();
       await expect(arrival).toContainText('Bay 1 · Green Jeep Wrangler');
       // One more chime: two more tones.
       expect(await page.evaluate(() => (window as unknown as { __tones: number }).__tones)).toBeGreaterThanOrEqual(tonesBeforeChange + 2);

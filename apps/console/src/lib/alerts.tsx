@@ -43,8 +43,21 @@ export interface LiveAlerts {
   now: number;
   notifications: NotificationPermission | 'unsupported';
   enableNotifications(): void;
-  announcement: string;
+  /**
+   * What the live region says: the announcements of the last ANNOUNCE_KEEP_MS, oldest first, each its
+   * own line. A new order arriving a moment after a curbside arrival must not wipe the arrival before
+   * a screen reader reads it (each added line is read on its own).
+   */
+  announcements: readonly Announcement[];
 }
+
+export interface Announcement {
+  id: number;
+  text: string;
+}
+
+const ANNOUNCE_KEEP_MS = 15_000;
+const ANNOUNCE_MAX = 5;
 
 /**
  * What a store's pages read of the alerts (through the store layout's outlet): the live stream of
@@ -127,7 +140,13 @@ export function AlertsProvider({ children }: { children: ReactNode }) {
 
   const [liveTick, setLiveTick] = useState(0);
   const [lastEvent, setLastEvent] = useState<LiveOrderEvent | null>(null);
-  const [announcement, setAnnouncement] = useState('');
+  const [announcements, setAnnouncements] = useState<(Announcement & { at: number })[]>([]);
+  const announceSeq = useRef(0);
+  const setAnnouncement = useCallback((text: string) => {
+    const at = Date.now();
+    const id = ++announceSeq.current;
+    setAnnouncements((list) => [...list.filter((a) => at - a.at < ANNOUNCE_KEEP_MS), { id, text, at }].slice(-ANNOUNCE_MAX));
+  }, []);
   const [waiting, setWaiting] = useState<WaitingOrder[]>([]);
   const [opened, setOpened] = useState<ReadonlySet<number>>(new Set());
   const [muted, setMutedState] = useState(() => sessionGet(MUTE_KEY) === '1');
@@ -218,7 +237,7 @@ export function AlertsProvider({ children }: { children: ReactNode }) {
       }
       if (store) void readWaiting(store.id);
     },
-    [notify, readWaiting, store],
+    [notify, readWaiting, setAnnouncement, store],
   );
   const onConnected = useCallback(() => {
     setLiveTick((n) => n + 1);
@@ -277,9 +296,9 @@ export function AlertsProvider({ children }: { children: ReactNode }) {
       now,
       notifications,
       enableNotifications,
-      announcement,
+      announcements,
     }),
-    [store, liveTick, lastEvent, liveState, newOrders, unseen, markSeen, markAllSeen, muted, setMuted, now, notifications, enableNotifications, announcement],
+    [store, liveTick, lastEvent, liveState, newOrders, unseen, markSeen, markAllSeen, muted, setMuted, now, notifications, enableNotifications, announcements],
   );
   return <AlertsContext.Provider value={value}>{children}</AlertsContext.Provider>;
 }

@@ -272,13 +272,15 @@ function MuteButton() {
  * them, and the offer of system notifications (asked on a click, as browsers require).
  */
 function NewOrdersBar() {
-  const { store, newOrders, now, notifications, enableNotifications, markAllSeen, announcement } = useAlerts();
+  const { store, newOrders, now, notifications, enableNotifications, markAllSeen, announcements } = useAlerts();
   const location = useLocation();
   const onQueue = !!store && location.pathname === `/stores/${store.id}/orders`;
   return (
     <>
       <div role="status" aria-live="polite" className="sr-only" data-testid="live-announcer">
-        {announcement}
+        {announcements.map((a) => (
+          <p key={a.id}>{a.text}</p>
+        ))}
       </div>
       {store && newOrders.length > 0 && (
         <section aria-labelledby="new-orders-title" className="border-b border-amber-400 bg-amber-50">
