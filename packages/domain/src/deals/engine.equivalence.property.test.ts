@@ -6,6 +6,12 @@
  * test-support/deals/reference-engine.ts. Random carts of demo products (repeated skus at other
  * prices, costs, empty lines) and random deal lists of every kind, field and gate, in random
  * contexts; plain lists, prepared lists, and one prepared list across many carts.
+ *
+ * Everything but `exact` must be equal. `exact` is each engine's own claim that it searched every
+ * component it realised, and which stand-alone deals an engine realises depends on its bounds: the
+ * fast engine bounds a group by min(Σ (price − price/N), Σ room) where the earlier engine used Σ room
+ * alone, so each sometimes skips a deal the other tries (and gives up on, when the space is over
+ * `exactLimit`). Such a deal cannot beat the answer, which is why the answers are equal.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -104,6 +110,9 @@ const anyDeal = (id: string): fc.Arbitrary<Deal> =>
     )
     .map((d) => dealSchema.parse(JSON.parse(JSON.stringify({ ...d, id, title: id })) as DealInput));
 
+/** The answer without the engine's claim of exhaustiveness (see the header). */
+const answer = ({ exact: _exact, ...rest }: ReturnType<typeof evaluateDeals>) => rest;
+
 const dealList = (max: number) => fc.integer({ min: 0, max }).chain((k) => fc.tuple(...Array.from({ length: k }, (_, i) => anyDeal(`d${String(i).padStart(2, '0')}`))));
 
 /** Up to 20 lines of demo products; the same sku may come back at another price; some lines are empty. */
@@ -128,9 +137,9 @@ describe('the fast deals engine gives the same answer as the engine before the s
     fc.assert(
       fc.property(cartArb(12), dealList(10), ctxArb, floorArb, fc.constantFrom(undefined, 0, 200, 20_000), (lines, deals, ctx, floor, exactLimit) => {
         const options = exactLimit === undefined ? {} : { exactLimit };
-        const expected = referenceEvaluateDeals(lines, deals, ctx, floor, options);
-        expect(evaluateDeals(lines, deals, ctx, floor, options)).toEqual(expected);
-        expect(evaluateDeals(lines, prepareDeals(deals), ctx, floor, options)).toEqual(expected);
+        const expected = answer(referenceEvaluateDeals(lines, deals, ctx, floor, options));
+        expect(answer(evaluateDeals(lines, deals, ctx, floor, options))).toEqual(expected);
+        expect(answer(evaluateDeals(lines, prepareDeals(deals), ctx, floor, options))).toEqual(expected);
       }),
       { numRuns: 300 },
     );
@@ -140,7 +149,7 @@ describe('the fast deals engine gives the same answer as the engine before the s
     fc.assert(
       fc.property(dealList(16), fc.array(fc.tuple(cartArb(20), ctxArb, floorArb), { minLength: 2, maxLength: 6 }), (deals, runs) => {
         const prepared = prepareDeals(deals);
-        for (const [lines, ctx, floor] of runs) expect(evaluateDeals(lines, prepared, ctx, floor)).toEqual(referenceEvaluateDeals(lines, deals, ctx, floor));
+        for (const [lines, ctx, floor] of runs) expect(answer(evaluateDeals(lines, prepared, ctx, floor))).toEqual(answer(referenceEvaluateDeals(lines, deals, ctx, floor)));
       }),
       { numRuns: 80 },
     );

@@ -1190,14 +1190,21 @@ function aloneBound(deal: Deal, cands: readonly Cand[], classes: readonly UnitCl
   }
   const cand = cands.find((c) => c.deal === deal)!;
   let bound = cand.percent ? 1 : 0;
+  // A group (mix and match, bundle) never saves more than the room of the units it could use: Σ room
+  // is a second bound, and the smaller of the two sums is one too (not a per-unit minimum; see optimistic).
+  let rooms = 0;
   classes.forEach((cl, c) => {
     let best = 0;
+    let eligible = false;
     cand.roleEligible.forEach((row, r) => {
-      if (row[c]) best = Math.max(best, optimistic(cand, r, cl));
+      if (!row[c]) return;
+      eligible = true;
+      best = Math.max(best, optimistic(cand, r, cl));
     });
     bound += best * cl.count;
+    if (eligible) rooms += cl.room * cl.count;
   });
-  return bound;
+  return deal.kind === 'bundle' || deal.kind === 'mix_match' ? Math.min(bound, rooms) : bound;
 }
 
 /** How many more items a group kind needs before it can apply once (or once more), from the cart's eligible units. */

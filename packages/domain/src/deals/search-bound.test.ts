@@ -31,3 +31,19 @@ describe('the exact search keeps the best mix-and-match group when cost floors d
     expect(Object.fromEntries(r.lines.map((l) => [l.lineId, l.totalCents]))).toEqual({ l0: 2900, l1: 1, l2: 2 });
   });
 });
+
+describe('a deal that stands alone is realised only when its bound can beat the answer so far', () => {
+  it('a bundle bounded by its units’ room cannot beat $51.50 off the order on one $52 eighth: not searched, the answer is exact even with no search allowed', () => {
+    // One Blue Dream eighth (5200, floor 50: room 5150). $51.50 off the order takes all the room; a
+    // "any 2 for $0.06" bundle could save at most min(Σ (price − 6/2), Σ room) = 5150, so it is never
+    // tried. Its price − price/N bound alone (5197) would try it and, with exactLimit 0, give up.
+    const lines = [{ ...line('l0', 'FL-BLUE-DREAM-8TH', 0) }];
+    const common = { status: 'active', limits: { perOrder: 1 }, stacking: { deals: false, coupons: false, points: false } };
+    const order = dealSchema.parse({ ...common, id: 'd0', title: 'd0', kind: 'threshold', condition: { type: 'spend', cents: 1000 }, reward: { target: 'order', reward: { type: 'amount', cents: 5150 } } });
+    const bundle = dealSchema.parse({ ...common, id: 'd1', title: 'd1', kind: 'bundle', name: 'B', items: [{ set: {}, qty: 1 }, { set: {}, qty: 1 }], priceCents: 6 });
+    const r = evaluateDeals(lines, [order, bundle], ctx, { minUnitCents: 50, useCost: false }, { exactLimit: 0 });
+    expect(r.discountCents).toBe(5150);
+    expect(r.applied.map((a) => a.dealId)).toEqual(['d0']);
+    expect(r.exact).toBe(true);
+  });
+});
