@@ -21,9 +21,11 @@ function run(title, cmd, args, env = {}) {
   return res.status === 0;
 }
 
-function firstLine(text) {
+/** The first lines of an error (the message, the locator, expected and received), indented under its test. */
+function errorHead(text, lines = 8) {
   // eslint-disable-next-line no-control-regex
-  return String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+  const all = String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((l) => l.trim());
+  return all.slice(0, lines).map((l) => l.slice(0, 240)).join('\n          ');
 }
 
 function collectPlaywrightFailures(suites, titles) {
@@ -34,7 +36,9 @@ function collectPlaywrightFailures(suites, titles) {
         const results = test.results ?? [];
         const bad = results.filter((res) => res.status !== 'passed' && res.status !== 'skipped');
         if (test.status === 'unexpected' || test.status === 'flaky') {
-          failures.push(`browser ${[...here, spec.title].join(' › ')} (${test.status})\n          ${firstLine(bad[0]?.error?.message)}`);
+          const error = bad[0]?.error;
+          const at = error?.location ? ` at ${path.relative(root, error.location.file)}:${error.location.line}` : '';
+          failures.push(`browser ${[...here, spec.title].join(' › ')} (${test.status})${at}\n          ${errorHead(error?.message)}`);
         }
       }
     }
@@ -77,8 +81,8 @@ if (!only || only === 'unit') {
     for (const file of r.testResults ?? []) {
       const rel = path.relative(root, file.name);
       const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
-      for (const t of failedTests) failures.push(`unit    ${rel} › ${t.fullName ?? t.title}\n          ${firstLine(t.failureMessages?.[0])}`);
-      if (file.status === 'failed' && failedTests.length === 0) failures.push(`unit    ${rel} (the file failed: ${firstLine(file.message)})`);
+      for (const t of failedTests) failures.push(`unit    ${rel} › ${t.fullName ?? t.title}\n          ${errorHead(t.failureMessages?.[0])}`);
+      if (file.status === 'failed' && failedTests.length === 0) failures.push(`unit    ${rel} (the file failed: ${errorHead(file.message, 3)})`);
     }
   } else if (!ok) failed += 1;
   stages.push(['unit + integration', ok]);
