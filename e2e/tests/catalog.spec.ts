@@ -2,6 +2,7 @@ import { MESSAGES } from '@verdant/domain';
 import type { Locator, Page } from '@playwright/test';
 import { expect, expectNoAxeViolations, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
 import { cardPrices, productCards } from '../fixtures/catalog.ts';
+import { cartToken, notice, storeApi } from '../fixtures/cart.ts';
 
 test.beforeEach(async ({ context }) => {
   await passGateByCookie(context, 'downtown', 'recreational');
@@ -258,6 +259,37 @@ test.describe('product page', () => {
     expect(product.offers['@type']).toBe('AggregateOffer');
     expect(product.offers.priceCurrency).toBe('USD');
     expect(product.offers.lowPrice).toMatch(/^\d+\.\d{2}$/);
+  });
+
+  test('a size tapped before the page’s script has run is the size chosen once it runs (a slow phone)', async ({ page, request }) => {
+    // Hold the page's scripts until the tap is made: the server's HTML is all the shopper has.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(storeUrl('downtown', '/p/FL-BLUE-DREAM/blue-dream'), { waitUntil: 'commit' });
+    const sizes = page.getByRole('group', { name: 'Size' });
+    const sevenGrams = sizes.getByRole('radio', { name: /^7 g \(1\/4 oz\)/ });
+    const label = (await sevenGrams.getAttribute('id')) ?? '';
+    const sevenPrice = /\$\d+\.\d{2}/.exec((await page.locator(`label[for="${label}"]`).textContent()) ?? '')?.[0];
+    expect(sevenPrice).toBeTruthy();
+    await sevenGrams.check();
+    expect(await page.locator('html').getAttribute('data-hydrated')).toBeNull();
+
+    release();
+    await expect(page.locator('html[data-hydrated]')).toHaveCount(1);
+    // React has the tap: the price, the URL and the radio all say 7 g, and stay so.
+    await expect(page).toHaveURL(storeUrl('downtown', '/p/FL-BLUE-DREAM/blue-dream/FL-BLUE-DREAM-QTR'));
+    await expect(page.getByTestId('product-price')).toContainText(sevenPrice!);
+    await expect(sevenGrams).toBeChecked();
+    // And the cart gets the 7 g size.
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(notice(page, 'Product has been added to the cart!')).toBeVisible();
+    const token = await cartToken(page);
+    const pulled = await (await storeApi(request).get(`/api/cart/pull?cartId=${token}`)).json();
+    expect((pulled as { result: { sku: string }[] }).result.map((l) => l.sku)).toEqual(['FL-BLUE-DREAM-QTR']);
   });
 
   test('a wrong slug and a legacy URL redirect to the product page', async ({ page }) => {

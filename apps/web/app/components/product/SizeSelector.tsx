@@ -1,4 +1,5 @@
 import { formatMoney } from '@verdant/domain';
+import { useEffect, useRef } from 'react';
 import { cachedElement } from '../../lib/cached-element.tsx';
 import { pageFragments } from '../../lib/fragment-cache.ts';
 import type { SizeChoice } from '../../lib/product-page.ts';
@@ -16,6 +17,17 @@ interface Props {
  * named `size`: inside the page's GET form they work without JavaScript too.
  */
 export function SizeSelector({ choices, selectedSize, onChoose, money }: Props) {
+  const group = useRef<HTMLFieldSetElement>(null);
+  // A size tapped before React took over the server's page (a slow phone) is checked in the DOM but
+  // not in the state: hydration keeps the DOM's `checked`, and the next render would put the
+  // state's size back. Once hydrated, a checked radio other than the state's is adopted as a choice.
+  useEffect(() => {
+    const picked = group.current?.querySelector<HTMLInputElement>('input[name="size"]:checked');
+    const size = picked ? Number(picked.value) : null;
+    if (size != null && size !== selectedSize) onChoose?.(size);
+    // Once, at hydration: later changes arrive through onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   // On the server the group's markup comes from the fragment cache once rendered (the handlers are
   // not in the markup): the key is every field of a choice the markup reads, the selection, the money.
   const key = `sizes\u0000${JSON.stringify([
@@ -24,7 +36,7 @@ export function SizeSelector({ choices, selectedSize, onChoose, money }: Props) 
     money.locale,
     choices.map((c) => [c.size, c.label, c.available, c.charge, c.price, c.discountPrice != null, c.perGram]),
   ])}`;
-  return cachedElement(pageFragments, key, 'fieldset', { className: 'min-w-0' }, () => (
+  return cachedElement(pageFragments, key, 'fieldset', { className: 'min-w-0', ref: group }, () => (
     <SizeOptions choices={choices} selectedSize={selectedSize} onChoose={onChoose} money={money} />
   ));
 }
