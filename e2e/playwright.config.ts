@@ -33,7 +33,10 @@ export default defineConfig({
   outputDir: path.join(os.tmpdir(), `verdant-e2e-results-${E2E_PORT}`),
   use: {
     baseURL: `http://downtown.localhost:${E2E_PORT}`,
-    trace: 'retain-on-failure',
+    // A trace records every action's DOM and a screencast: real CPU on a 2-core machine, and CI's
+    // trace files are never seen (CI keeps only the log, whose tail names each failure with its
+    // error). Local runs keep them for failures.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     // The service worker caches pages and answers; journeys that are not about it run without it
     // (e2e/tests/pwa.spec.ts allows it).
     serviceWorkers: 'block',
