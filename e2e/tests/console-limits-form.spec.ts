@@ -7,10 +7,9 @@
  *
  * Own data: none written (Downtown's limits page is edited and left unsaved).
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { consoleUrl, OWNER, staffLogin } from '../fixtures/console.ts';
-import { AXE_TAGS, expect, expectNoAxeViolations, test } from '../fixtures/store.ts';
+import { axe, expect, expectNoAxeViolations, test } from '../fixtures/store.ts';
 
 const DOWNTOWN = 1;
 const CAP_PROBLEM = 'A cap is a number above 0 in the bucket’s unit, “no cap” or “not sold”.';
@@ -18,7 +17,7 @@ const CAP_PROBLEM = 'A cap is a number above 0 in the bucket’s unit, “no cap
 /** Axe on the page at tablet size; on a phone on the limits form (the page's history table is another change's). */
 async function axeClean(page: Page, whole: boolean) {
   if (whole) return expectNoAxeViolations(page);
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).include('form[aria-label="Purchase limits"]').analyze();
+  const results = await axe(page).include('form[aria-label="Purchase limits"]').analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 }
 

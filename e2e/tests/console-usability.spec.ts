@@ -6,10 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
 import { consoleUrl, dbAll, expectQueue, keepSection, OWNER, queueRow, staffLogin, storeClock } from '../fixtures/console.ts';
 import { storeApi } from '../fixtures/cart.ts';
-import { AXE_TAGS, expect, expectNoAxeViolations, PORT, test } from '../fixtures/store.ts';
+import { axe, expect, expectNoAxeViolations, PORT, test } from '../fixtures/store.ts';
 import { orderableEighth } from '../fixtures/stock.ts';
 import { createCustomer, newCustomer } from '../fixtures/account.ts';
 
@@ -512,7 +511,7 @@ for (const viewport of [
         await shot(name);
         const wider = await overflow();
         if (wider > 0) problems.push(`${name}: ${wider} px wider than the window`);
-        const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+        const results = await axe(page).analyze();
         for (const v of results.violations) problems.push(`${name}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
         // The way back to the orders: in the navigation (behind the Menu button on a phone).
         const nav = page.getByRole('navigation', { name: 'Console' });

@@ -8,10 +8,9 @@
  * Own data: Wellness's delivery zones (no other journey delivers at Wellness or reads its zones).
  */
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { consoleUrl, OWNER, staffLogin } from '../fixtures/console.ts';
-import { AXE_TAGS, expect, expectNoAxeViolations, test } from '../fixtures/store.ts';
+import { axe, expect, expectNoAxeViolations, test } from '../fixtures/store.ts';
 
 const WELLNESS = 3;
 
@@ -21,7 +20,7 @@ const WELLNESS = 3;
  */
 async function axeClean(page: Page, whole: boolean) {
   if (whole) return expectNoAxeViolations(page);
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).include('form[aria-label="Delivery zones"]').analyze();
+  const results = await axe(page).include('form[aria-label="Delivery zones"]').analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 }
 
