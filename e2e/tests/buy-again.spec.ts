@@ -2,7 +2,8 @@
  * Buy again (issue 30) on a phone: a customer with a completed order of two accessories, one since
  * re-priced by the store and the other sold out, taps "Buy again" on the order's page, reads both
  * changes in words (with similar products for the sold-out one), and finds the cart at today's price.
- * Axe clean, nothing wider than the screen.
+ * Scrolled down, the phone header keeps search and cart on screen (issue 30's menu item). Axe clean,
+ * nothing wider than the screen.
  *
  * Own data: two Downtown accessories no other journey looks at; the store's changes go through the
  * console API as its owner, and are put back at the end whatever happened.
@@ -121,6 +122,13 @@ test('Buy again on a phone: a changed price and a sold-out line said plainly, th
     expect(await similar.count()).toBeLessThanOrEqual(2);
     await expect(similar.first()).toHaveAttribute('href', /^\/p\//);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoAxeViolations(page);
+
+    // Scrolled down, the phone header keeps its search and cart on screen (issue 30), axe clean.
+    await page.getByRole('contentinfo').scrollIntoViewIfNeeded();
+    await expect(page.getByRole('banner').getByRole('button', { name: /^Cart, 1 item$/ })).toBeInViewport();
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Search', exact: true })).toBeInViewport();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Menu', exact: true })).not.toBeInViewport();
     await expectNoAxeViolations(page);
 
     // The cart holds the re-priced product at today's price, and not the sold-out one.
