@@ -148,6 +148,10 @@ describeEachDatabase('buy again', (getDb) => {
     expect(foreign).toMatchObject({ status: 404, result: B.orderNotFound });
     expect(none).toMatchObject({ status: 404, result: B.orderNotFound });
     expect(await pulled(other)).toEqual([]);
+    // The owner without an Idempotency-Key: refused before anything is read or added.
+    const keyless = await owner.s.call('POST', `/api/cart/buy-again?cartId=${owner.s.token}`, { order_id: orderId }, owner.auth);
+    expect(keyless.status).toBe(400);
+    expect(await pulled(owner)).toEqual([]);
     // A guest (no customer token) is told to log in; the other store does not know the order either.
     const guest = new Shopper(app);
     await guest.createCart();
