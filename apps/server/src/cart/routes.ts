@@ -20,6 +20,7 @@ import { inWriteTransaction } from '../db/group-commit.ts';
 import { cartDeleteSchema, cartUpdateSchema, cartUpdateSchemaOf, orderTypeSchema } from './schemas.ts';
 import type { RouteDocs } from '../http/route-docs.ts';
 import { deleteFromCart, updateCart } from './update.ts';
+import { buyAgain, BUY_AGAIN_MESSAGES } from './buy-again.ts';
 import { cartTotals, readCart, serverItem, totalsOf } from './view.ts';
 
 const createSchema = z.object({
@@ -55,6 +56,12 @@ const collectTotalsSchema = z.object({
     })
     .optional(),
 });
+
+const buyAgainSchema = z.object({
+  order_id: z.string().trim().min(1, BUY_AGAIN_MESSAGES.orderNotFound).max(64, BUY_AGAIN_MESSAGES.orderNotFound),
+  residency: z.enum(['resident', 'non_resident']).nullable().optional(),
+});
+const idempotencyKeySchema = z.string().trim().min(8, 'An Idempotency-Key header (8 to 200 characters) is required').max(200, 'An Idempotency-Key header (8 to 200 characters) is required');
 
 const couponSchema = z.object({ coupon: z.string().trim().min(1, M.incorrectCoupon).max(64, M.incorrectCoupon) });
 
@@ -114,6 +121,30 @@ export function registerCartRoutes(app: FastifyInstance, c: CommerceContext): vo
     );
     return ok('cartItem' in body && items.length === 1 ? items[0] : items);
   });
+
+  app.post(
+    '/api/cart/buy-again',
+    cartDocs("Put one of my past orders' items back in the cart, at today's prices (issue 30)", {
+      description:
+        "Needs the customer's access token (Bearer) and an `Idempotency-Key` header: a retry with the same key answers the first answer and adds nothing. " +
+        'Every line goes through the same checks as `cart/update` (stock, licence, medical card, purchase limits); a line that does not fit whole is added at the largest quantity that fits. ' +
+        'Answers per line `added`, `price_changed`, `sold_out`, `not_sold` or `limited`, with a message and, for what cannot be had, up to 2 similar products in stock. ' +
+        "Another customer's order, or an order of another store, is 404.",
+      body: buyAgainSchema,
+      security: 'customer',
+      errors: { 401: 'No valid customer token', 404: 'No such order of mine, or no such cart' },
+    }),
+    async (request) => {
+      const body = parseOr400(buyAgainSchema, request.body, 'shopper');
+      const viewer = await viewerOf(request);
+      if (viewer.tokenInvalid) throw new ApiError(401, BUY_AGAIN_MESSAGES.loginRequired);
+      if (!viewer.customer) throw new ApiError(401, BUY_AGAIN_MESSAGES.loginRequired);
+      const key = parseOr400(idempotencyKeySchema, request.headers['idempotency-key'] ?? '', 'shopper');
+      return ok(
+        await buyAgain(c.db, c.catalog, request.store, token(request), viewer, { incrementId: body.order_id, idempotencyKey: key, residency: body.residency ?? null }, c.now()),
+      );
+    },
+  );
 
   app.post('/api/cart/delete', cartDocs('Remove a cart line', { body: cartDeleteSchema }), async (request) => {
     const body = parseOr400(cartDeleteSchema, request.body, 'shopper');

@@ -14,8 +14,8 @@
 import type { Store } from '@verdant/domain';
 import { ApiError } from '../http/envelope.ts';
 import { runSql } from '../db/compiled.ts';
-import { inWriteTransaction } from '../db/group-commit.ts';
-import { cartCacheFor } from './cart-cache.ts';
+import { inWriteTransaction, type TransactionHooks } from '../db/group-commit.ts';
+import { cartCacheFor, type CartCache } from './cart-cache.ts';
 import { cartProducts, type CatalogSource } from './catalog-source.ts';
 import { licenseProblem, stockProblem } from './checks.ts';
 import { limitChangeProblem, limitScope } from '../limits/enforce.ts';
@@ -49,80 +49,98 @@ export type ServerItem = ReturnType<typeof serverItem>;
  * database); the stock they are checked against is read from the database in the transaction.
  */
 export async function updateCart(db: Db, catalog: CatalogSource | null, store: Store, token: string | null, req: UpdateRequest, viewer: CartViewer, now: Date): Promise<ServerItem[]> {
-  const customer = viewer.customer;
   const cache = cartCacheFor(db);
   const scope = await limitScope(db, store);
-  return inWriteTransaction(db, async (trx, tx) => {
-    // The committed copy when the server keeps one (SQLite), else the database. A unit that fails
-    // writes nothing, so the copy stays right; one that writes replaces it (cache.writing below).
-    const kept = token ? cache?.get(token, store.storeId) : undefined;
-    if (kept) assertCartViewer(kept.cart, viewer);
-    const { cart, rows } = kept ?? (await requireCartWithLines(trx, token, store.storeId, viewer, true));
-    for (const c of req.changes) if (c.quoteId != null && String(c.quoteId) !== cart.token) throw new ApiError(400, M.quoteMismatch);
-    const ctx = resolveContext(store, customer, now);
-    const skus = [...rows.map((r) => r.sku), ...req.changes.flatMap((c) => (c.sku ? [c.sku] : []))];
-    const products = await cartProducts(trx, catalog, store.storeId, skus, ctx.groupId, 'always');
-    const before = resolveRows(rows, products, ctx);
-    const slots: Slot[] = before.map((e) => ({ rowId: e.row.id, row: e.row, resolved: e.resolved, touched: false, removed: req.mode === 'replace' }));
-    // Module-level helpers rather than closures: this runs for every cart change.
-    const rv: Resolver = { products, ctx };
+  return inWriteTransaction(db, (trx, tx) => updateCartIn(trx, tx, cache, scope, catalog, store, token, req, viewer, now));
+}
 
-    for (const change of req.changes) {
-      const target = change.item_id != null ? slots.find((s) => s.rowId === change.item_id) : undefined;
-      if (change.item_id != null && !target) throw new ApiError(404, `Cart item ${change.item_id} not found`);
-      const own = target && !change.sku ? lineInputOf(target.row!) : null;
-      const input: LineInput = own
-        ? { sku: own.sku, qty: change.qty, size: own.size, product_option: change.product_option ?? own.product_option }
-        : { sku: change.sku!, qty: change.qty, size: change.size, product_option: change.product_option };
-      const lines = resolveLine(input, products, ctx);
-      if (req.mode === 'replace') {
-        for (const r of lines) place(slots, r, rv, target && lines.length === 1 ? target : undefined, true);
-      } else if (target && lines.length === 1) {
-        const other = slots.find((s) => !s.removed && s !== target && s.resolved?.key === lines[0].key);
-        if (other) {
-          other.resolved = resolveAt(rv, lines[0], other.resolved!.qty + lines[0].qty);
-          other.touched = true;
-          target.removed = true;
-        } else {
-          Object.assign(target, { resolved: lines[0], touched: true, removed: false });
-        }
+/**
+ * updateCart's unit, for a caller that already runs a write transaction and makes several cart
+ * changes in it (./buy-again.ts): the same checks and writes. `cache` null: the caller keeps the
+ * server's copy of the cart right itself (it forgets it).
+ */
+export async function updateCartIn(
+  trx: Db,
+  tx: TransactionHooks,
+  cache: CartCache | null,
+  scope: Awaited<ReturnType<typeof limitScope>>,
+  catalog: CatalogSource | null,
+  store: Store,
+  token: string | null,
+  req: UpdateRequest,
+  viewer: CartViewer,
+  now: Date,
+): Promise<ServerItem[]> {
+  const customer = viewer.customer;
+  // The committed copy when the server keeps one (SQLite), else the database. A unit that fails
+  // writes nothing, so the copy stays right; one that writes replaces it (cache.writing below).
+  const kept = token ? cache?.get(token, store.storeId) : undefined;
+  if (kept) assertCartViewer(kept.cart, viewer);
+  const { cart, rows } = kept ?? (await requireCartWithLines(trx, token, store.storeId, viewer, true));
+  for (const c of req.changes) if (c.quoteId != null && String(c.quoteId) !== cart.token) throw new ApiError(400, M.quoteMismatch);
+  const ctx = resolveContext(store, customer, now);
+  const skus = [...rows.map((r) => r.sku), ...req.changes.flatMap((c) => (c.sku ? [c.sku] : []))];
+  const products = await cartProducts(trx, catalog, store.storeId, skus, ctx.groupId, 'always');
+  const before = resolveRows(rows, products, ctx);
+  const slots: Slot[] = before.map((e) => ({ rowId: e.row.id, row: e.row, resolved: e.resolved, touched: false, removed: req.mode === 'replace' }));
+  // Module-level helpers rather than closures: this runs for every cart change.
+  const rv: Resolver = { products, ctx };
+
+  for (const change of req.changes) {
+    const target = change.item_id != null ? slots.find((s) => s.rowId === change.item_id) : undefined;
+    if (change.item_id != null && !target) throw new ApiError(404, `Cart item ${change.item_id} not found`);
+    const own = target && !change.sku ? lineInputOf(target.row!) : null;
+    const input: LineInput = own
+      ? { sku: own.sku, qty: change.qty, size: own.size, product_option: change.product_option ?? own.product_option }
+      : { sku: change.sku!, qty: change.qty, size: change.size, product_option: change.product_option };
+    const lines = resolveLine(input, products, ctx);
+    if (req.mode === 'replace') {
+      for (const r of lines) place(slots, r, rv, target && lines.length === 1 ? target : undefined, true);
+    } else if (target && lines.length === 1) {
+      const other = slots.find((s) => !s.removed && s !== target && s.resolved?.key === lines[0].key);
+      if (other) {
+        other.resolved = resolveAt(rv, lines[0], other.resolved!.qty + lines[0].qty);
+        other.touched = true;
+        target.removed = true;
       } else {
-        if (target) target.removed = true;
-        for (const r of lines) place(slots, r, rv, undefined, false);
+        Object.assign(target, { resolved: lines[0], touched: true, removed: false });
       }
+    } else {
+      if (target) target.removed = true;
+      for (const r of lines) place(slots, r, rv, undefined, false);
     }
+  }
 
-    const live = slots.filter(isLive);
-    if (live.length > MAX_CART_LINES) throw new ApiError(400, M.tooManyLines);
-    const after = live.flatMap((s) => (s.resolved ? [s.resolved] : []));
-    const changed = live.filter((s) => s.touched).map((s) => s.resolved!);
-    const problem =
-      medicalCardProblem(customer, cart.license_type, now, changed) ??
-      licenseProblem(changed, cart.license_type) ??
-      stockProblem(after, changed);
-    if (problem) throw new ApiError(400, problem);
-    // Purchase-limit buckets (../limits/enforce.ts): earlier orders in the windows are read in this transaction.
-    const limitInput = { ...scope, customerType: cart.license_type, residency: req.residency ?? null, customerId: customer?.id ?? null, now };
-    const overLimit = await limitChangeProblem(trx, limitInput, before.flatMap((e) => (e.resolved ? [e.resolved] : [])), after);
-    if (overLimit) throw overLimit;
-    if (req.burnCredits != null && req.burnCredits > 0) {
-      // A guide for the shopper only: the order spends the points, under a lock (orders/prepare.ts).
-      const balance = await pointsBalance(trx, customer?.id ?? null, store.storeId);
-      if (req.burnCredits > balance) throw new ApiError(400, M.notEnoughPoints(balance));
-    }
-    const { items, lines, touchedCart } = await write(trx, cart, slots, req, now);
-    // Gone until the COMMIT (later units and readers see the database), then the cart as written.
-    cache?.writing(cart.token, tx, () => ({
-      cart: {
-        ...cart,
-        updated_at: touchedCart ? now.toISOString() : cart.updated_at,
-        ...(req.orderType ? { order_type: req.orderType } : {}),
-        ...(req.burnCredits != null ? { credits: req.burnCredits } : {}),
-      },
-      rows: lines,
-    }));
-    return items;
-  });
+  const live = slots.filter(isLive);
+  if (live.length > MAX_CART_LINES) throw new ApiError(400, M.tooManyLines);
+  const after = live.flatMap((s) => (s.resolved ? [s.resolved] : []));
+  const changed = live.filter((s) => s.touched).map((s) => s.resolved!);
+  const problem =
+    medicalCardProblem(customer, cart.license_type, now, changed) ??
+    licenseProblem(changed, cart.license_type) ??
+    stockProblem(after, changed);
+  if (problem) throw new ApiError(400, problem);
+  // Purchase-limit buckets (../limits/enforce.ts): earlier orders in the windows are read in this transaction.
+  const limitInput = { ...scope, customerType: cart.license_type, residency: req.residency ?? null, customerId: customer?.id ?? null, now };
+  const overLimit = await limitChangeProblem(trx, limitInput, before.flatMap((e) => (e.resolved ? [e.resolved] : [])), after);
+  if (overLimit) throw overLimit;
+  if (req.burnCredits != null && req.burnCredits > 0) {
+    // A guide for the shopper only: the order spends the points, under a lock (orders/prepare.ts).
+    const balance = await pointsBalance(trx, customer?.id ?? null, store.storeId);
+    if (req.burnCredits > balance) throw new ApiError(400, M.notEnoughPoints(balance));
+  }
+  const { items, lines, touchedCart } = await write(trx, cart, slots, req, now);
+  // Gone until the COMMIT (later units and readers see the database), then the cart as written.
+  cache?.writing(cart.token, tx, () => ({
+    cart: {
+      ...cart,
+      updated_at: touchedCart ? now.toISOString() : cart.updated_at,
+      ...(req.orderType ? { order_type: req.orderType } : {}),
+      ...(req.burnCredits != null ? { credits: req.burnCredits } : {}),
+    },
+    rows: lines,
+  }));
+  return items;
 }
 
 /** Put a resolved line into the cart: merge with a line of the same key, else claim `target` or a free row, else new. */

@@ -7,13 +7,14 @@
  * minute and the settings' 1 s cache).
  */
 import type { FastifyInstance } from 'fastify';
-import { isSpecPerOrderModel, normaliseLimitModel, publicDelivery, type DealDisplaySettings, type PublicDelivery } from '@verdant/domain';
+import { cannabisTaxShare, isSpecPerOrderModel, normaliseLimitModel, publicDelivery, taxShareNote, type DealDisplaySettings, type PublicDelivery } from '@verdant/domain';
 import { LIMITS } from '../limits/section.ts';
 import { AGE_SECTION } from '../age/section.ts';
 import { HOURS } from '../hours/section.ts';
 import { ZONES_SECTION } from '../shipping/zones.ts';
 import { DEAL_DISPLAY_SECTION } from '../deals/display-section.ts';
 import { DEAL_FLOOR_SECTION } from '../deals/floor-section.ts';
+import { TAX_SECTION } from '../tax/section.ts';
 import type { StoreSettings } from './service.ts';
 
 export interface StorefrontOptions {
@@ -28,25 +29,30 @@ export interface StorefrontOptions {
   perOrderLimit: boolean;
   /** Issue 28: the setting `deal-display` (which preset the pages follow; deals/display-section.ts). */
   dealDisplay: DealDisplaySettings;
+  /** Issue 30: "Prices exclude about 25 % in taxes, …" from the store's tax lines (domain cannabisTaxShare); null: none apply. */
+  taxNote: string | null;
 }
 
 export async function storefrontOptions(settings: StoreSettings, storeId: number): Promise<StorefrontOptions> {
-  const [zones, age, limits, dealDisplay] = await Promise.all([
+  const [zones, age, limits, dealDisplay, tax] = await Promise.all([
     settings.get(storeId, ZONES_SECTION),
     settings.get(storeId, AGE_SECTION),
     settings.get(storeId, LIMITS),
     settings.get(storeId, DEAL_DISPLAY_SECTION),
+    settings.get(storeId, TAX_SECTION),
   ]);
+  const share = cannabisTaxShare(tax.value.lines);
   return {
     delivery: publicDelivery(zones.value.zones),
     medicalMinimumAge: age.value.medicalMinimumAge,
     perOrderLimit: isSpecPerOrderModel(normaliseLimitModel(limits.value.model)),
     dealDisplay: dealDisplay.value,
+    taxNote: share ? taxShareNote(share) : null,
   };
 }
 
 /** The sections whose values the storefront's pages render. */
-export const PAGE_SECTIONS: readonly string[] = [HOURS.name, ZONES_SECTION.name, AGE_SECTION.name, LIMITS.name, DEAL_DISPLAY_SECTION.name, DEAL_FLOOR_SECTION.name];
+export const PAGE_SECTIONS: readonly string[] = [HOURS.name, ZONES_SECTION.name, AGE_SECTION.name, LIMITS.name, DEAL_DISPLAY_SECTION.name, DEAL_FLOOR_SECTION.name, TAX_SECTION.name];
 
 /**
  * After a save of a section the pages show (console or any other writer: StoreSettings.onSaved),

@@ -175,6 +175,27 @@ export interface CartLimits {
   guest_notice: string | null;
 }
 
+/** Issue 30: one line of `POST /api/cart/buy-again` (apps/server/src/cart/buy-again.ts). */
+export interface BuyAgainLine {
+  sku: string;
+  name: string;
+  qty: number;
+  added: number;
+  status: 'added' | 'price_changed' | 'sold_out' | 'not_sold' | 'limited';
+  price_then: number;
+  price_now: number | null;
+  /** What changed, in the server's words; null when the line went in as it was. */
+  message: string | null;
+  /** For what cannot be had: up to 2 similar products in stock (paths without the store prefix). */
+  similar: { sku: string; name: string; url: string }[];
+}
+
+export interface BuyAgainAnswer {
+  order_id: string;
+  added: number;
+  lines: BuyAgainLine[];
+}
+
 /** Spec §7: `/api/stock/list` takes at most 15 skus per call. */
 export const STOCK_LIST_CHUNK = 15;
 
@@ -192,6 +213,8 @@ export interface CartTransport {
   stockList(skus: readonly string[]): Promise<StockItem[]>;
   /** Issue 14: the purchase-limit meters of the cart for this residency (absent from test doubles that don't need it). */
   limits?(token: string, residency: Residency | null): Promise<CartLimits>;
+  /** Issue 30: a past order's lines into the cart (a logged-in customer's); one key per tap, kept for its retries. */
+  buyAgain?(token: string, orderId: string, idempotencyKey: string, residency: Residency | null): Promise<BuyAgainAnswer>;
 }
 
 const cart = (token: string) => ({ cartId: token });
@@ -233,6 +256,15 @@ export function createHttpCartTransport(withUser: WithUserToken = asGuest, o: { 
     deleteCoupon: (token) => api<boolean>('/api/cart/delete-coupon', { method: 'POST', query: cart(token) }),
     stockCheck: (sku, qty) => callApi<StockItem>('/api/stock/check', { query: { sku, qty } }),
     limits: (token, residency) => api<CartLimits>('/api/cart/limits', { query: { ...cart(token), residency } }),
+    buyAgain: (token, orderId, idempotencyKey, residency) =>
+      api<BuyAgainAnswer>('/api/cart/buy-again', {
+        method: 'POST',
+        query: cart(token),
+        headers: { 'idempotency-key': idempotencyKey },
+        body: { order_id: orderId, ...(residency ? { residency } : {}) },
+        // Several lines, each through the cart's checks, in one transaction: more than a cart change's 5 s on a busy store.
+        timeoutMs: 15_000,
+      }),
     stockList: async (skus) => {
       const out: StockItem[] = [];
       for (let i = 0; i < skus.length; i += STOCK_LIST_CHUNK) {

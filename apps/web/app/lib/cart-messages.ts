@@ -18,6 +18,9 @@ export const CART_MESSAGES = {
   syncDisabled: 'We couldn’t reach the store, so this cart is kept on this device only. Prices and taxes are estimates until the store answers.',
   unreachable: 'We couldn’t reach the store just now. Your cart is saved on this device and will be sent when the connection is back.',
   couponNeedsSync: 'Coupons can be applied once the store can be reached.',
+  /** Issue 30: buying an order again asks the store for today's prices and stock, so it needs a connection. */
+  buyAgainOffline: 'Buy again needs a connection: it asks the store for today’s prices and stock. Your cart is unchanged; try again when you are back online.',
+  buyAgainNothing: 'Nothing from this order could be added to your cart.',
 } as const;
 
 /** Notice actions (spec §8: each notice has OK; success notices also Proceed to checkout). */

@@ -171,7 +171,7 @@ export type AppContext = {
    * Issue 14: the store's delivery zones as the shopper is told them and its medical minimum age
    * (server store-settings/storefront.ts); absent: the defaults (toPublicStore).
    */
-  storeOptions?(storeId: number): Promise<{ delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings }>;
+  storeOptions?(storeId: number): Promise<{ delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings; taxNote?: string | null }>;
 };
 
 declare module 'react-router' {

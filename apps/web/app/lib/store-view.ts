@@ -56,6 +56,8 @@ export interface PublicStore {
    * store's state): Massachusetts adult use shows no "sale", no percent and no struck-through price.
    */
   dealDisplay: Record<LicenseType, { preset: string; rules: DealDisplayRules }>;
+  /** Issue 30: the menu's note that prices exclude taxes, with how much, from the store's tax lines (server store-settings/storefront.ts); null: none. */
+  taxNote: string | null;
 }
 
 /**
@@ -66,7 +68,7 @@ export interface PublicStore {
 export function toPublicStore(
   store: Store,
   hours?: HoursSettings | null,
-  options?: { delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings } | null,
+  options?: { delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings; taxNote?: string | null } | null,
 ): PublicStore {
   const { delivery_radius_miles, ...place } = store.dispensarySettings.place_info;
   return {
@@ -97,6 +99,7 @@ export function toPublicStore(
         return [licence, { preset: preset.id, rules: preset.rules }];
       }),
     ) as PublicStore['dealDisplay'],
+    taxNote: options?.taxNote ?? null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CATALOG_MESSAGES, overLimitMessage, type Store } from '@verdant/domain';
 import { ApiError, NetworkError } from '../api/envelope.ts';
 import { CART_MESSAGES } from '../lib/cart-messages.ts';
@@ -259,5 +259,51 @@ describe('cart store: login and logout (spec §4 Login; VSF #5743 doubled quanti
     await cart().switchOwner('recreational');
     expect(cart().items.map((i) => `${i.sku}×${i.qty}`)).toEqual(['FL-BD-8TH×2']);
     expect(server.lines('customer-cart-000002')).toEqual(['FL-BD-8TH×2']);
+  });
+});
+
+describe('cart store: buy again (issue 30)', () => {
+  it('sends the shopper’s own change first, then takes the server’s cart with the order in it (a grown line keeps the server’s quantity)', async () => {
+    const { server, cart } = setup();
+    server.orders.set('000000042', [
+      { sku: 'AC-JAR', qty: 2 },
+      { sku: 'FL-BD-8TH', qty: 1 },
+    ]);
+    await cart().addItem(eighth);
+    const outcome = await cart().buyAgain('000000042', 'key-1');
+    expect(outcome).toMatchObject({ kind: 'done', answer: { order_id: '000000042', added: 3 } });
+    expect(server.lines()).toEqual(['FL-BD-8TH×3', 'AC-JAR×2']);
+    expect(cart().items.map((i) => `${i.sku}×${i.qty}`).sort()).toEqual(['AC-JAR×2', 'FL-BD-8TH×3']);
+    // A retry of the same tap adds nothing, and a later sync keeps the server's quantities.
+    await cart().buyAgain('000000042', 'key-1');
+    await cart().syncNow({ force: true });
+    expect(server.lines()).toEqual(['FL-BD-8TH×3', 'AC-JAR×2']);
+  });
+
+  it('without a cart yet, makes one first; a refusal comes back in the server’s words', async () => {
+    const { server, cart } = setup();
+    server.orders.set('1', [{ sku: 'AC-JAR', qty: 1 }]);
+    expect(await cart().buyAgain('1', 'k')).toMatchObject({ kind: 'done' });
+    expect(server.calls.slice(0, 2)).toEqual(['create', 'buyAgain']);
+    expect(cart().items.map((i) => i.sku)).toEqual(['AC-JAR']);
+    expect(await cart().buyAgain('2', 'k2')).toEqual({ kind: 'refused', message: 'Order not found' });
+  });
+
+  it('offline, asks nothing and says it needs a connection; no answer says the same and changes nothing', async () => {
+    const { server, cart } = setup();
+    server.orders.set('1', [{ sku: 'AC-JAR', qty: 1 }]);
+    await cart().addItem(eighth);
+    server.calls.length = 0;
+    vi.stubGlobal('navigator', { onLine: false });
+    try {
+      expect(await cart().buyAgain('1', 'k')).toEqual({ kind: 'offline', message: CART_MESSAGES.buyAgainOffline });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(server.calls).toEqual([]);
+    server.failNext.buyAgain = [new NetworkError()];
+    expect(await cart().buyAgain('1', 'k')).toEqual({ kind: 'offline', message: CART_MESSAGES.buyAgainOffline });
+    expect(server.lines()).toEqual(['FL-BD-8TH×2']);
+    expect(cart().items.map((i) => `${i.sku}×${i.qty}`)).toEqual(['FL-BD-8TH×2']);
   });
 });

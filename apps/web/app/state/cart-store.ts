@@ -8,7 +8,7 @@
  */
 import { cartItemsHash, checkTransactionLimit, CATALOG_MESSAGES, type LicenseType, type Store } from '@verdant/domain';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { CartLimits, CartTransport, Residency, ShippingAddressInput, ShippingInformation } from '../api/cart.ts';
+import type { BuyAgainAnswer, CartLimits, CartTransport, Residency, ShippingAddressInput, ShippingInformation } from '../api/cart.ts';
 import { ApiError, NetworkError } from '../api/envelope.ts';
 import { ALLOW_OUT_OF_STOCK_IN_CART, CART_SYNCHRONIZE } from '../lib/cart-config.ts';
 import { CART_MESSAGES } from '../lib/cart-messages.ts';
@@ -34,6 +34,9 @@ export type CartOutcome =
   | { kind: 'added' | 'updated'; warning: string | null }
   | { kind: 'refused'; message: string }
   | { kind: 'done' };
+
+/** What Buy again came to (issue 30): the server's account of each line, or why nothing was asked. */
+export type BuyAgainOutcome = { kind: 'done'; answer: BuyAgainAnswer } | { kind: 'offline'; message: string } | { kind: 'refused'; message: string };
 
 export interface CartState extends CartData {
   loaded: boolean;
@@ -68,6 +71,12 @@ export interface CartState extends CartData {
    * Resolves with the server's refusal (e.g. not enough points), else null.
    */
   setCredits(points: number): Promise<string | null>;
+  /**
+   * Issue 30: a past order's lines into this cart, by the server (`POST /api/cart/buy-again`, the
+   * cart's own checks), then the server's cart taken as it is. What the shopper changed here is sent
+   * first. `idempotencyKey`: one per tap, so a retry adds nothing twice. Offline: nothing is asked.
+   */
+  buyAgain(orderId: string, idempotencyKey: string): Promise<BuyAgainOutcome>;
   /** Sync now (load, back online, entering checkout); resolves with what the server refused. */
   syncNow(opts?: { force?: boolean; forceClientState?: boolean }): Promise<SyncReport>;
   syncStock(): Promise<void>;
@@ -337,6 +346,46 @@ export function createCartStore(o: CartStoreOptions): StoreApi<CartState> {
           await s.refreshTotals(true);
           return null;
         }),
+
+      buyAgain: async (orderId, idempotencyKey) => {
+        const offline: BuyAgainOutcome = { kind: 'offline', message: CART_MESSAGES.buyAgainOffline };
+        const transport = o.transport;
+        if (!sync || !transport?.buyAgain || !CART_SYNCHRONIZE) return offline;
+        if (typeof navigator !== 'undefined' && navigator.onLine === false) return offline;
+        const outcome = await queue.run(async (): Promise<BuyAgainOutcome> => {
+          await adopt();
+          try {
+            // The shopper's own changes reach the server first, so its cart is this one.
+            await sync.sync();
+            if (get().sync === 'unreachable') return offline;
+            if (get().sync === 'disabled') return offline;
+            let token = get().token;
+            if (!token) {
+              const licenseType = cartLicense();
+              try {
+                token = await transport.create(licenseType);
+              } catch (e) {
+                return e instanceof ApiError && e.status < 500 ? { kind: 'refused', message: e.message } : offline;
+              }
+              set({ token, licenseType, sync: 'idle', items: unlinkLines(get().items) });
+            }
+            let answer: BuyAgainAnswer;
+            try {
+              answer = await transport.buyAgain!(token, orderId, idempotencyKey, get().residency);
+            } catch (e) {
+              if (e instanceof ApiError && e.status < 500) return { kind: 'refused', message: e.message };
+              return offline;
+            }
+            const report = await sync.sync({ force: true, takeServer: true });
+            if (report.refused.length) o.onRefused?.(report.refused);
+            return { kind: 'done', answer };
+          } finally {
+            await save();
+          }
+        });
+        void refreshLimits();
+        return outcome;
+      },
 
       syncNow: (opts = {}) =>
         thenLimits(op<SyncReport>(emptyReport(), (s) => s.sync({ forceClientState: o.inCheckout?.() ?? false, ...opts }))).then((report) => {

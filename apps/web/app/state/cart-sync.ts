@@ -176,8 +176,10 @@ export function createCartSync(ctx: SyncContext) {
   /**
    * Pull, plan, execute, then totals. `force`: sync even when the hash says nothing changed;
    * `forceClientState`: the client is authoritative (the shopper's own change, or in checkout).
+   * `takeServer`: the server is, for quantities too (after the server itself changed the cart, as
+   * Buy again does: its lines come in, and a line it grew keeps the server's quantity).
    */
-  async function sync({ force = false, forceClientState = false }: { force?: boolean; forceClientState?: boolean } = {}): Promise<SyncReport> {
+  async function sync({ force = false, forceClientState = false, takeServer = false }: { force?: boolean; forceClientState?: boolean; takeServer?: boolean } = {}): Promise<SyncReport> {
     const report = emptyReport();
     for (let attempt = 0; attempt <= MAX_CART_BYPASS_ATTEMPTS; attempt++) {
       if (!(await ensureToken())) return report;
@@ -191,7 +193,7 @@ export function createCartSync(ctx: SyncContext) {
       try {
         const serverItems = await ctx.transport.pull(token);
         takeNewPrices(serverItems, report);
-        const plan = planCartSync(ctx.get().items, serverItems, { ...CART_SYNC_FLAGS, forceClientState });
+        const plan = planCartSync(ctx.get().items, serverItems, { ...CART_SYNC_FLAGS, forceClientState, ...(takeServer ? { serverSyncCanModifyLocalItems: true } : {}) });
         for (const action of plan.actions) await execute(action, token, report);
       } catch (e) {
         if (isNoAnswer(e)) {

@@ -6,7 +6,7 @@
  * which is how a lost response looks to a browser.
  */
 import type { LicenseType } from '@verdant/domain';
-import type { CartItemPayload, CartTransport, ServerItem, ServerTotals, StockItem } from '../../app/api/cart.ts';
+import type { BuyAgainAnswer, CartItemPayload, CartTransport, ServerItem, ServerTotals, StockItem } from '../../app/api/cart.ts';
 import { ApiError, NetworkError } from '../../app/api/envelope.ts';
 
 interface Line {
@@ -30,6 +30,9 @@ export class FakeCartServer {
   /** The logged-in customer's open cart: `create` answers it (as the server does for a customer token). */
   customerCart: string | null = null;
   prices = new Map<string, number>();
+  /** Past orders' lines for buyAgain, by order id; the keys already answered (a retry adds nothing). */
+  orders = new Map<string, { sku: string; qty: number }[]>();
+  private answered = new Map<string, BuyAgainAnswer>();
 
   private fail(kind: keyof CartTransport): 'lost-answer' | null {
     const next = this.failNext[kind]?.shift();
@@ -112,6 +115,26 @@ export class FakeCartServer {
       stockCheck: (sku, qty) => call('stockCheck', () => ({ sku, qty, size: null, is_in_stock: true, available_qty: null, status: this.stock.get(sku) ?? 'ok' })),
       stockList: (skus) =>
         call('stockList', () => skus.map((sku) => ({ sku, qty: 0, size: null, is_in_stock: this.stock.get(sku) !== 'out_of_stock', available_qty: null, status: this.stock.get(sku) ?? 'ok' }))),
+      buyAgain: (token, orderId, key) =>
+        call('buyAgain', () => {
+          const lines = this.cart(token);
+          const seen = this.answered.get(key);
+          if (seen) return seen;
+          const order = this.orders.get(orderId);
+          if (!order) throw new ApiError(404, 'Order not found');
+          for (const o of order) {
+            const same = lines.find((l) => l.sku === o.sku);
+            if (same) same.qty += o.qty;
+            else lines.push({ item_id: this.nextId++, sku: o.sku, qty: o.qty, size: null });
+          }
+          const answer: BuyAgainAnswer = {
+            order_id: orderId,
+            added: order.reduce((a, o) => a + o.qty, 0),
+            lines: order.map((o) => ({ sku: o.sku, name: `Product ${o.sku}`, qty: o.qty, added: o.qty, status: 'added', price_then: 1000, price_now: 1000, message: null, similar: [] })),
+          };
+          this.answered.set(key, answer);
+          return answer;
+        }),
     };
   }
 

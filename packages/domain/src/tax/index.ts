@@ -7,3 +7,4 @@ export * from './lines.ts';
 export { parseTaxSettings, taxLineSchema, taxSettingsSchema } from './schema.ts';
 export * from './presets.ts';
 export * from './display.ts';
+export * from './share.ts';

@@ -100,6 +100,8 @@ export function CategoryView({ data }: { data: CategoryViewData }) {
         </p>
         <SortSelect query={query} />
       </div>
+      {/* Issue 30: shoppers used to other menus learn of the taxes before the cart (from the store's tax lines). */}
+      {store.taxNote ? <p className="mt-2 text-sm text-stone-600">{store.taxNote}</p> : null}
 
       <div className="mt-6 lg:grid lg:grid-cols-[15rem_1fr] lg:gap-8">
         <aside id={FILTER_PANEL_ID} aria-label="Product filters" className="mb-8 hidden scroll-mt-4 target:block lg:mb-0 lg:block">

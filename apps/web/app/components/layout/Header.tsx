@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useLocation, useMatches } from 'react-router';
 import { AccountButton, AccountLink } from '../account/AccountButton.tsx';
 import { AccountDialogs } from '../account/AccountDialogs.tsx';
@@ -80,6 +80,7 @@ export function Header() {
   const { store, basePath } = useRootData();
   const checkoutMode = useCheckoutMode();
   const saleLabel = useDealDisplay().rules.noSaleWord ? 'Specials' : 'Sale';
+  const stickyTools = useStickyTools(!checkoutMode);
   if (checkoutMode) {
     return (
       <header className="border-b border-stone-200 bg-white">
@@ -95,7 +96,7 @@ export function Header() {
     );
   }
   return (
-    <header className="border-b border-stone-200 bg-white">
+    <header ref={stickyTools} className="border-b border-stone-200 bg-white data-[sticky]:sticky data-[sticky]:z-30">
       <ComplianceBar />
       {/*
         Two rows at every width: the logo and the shopping type, then the navigation and the tools.
@@ -113,6 +114,52 @@ export function Header() {
       <AccountDialogs />
     </header>
   );
+}
+
+/** Below Tailwind's `sm`: the phone layout, where the header is ~200 px tall. */
+const PHONE_QUERY = '(max-width: 639.98px)';
+
+/**
+ * Issue 30: on a phone the header (compliance bar, logo, navigation, tools: ~200 px) scrolled away
+ * with the cart and search. There the header becomes sticky with a negative top that leaves just
+ * its tools row (search, wishlist, account, cart) on screen while the page scrolls; at the top of
+ * the page it is whole as before. The offset is measured after hydration and again whenever the
+ * header's size changes (wrapping, counts, a font): before that (server markup, no JavaScript) the
+ * header scrolls as it always did. The page's scroll padding keeps a focused or linked-to element
+ * from hiding under the row (WCAG 2.4.11).
+ */
+function useStickyTools(enabled: boolean) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const header = ref.current;
+    if (!enabled || !header || typeof ResizeObserver === 'undefined') return;
+    const phone = window.matchMedia(PHONE_QUERY);
+    const root = document.documentElement;
+    const place = () => {
+      const tools = header.querySelector<HTMLElement>('[data-header-tools]');
+      if (!phone.matches || !tools) {
+        header.removeAttribute('data-sticky');
+        header.style.removeProperty('top');
+        root.style.removeProperty('scroll-padding-top');
+        return;
+      }
+      const box = header.getBoundingClientRect();
+      const offset = Math.max(0, Math.round(tools.getBoundingClientRect().top - box.top - 4));
+      header.style.top = `${-offset}px`;
+      header.setAttribute('data-sticky', '');
+      root.style.scrollPaddingTop = `${Math.round(box.height - offset)}px`;
+    };
+    place();
+    const observer = new ResizeObserver(place);
+    observer.observe(header);
+    phone.addEventListener('change', place);
+    return () => {
+      observer.disconnect();
+      phone.removeEventListener('change', place);
+      root.style.removeProperty('scroll-padding-top');
+    };
+  }, [enabled]);
+  return ref;
 }
 
 const HEADER_ROW_CLASS = 'flex w-full flex-wrap items-center gap-x-4 gap-y-1';
@@ -223,7 +270,9 @@ function HeaderRowContent({
           <li>{navLink('/contact', 'Store info')}</li>
         </ul>
       </nav>
-      <div className="ml-auto flex min-w-0 flex-wrap items-center justify-end gap-2">{tools}</div>
+      <div className="ml-auto flex min-w-0 flex-wrap items-center justify-end gap-2" data-header-tools="">
+        {tools}
+      </div>
     </>
   );
 }

@@ -6,6 +6,7 @@ import { useAuthApi } from '../../../state/use-auth.ts';
 import { LiveOrderStatus } from '../../order/LiveOrderStatus.tsx';
 import { StoreLink } from '../../store/StoreLink.tsx';
 import { useAccountQuery } from '../use-account-query.ts';
+import { BuyAgainButton, BuyAgainResult, useBuyAgain } from '../BuyAgain.tsx';
 import { Block, FormError } from '../ui.tsx';
 
 /**
@@ -18,6 +19,7 @@ export function OrderBlock({ orderId }: { orderId: string }) {
   const order = useAccountQuery(`order:${orderId}`, (t) => accountApi.order(t, orderId));
   const money = (cents: number) => formatMoney(cents, store.money);
   const o = order.data;
+  const again = useBuyAgain();
   return (
     <Block
       id="order"
@@ -32,6 +34,10 @@ export function OrderBlock({ orderId }: { orderId: string }) {
       {order.status === 'loading' ? <p className="text-stone-600">Loading the order…</p> : null}
       {o ? (
         <div className="space-y-5">
+          <div className="space-y-3">
+            <BuyAgainButton orderId={o.increment_id} busy={again.busy} onClick={() => void again.run(o.increment_id)} />
+            <BuyAgainResult view={again.view} openCart={again.openCart} />
+          </div>
           <section aria-labelledby="order-status-title" className="rounded-xl bg-stone-50 p-4">
             <h3 id="order-status-title" className="mb-3 text-lg font-semibold text-stone-900">
               Order status

@@ -5,6 +5,7 @@ import { ORDERS_PAGE_SIZE, orderItemCount, orderStatusLabel, pageCount, pageOf, 
 import { useRootData } from '../../../lib/root-data.ts';
 import { StoreLink } from '../../store/StoreLink.tsx';
 import { useAccountQuery } from '../use-account-query.ts';
+import { BuyAgainButton, BuyAgainResult, useBuyAgain } from '../BuyAgain.tsx';
 import { Block, FormError } from '../ui.tsx';
 
 const pageLink = 'inline-flex min-h-11 min-w-11 items-center justify-center rounded-full border border-stone-300 px-3 font-medium text-stone-800 hover:bg-stone-100';
@@ -17,6 +18,7 @@ export function OrdersBlock() {
   const history = useAccountQuery(`orders:${page}`, (t) => accountApi.orderHistory(t, page, ORDERS_PAGE_SIZE));
   const data = history.data;
   const pages = data ? pageCount(data.total_count, ORDERS_PAGE_SIZE) : 1;
+  const again = useBuyAgain();
   return (
     <Block id="orders" title="Your orders">
       <FormError message={history.error} />
@@ -29,8 +31,11 @@ export function OrdersBlock() {
       {data && data.items.length > 0 ? (
         <>
           <p className="mb-3 text-sm text-stone-600">{pageRangeLabel(page, data.total_count, ORDERS_PAGE_SIZE)}</p>
+          <div className="mb-3">
+            <BuyAgainResult view={again.view} openCart={again.openCart} />
+          </div>
           <div className="overflow-x-auto">
-            <table className="w-full min-w-[36rem] text-left text-sm">
+            <table className="w-full min-w-[44rem] text-left text-sm">
               <caption className="sr-only">Your orders, newest first</caption>
               <thead className="border-b border-stone-200 text-stone-600">
                 <tr>
@@ -38,7 +43,10 @@ export function OrdersBlock() {
                   <th scope="col" className="py-2 pr-3 font-semibold">Date</th>
                   <th scope="col" className="py-2 pr-3 font-semibold">Status</th>
                   <th scope="col" className="py-2 pr-3 font-semibold">Items</th>
-                  <th scope="col" className="py-2 text-right font-semibold">Total</th>
+                  <th scope="col" className="py-2 pr-3 text-right font-semibold">Total</th>
+                  <th scope="col" className="py-2 font-semibold">
+                    <span className="sr-only">Buy again</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-stone-100">
@@ -53,7 +61,10 @@ export function OrdersBlock() {
                     <td className="py-2 pr-3">{formatDateTime(o.created_at, store.placeInfo.timezone)}</td>
                     <td className="py-2 pr-3">{o.status_label ?? orderStatusLabel(o.status)}</td>
                     <td className="py-2 pr-3">{orderItemCount(o)}</td>
-                    <td className="py-2 text-right font-medium">{formatMoney(o.total, store.money)}</td>
+                    <td className="py-2 pr-3 text-right font-medium">{formatMoney(o.total, store.money)}</td>
+                    <td className="py-2 text-right">
+                      <BuyAgainButton orderId={o.increment_id} busy={again.busy} onClick={() => void again.run(o.increment_id)} labelled />
+                    </td>
                   </tr>
                 ))}
               </tbody>
