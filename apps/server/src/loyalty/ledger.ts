@@ -2,12 +2,14 @@
  * The loyalty ledger (migration 0034): every change of a customer's points in a store is ONE
  * `loyalty_ledger` row with the balance after it, written in the same transaction as the change of
  * `loyalty_accounts.balance`. Rules that hold under any burst, on both databases:
- *  - never negative: the balance moves by `UPDATE … SET balance = balance + :d WHERE … AND
- *    balance + :d >= 0` (PostgreSQL re-evaluates the condition on the committed row; SQLite runs one
- *    writer at a time), and the table checks `balance >= 0` besides;
- *  - once per order and kind: the ledger row is inserted FIRST, `ON CONFLICT (order_id, kind) DO
- *    NOTHING`; only the insert that wrote a row moves the balance (a second earn/redeem/reverse of
- *    the same order changes nothing);
+ *  - one account at a time: the account row is locked first (FOR UPDATE on PostgreSQL; SQLite runs
+ *    one writer at a time), so entries are written in the order the balance changes;
+ *  - never negative: a debit beyond the balance is refused (or, with `clamp`, cut to the balance),
+ *    the move itself is `UPDATE … SET balance = balance + :d WHERE … AND balance + :d >= 0`, and the
+ *    table checks `balance >= 0` besides;
+ *  - once per order and kind: the ledger row is inserted `ON CONFLICT (order_id, kind) DO NOTHING`
+ *    before the balance moves; only the insert that wrote a row moves it (a second
+ *    earn/redeem/reverse of the same order changes nothing);
  *  - one sign-up bonus: the account row is created once (unique customer, store) and only the call
  *    that created it gives the bonus (and a partial unique index allows one `bonus` row).
  * 1 point = 1 cent when redeemed (spec §8, as before).
@@ -61,23 +63,22 @@ export async function ensureAccount(trx: Db, customerId: number, storeId: number
 export async function postEntry(trx: Db, e: LedgerEntry): Promise<Posted | null> {
   if (!Number.isSafeInteger(e.points) || e.points === 0) return null;
   await ensureAccount(trx, e.customerId, e.storeId, e.iso);
-  let points = e.points;
-  if (e.clamp && points < 0) {
-    // Read the balance under the row lock (PostgreSQL; SQLite has one writer), take at most all of it.
-    let q = trx.selectFrom('loyalty_accounts').select('balance').where('customer_id', '=', e.customerId).where('store_id', '=', e.storeId);
-    if (locksRows(trx)) q = q.forUpdate();
-    const row = await q.executeTakeFirst();
-    points = -Math.min(-points, Number(row?.balance ?? 0));
-    if (points === 0) return null;
-  }
-  // The claim first: a second entry of the same order and kind writes nothing and moves nothing.
+  // The account row's lock first (PostgreSQL; SQLite has one writer): entries of one account are
+  // written one after another, so ledger ids follow the order of the balance's changes.
+  let q = trx.selectFrom('loyalty_accounts').select('balance').where('customer_id', '=', e.customerId).where('store_id', '=', e.storeId);
+  if (locksRows(trx)) q = q.forUpdate();
+  const balance = Number((await q.executeTakeFirst())?.balance ?? 0);
+  const points = e.clamp && e.points < 0 ? -Math.min(-e.points, balance) : e.points;
+  if (points === 0 || balance + points < 0) return null;
+  // The claim: a second entry of the same order and kind writes nothing and moves nothing.
   const inserted = await trx
     .insertInto('loyalty_ledger')
-    .values({ customer_id: e.customerId, store_id: e.storeId, order_id: e.orderId, kind: e.kind, points, balance_after: 0, note: e.note ?? null, created_at: e.iso })
-    .$call((q) => (e.orderId != null ? q.onConflict((oc) => oc.columns(['order_id', 'kind']).doNothing()) : q))
+    .values({ customer_id: e.customerId, store_id: e.storeId, order_id: e.orderId, kind: e.kind, points, balance_after: balance + points, note: e.note ?? null, created_at: e.iso })
+    .$call((b) => (e.orderId != null ? b.onConflict((oc) => oc.columns(['order_id', 'kind']).doNothing()) : b))
     .returning('id')
     .executeTakeFirst();
   if (!inserted) return null;
+  // The guard that holds whatever the lock: never below 0.
   const moved = await trx
     .updateTable('loyalty_accounts')
     .set((eb) => ({ balance: eb('balance', '+', points), updated_at: e.iso }))
@@ -86,14 +87,8 @@ export async function postEntry(trx: Db, e: LedgerEntry): Promise<Posted | null>
     .where((eb) => eb(eb('balance', '+', points), '>=', 0))
     .returning('balance')
     .executeTakeFirst();
-  if (!moved) {
-    // Not enough points: take the claim back (the caller decides whether that is an error).
-    await trx.deleteFrom('loyalty_ledger').where('id', '=', inserted.id).execute();
-    return null;
-  }
-  const balanceAfter = Number(moved.balance);
-  await trx.updateTable('loyalty_ledger').set({ balance_after: balanceAfter }).where('id', '=', inserted.id).execute();
-  return { id: inserted.id, points, balanceAfter };
+  if (!moved || Number(moved.balance) !== balance + points) throw new Error(`loyalty balance of customer ${e.customerId} moved under its lock`);
+  return { id: inserted.id, points, balanceAfter: balance + points };
 }
 
 /** The balance (1 point = 1 cent); guests and customers without an account have none. */
