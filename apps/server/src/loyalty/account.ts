@@ -3,41 +3,12 @@
  * needed for the next, the points about to expire with the date, and the history (newest first).
  * Read-only: the account row is made when the customer signs up or first earns or redeems.
  */
-import { expiryOf, nextTier, spendInWindow, tierFor, type LoyaltyProgramme, type Store } from '@verdant/domain';
-import type { LoyaltyLedgerKind } from '../db/schema.ts';
+import { expiryOf, nextTier, spendInWindow, tierFor, type LoyaltyAccountView, type Store } from '@verdant/domain';
 import { sectionOf } from '../store-settings/read.ts';
 import type { Db } from './ledger.ts';
 import { LOYALTY_SECTION } from './section.ts';
 
 export const HISTORY_LIMIT = 50;
-
-export interface LoyaltyHistoryEntry {
-  id: number;
-  kind: LoyaltyLedgerKind;
-  points: number;
-  balance_after: number;
-  at: string;
-  order_number: string | null;
-  note: string | null;
-}
-
-export interface LoyaltyAccountView {
-  enabled: boolean;
-  /** Whether this customer's orders earn (false: recreational under a medical-only programme). */
-  earns: boolean;
-  eligibility: LoyaltyProgramme['eligibility'];
-  balance: number;
-  /** Points per dollar now (the tier's rate). */
-  earn_rate: number;
-  tier: { name: string; earn_rate: number };
-  next_tier: { name: string; earn_rate: number; needed_cents: number } | null;
-  spend_cents: number;
-  tier_window_days: number;
-  /** The whole balance expires at this instant unless the customer buys before it (null: never). */
-  expiry: { points: number; expires_at: string } | null;
-  multipliers: { label: string; multiplier: number }[];
-  history: LoyaltyHistoryEntry[];
-}
 
 export async function loyaltyAccountView(db: Db, store: Store, customer: { id: number; license_type: 'medical' | 'recreational' }, now: Date): Promise<LoyaltyAccountView> {
   const { value: p } = await sectionOf(db, store, LOYALTY_SECTION);

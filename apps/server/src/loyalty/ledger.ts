@@ -15,7 +15,8 @@
  * 1 point = 1 cent when redeemed (spec §8, as before).
  */
 import { PostgresAdapter, type Kysely } from 'kysely';
-import type { Database, LoyaltyLedgerKind } from '../db/schema.ts';
+import type { LoyaltyLedgerKind } from '@verdant/domain';
+import type { Database } from '../db/schema.ts';
 
 export type Db = Kysely<Database>;
 

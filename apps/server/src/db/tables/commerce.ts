@@ -4,7 +4,7 @@
  * server creates these rows, so their ids are auto-increments (`Generated`).
  */
 import type { Generated } from 'kysely';
-import type { DocumentStatus, LicenseType, OrderStatus } from '@verdant/domain';
+import type { DocumentStatus, LicenseType, LoyaltyLedgerKind, OrderStatus } from '@verdant/domain';
 import type { Defaulted, Flag, JsonText, Timestamp } from './common.ts';
 
 export type OrderType = 'pickup' | 'delivery';
@@ -250,7 +250,6 @@ export interface LoyaltyAccountsTable {
   updated_at: Timestamp;
 }
 
-export type LoyaltyLedgerKind = 'earn' | 'reverse' | 'redeem' | 'bonus' | 'expire' | 'adjust';
 
 /** Every change of a loyalty balance, with the balance after it; unique (order_id, kind). */
 export interface LoyaltyLedgerTable {
