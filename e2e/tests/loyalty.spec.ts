@@ -42,7 +42,7 @@ test('points: a completed order shows on the account with tier, expiry and histo
   const order = ((await placed.json()) as { result: { order_id: number; increment_id: string } }).result;
 
   await staffLogin(page, OWNER);
-  await expect(page.getByRole('navigation').first()).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Choose a store' })).toBeVisible();
   const statuses = await page.evaluate(async (orderId) => {
     const session = (await (await fetch('/api/console/session')).json()) as { result: { csrfToken: string } };
     const move = async (body: Record<string, unknown>) =>
