@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { DealProductFacts } from '../deals/model.ts';
 import {
   expiryOf,
+  ledgerEntryLabel,
   loyaltyOfPreset,
   loyaltyPresetFor,
   loyaltyProgrammeSchema,
   nextTier,
   pointsForOrder,
+  pointsLabel,
   spendInWindow,
   spreadCents,
   tierFor,
@@ -138,5 +140,14 @@ describe('loyalty: tiers, expiry, settings', () => {
     const r = loyaltyProgrammeSchema.safeParse({ ...loyaltyOfPreset('default'), ...over });
     expect(r.success).toBe(false);
     expect(r.error!.issues.map((i) => i.message).join(' ')).toContain(message);
+  });
+});
+
+describe('loyalty: the words of the account', () => {
+  it('names each entry and counts points', () => {
+    expect(ledgerEntryLabel({ kind: 'earn', order_number: 'DO-000123' })).toBe('Earned on order DO-000123');
+    expect(ledgerEntryLabel({ kind: 'reverse', order_number: 'DO-000123' })).toBe('Returned: cancelled order DO-000123');
+    expect(ledgerEntryLabel({ kind: 'bonus', order_number: null })).toBe('Sign-up bonus');
+    expect([pointsLabel(1), pointsLabel(-1250), pointsLabel(0)]).toEqual(['1 point', '1,250 points', '0 points']);
   });
 });

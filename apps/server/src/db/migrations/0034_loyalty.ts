@@ -83,10 +83,13 @@ async function down(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .addColumn('created_at', 'text', notNull)
     .execute();
   await index(db, 'reward_points', ['customer_id', 'created_at']);
-  const at = new Date().toISOString();
-  const accounts = await db.selectFrom('loyalty_accounts').select(['customer_id', 'store_id', 'balance']).where('balance', '>', 0).execute();
+  // One row per balance, dated at the account's last purchase (expiry counts from it when going up again).
+  const accounts = await db.selectFrom('loyalty_accounts').select(['customer_id', 'store_id', 'balance', 'last_purchase_at', 'created_at']).where('balance', '>', 0).execute();
   for (const a of accounts)
-    await db.insertInto('reward_points').values({ customer_id: a.customer_id, store_id: a.store_id, delta: a.balance, reason: 'opening', order_id: null, created_at: at }).execute();
+    await db
+      .insertInto('reward_points')
+      .values({ customer_id: a.customer_id, store_id: a.store_id, delta: a.balance, reason: 'opening', order_id: null, created_at: a.last_purchase_at ?? a.created_at })
+      .execute();
   await db.schema.dropTable('loyalty_ledger').execute();
   await db.schema.dropTable('loyalty_accounts').execute();
 }
