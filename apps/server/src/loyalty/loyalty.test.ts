@@ -1,7 +1,8 @@
 /**
  * Loyalty points on both databases, through the real routes (issue 30): credited once when an
  * order is completed (20 parallel completes), reversed once when it is cancelled (20 parallel
- * cancels), never negative under a burst of redemptions, 2× on the demo store's Tuesdays, the tier
+ * cancels), never negative under a burst of redemptions, one sign-up bonus under a burst of openings,
+ * 2× on the demo store's Tuesdays, the tier
  * and the account view, the hourly job (reminder once, expiry once under two runs at once), and the
  * New York preset: a recreational customer earns nothing.
  */
@@ -12,6 +13,7 @@ import { bearer, loginCustomer } from '../../test-support/cart/testing.ts';
 import { JAR, lifecycleHarness, readyIn, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
 import { inWriteTransaction } from '../db/group-commit.ts';
 import { adjustPoints, balanceOf, postEntry } from './ledger.ts';
+import { openAccountAtSignup } from './orders.ts';
 import { LOYALTY_REMINDER_TEMPLATE, runLoyaltyJob } from './expiry.ts';
 import { registry } from '../../test-support/cart/testing.ts';
 
@@ -116,6 +118,18 @@ describeEachDatabase('loyalty points', (getDb) => {
     );
     expect(debits.filter(Boolean)).toHaveLength(Math.floor(left / 50));
     expect(await balanceOf(h.db, c.customerId, 1)).toBe(left % 50);
+    await consistent(c.customerId);
+  });
+
+  it(`gives the sign-up bonus once however many openings race (${PARALLEL} at once)`, async () => {
+    const c = await loginCustomer(h.app, '9165553406');
+    // As if the account had not been opened yet.
+    await h.db.deleteFrom('loyalty_ledger').where('customer_id', '=', c.customerId).execute();
+    await h.db.deleteFrom('loyalty_accounts').where('customer_id', '=', c.customerId).execute();
+    const customer = { id: c.customerId, store_id: 1, license_type: 'recreational' as const };
+    const given = await Promise.all(Array.from({ length: PARALLEL }, () => inWriteTransaction(h.db, (trx) => openAccountAtSignup(trx, customer, h.clock.now))));
+    expect(given.filter(Boolean)).toHaveLength(1);
+    expect((await ledger(c.customerId)).map((r) => [r.kind, r.points])).toEqual([['bonus', 50]]);
     await consistent(c.customerId);
   });
 
