@@ -49,6 +49,7 @@ import { registerDealConsoleRoutes } from './deals/console-routes.ts';
 import { registerDeliveryConsoleRoutes } from './delivery/console-routes.ts';
 import { registerDriverRoutes } from './delivery/driver-routes.ts';
 import { registerPaperworkRoutes } from './delivery/paperwork-routes.ts';
+import { registerLoyaltyRoutes } from './loyalty/routes.ts';
 import { registerDealIntegrationRoutes } from './deals/integration-routes.ts';
 import { pageDealState, pageDealsSourceOf } from './deals/page-source.ts';
 import { bindStoreSettings, sectionOf } from './store-settings/read.ts';
@@ -290,6 +291,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDriverRoutes(app, { db: deps.db, stores: deps.registry.stores, now: deps.clock });
   // Delivery paperwork: manifests, receipts, end-of-day records, export, retention (issue 29).
   registerPaperworkRoutes(app, { db: deps.db, stores: deps.registry.stores, now: deps.clock });
+  // Loyalty points: the shopper's account and the hourly expiry job (issue 30).
+  registerLoyaltyRoutes(app, { db: deps.db, stores: deps.registry.stores, now: deps.clock });
   const { hub } = await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });
   registerRealtimeRoutes(app, { db: deps.db, hub, now: deps.clock });
   registerMessageRoutes(app, { db: deps.db });

@@ -195,6 +195,7 @@ export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-curbside`, 'Curbside pickup')}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-deal-floor`, 'Lowest deal price')}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-deal-display`, 'Deal display')}
+                    {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-loyalty`, 'Loyalty')}
                     {item(`/stores/${store.id}/delivery-records`, 'Delivery records', false)}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-record-retention`, 'Record retention')}
                     {can(staff, 'webhooks:manage') && item(`/stores/${store.id}/webhooks`, 'Webhooks')}

@@ -14,6 +14,7 @@ import { runSql } from '../db/compiled.ts';
 import { CART_MESSAGES as M } from './messages.ts';
 import { cartCacheFor } from './cart-cache.ts';
 import type { LineInput } from './schemas.ts';
+import { balanceOf } from '../loyalty/ledger.ts';
 
 export type Db = Kysely<Database>;
 export type CartRow = Row<'carts'>;
@@ -247,14 +248,7 @@ export async function lockPointsOf(trx: Db, customerId: number): Promise<void> {
   await trx.selectFrom('customers').select('id').where('id', '=', customerId).forNoKeyUpdate().execute();
 }
 
-/** Reward-point balance (1 point = 1 cent); guests have none. */
-export async function pointsBalance(db: Db, customerId: number | null, storeId: number): Promise<number> {
-  if (customerId == null) return 0;
-  const row = await db
-    .selectFrom('reward_points')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('delta'), eb.lit(0)).as('balance'))
-    .where('customer_id', '=', customerId)
-    .where('store_id', '=', storeId)
-    .executeTakeFirst();
-  return Math.max(0, Number(row?.balance ?? 0));
+/** Reward-point balance (1 point = 1 cent); guests have none (issue 30: the loyalty account, ../loyalty/ledger.ts). */
+export function pointsBalance(db: Db, customerId: number | null, storeId: number): Promise<number> {
+  return balanceOf(db, customerId, storeId);
 }

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '../../test-support/databases.ts';
 import { CART_MESSAGES as M } from './messages.ts';
 import { bearer, commerceApp, loginCustomer, pin, Shopper } from '../../test-support/cart/testing.ts';
+import { adjustPoints } from '../loyalty/ledger.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 const DECIMALS = 'Points to redeem cannot contain decimals';
@@ -17,8 +18,7 @@ const DECIMALS = 'Points to redeem cannot contain decimals';
 describeEachDatabase('cart/update payload forms', (getDb) => {
   let app: FastifyInstance;
   const db = () => getDb().db;
-  const grant = (customerId: number, points: number) =>
-    db().insertInto('reward_points').values({ customer_id: customerId, store_id: 1, delta: points, reason: 'test', order_id: null, created_at: new Date().toISOString() }).execute();
+  const grant = (customerId: number, points: number) => adjustPoints(db(), customerId, 1, points);
 
   beforeAll(async () => {
     app = await commerceApp(getDb());

@@ -61,7 +61,6 @@ export interface Database {
   uploads: O.UploadsTable;
   orders: O.OrdersTable;
   order_items: O.OrderItemsTable;
-  reward_points: O.RewardPointsTable;
   auth_codes: O.AuthCodesTable;
   refresh_tokens: O.RefreshTokensTable;
   password_reset_tokens: O.PasswordResetTokensTable;
@@ -96,6 +95,8 @@ export interface Database {
   trip_stops: V.TripStopsTable;
   driver_actions: V.DriverActionsTable;
   driver_devices: V.DriverDevicesTable;
+  loyalty_accounts: O.LoyaltyAccountsTable;
+  loyalty_ledger: O.LoyaltyLedgerTable;
 }
 
 export type TableName = keyof Database;
@@ -137,7 +138,6 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'uploads',
   'orders',
   'order_items',
-  'reward_points',
   'auth_codes',
   'refresh_tokens',
   'password_reset_tokens',
@@ -172,4 +172,6 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'trip_stops',
   'driver_actions',
   'driver_devices',
+  'loyalty_accounts',
+  'loyalty_ledger',
 ];

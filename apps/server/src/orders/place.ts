@@ -1,7 +1,7 @@
 /**
  * Placing an order: ONE transaction that records the idempotency key, re-prices and re-checks
  * the order (./prepare.ts), takes the stock with conditional decrements, counts the coupon use,
- * records the order with every tax and discount line, burns reward points, clears the server cart
+ * records the order with every tax and discount line, redeems loyalty points, clears the server cart
  * and completes the key with the response.
  *
  * Overselling is impossible by construction: each decrement is
@@ -38,6 +38,8 @@ import { recordOrderTaxLines } from '../tax/order-lines.ts';
 import { statedTaxLines } from '../cart/totals.ts';
 import { bookOrderSlot, hoursOf, type BookedSlot } from '../hours/booking.ts';
 import { readSection, withStoreSettings } from '../store-settings/read.ts';
+import { redeemForOrder } from '../loyalty/orders.ts';
+import { balanceOf } from '../loyalty/ledger.ts';
 import { DEAL_DISPLAY_SECTION } from '../deals/display-section.ts';
 import { recordRedemptions } from '../deals/redemptions.ts';
 import { dealDisplayPresetOf, dealWordsOf } from '../deals/display.ts';
@@ -264,34 +266,12 @@ async function recordOrder(
   // One redemption row per deal the order got (budgets and per-customer limits were taken in prepareOrder).
   await recordRedemptions(trx, id, store.storeId, order.deals, iso);
 
+  // Points redeemed (issue 30, ../loyalty/orders.ts): a conditional debit that never goes below 0 —
+  // prepareOrder checked the balance under the customer's lock, this is the rule that holds anyway.
+  // Points are EARNED when the order is completed (./lifecycle/transitions.ts), not here.
   if (order.priced.totals.creditsUsed > 0 && order.customerId != null) {
-    await trx
-      .insertInto('reward_points')
-      .values({
-        customer_id: order.customerId,
-        store_id: store.storeId,
-        delta: -order.priced.totals.creditsUsed,
-        reason: 'order',
-        order_id: id,
-        created_at: iso,
-      })
-      .execute();
-  }
-  // Reward points (documented rule): 1 point per whole dollar of the pre-tax amount after
-  // discounts and burnt credits, credited when the order is saved. 1 point = 1 cent when burnt.
-  const earned = order.customerId != null ? Math.floor(Math.max(0, s.subtotal - s.discount - order.priced.totals.creditsUsed) / 100) : 0;
-  if (earned > 0 && order.customerId != null) {
-    await trx
-      .insertInto('reward_points')
-      .values({
-        customer_id: order.customerId,
-        store_id: store.storeId,
-        delta: earned,
-        reason: 'order_earned',
-        order_id: id,
-        created_at: iso,
-      })
-      .execute();
+    const redeemed = await redeemForOrder(trx, { customerId: order.customerId, storeId: store.storeId, orderId: id, points: order.priced.totals.creditsUsed, iso });
+    if (!redeemed) throw new ApiError(400, M.notEnoughPoints(await balanceOf(trx, order.customerId, store.storeId)));
   }
   if (order.cart) {
     // The browser clears its own cart without a sync (spec §4 Place order); the server's goes too.

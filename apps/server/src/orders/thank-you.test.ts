@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { groupHours } from '@verdant/domain';
 import { describeEachDatabase } from '../../test-support/databases.ts';
 import { bearer, commerceApp, loginCustomer, orderBody, pin, registry, Shopper } from '../../test-support/cart/testing.ts';
+import { adjustPoints } from '../loyalty/ledger.ts';
 
 const ROSIN = 'CN-JACK-HERER-LIVE-ROSIN-1-G';
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
@@ -27,7 +28,7 @@ describeEachDatabase('checkout review = order = thank-you, credits included', (g
 
   it('2 reward points: the cart totals the review shows are the order total and discount', async () => {
     const c = await loginCustomer(app, '9165550611');
-    await db().insertInto('reward_points').values({ customer_id: c.customerId, store_id: 1, delta: 50, reason: 'test', order_id: null, created_at: new Date().toISOString() }).execute();
+    await adjustPoints(db(), c.customerId, 1, 50);
     const s = new Shopper(app);
     s.token = (await s.call<string>('POST', '/api/cart/create', {}, bearer(c.token))).result;
     const auth = bearer(c.token);

@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { FIELD_MESSAGES, FORM_MESSAGES, LICENSE_TYPES, MESSAGES, emailRule, firstNameRule, lastNameRule, phoneRule, type FieldRule, type LicenseType } from '@verdant/domain';
 import type { Database, Row } from '../db/schema.ts';
 import { pointsBalance } from '../cart/repository.ts';
+import { openAccountAtSignup } from '../loyalty/orders.ts';
+import { inWriteTransaction } from '../db/group-commit.ts';
 import { toE164 } from './phone.ts';
 import { ApiError } from '../http/envelope.ts';
 
@@ -118,7 +120,7 @@ export interface NewCustomer {
 
 export async function createCustomer(db: Db, storeId: number, c: NewCustomer, now: Date): Promise<CustomerRow> {
   const iso = now.toISOString();
-  return db
+  const made = await db
     .insertInto('customers')
     .values({
       store_id: storeId,
@@ -140,6 +142,9 @@ export async function createCustomer(db: Db, storeId: number, c: NewCustomer, no
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  // Issue 30: the loyalty account opens with the account, with the store's sign-up bonus (once).
+  await inWriteTransaction(db, (trx) => openAccountAtSignup(trx, made, now));
+  return made;
 }
 
 export function addressView(a: Row<'customer_addresses'>) {

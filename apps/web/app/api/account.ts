@@ -4,11 +4,14 @@
  * only with the account components that use it.
  */
 import { ApiError, NetworkError, apiUrl, callApi } from './envelope.ts';
+import type { LoyaltyAccountView } from '@verdant/domain';
 import { bearer, type AccountOrder, type CurrentUser, type OrderHistoryPage, type UploadedDocument } from './user.ts';
 
 export const accountApi = {
   orderHistory: (token: string, currentPage = 1, pageSize = 5) =>
     callApi<OrderHistoryPage>('/api/user/order-history', { headers: bearer(token), query: { pageSize, currentPage } }),
+  /** Issue 30: balance, tier, expiry and history of the customer's points. */
+  loyalty: (token: string) => callApi<LoyaltyAccountView>('/api/user/loyalty', { headers: bearer(token) }),
   order: (token: string, incrementId: string) => callApi<AccountOrder>(`/api/user/order/${encodeURIComponent(incrementId)}`, { headers: bearer(token) }),
   /** A medical account adds or corrects its card (issue 26); changed details go back to staff review. */
   saveMedcard: (token: string, medcardNumber: string, medcardExpiry: string) =>

@@ -1,10 +1,10 @@
 /**
- * Row types of what shoppers create: customers, carts, coupons, orders, reward points, newsletter,
+ * Row types of what shoppers create: customers, carts, coupons, orders, loyalty points, newsletter,
  * uploads, login codes, refresh tokens, password reset tokens and idempotency keys. Conventions are in ../schema.ts. The
  * server creates these rows, so their ids are auto-increments (`Generated`).
  */
 import type { Generated } from 'kysely';
-import type { DocumentStatus, LicenseType, OrderStatus } from '@verdant/domain';
+import type { DocumentStatus, LicenseType, LoyaltyLedgerKind, OrderStatus } from '@verdant/domain';
 import type { Defaulted, Flag, JsonText, Timestamp } from './common.ts';
 
 export type OrderType = 'pickup' | 'delivery';
@@ -234,14 +234,33 @@ export interface OrderItemsTable {
   deal_discounts: Defaulted<JsonText | null>;
 }
 
-/** Ledger: a customer's balance is the sum of `delta`. */
-export interface RewardPointsTable {
+/** A customer's loyalty account in a store (migration 0034): the balance, never below 0. */
+export interface LoyaltyAccountsTable {
   id: Generated<number>;
   customer_id: number;
   store_id: number;
-  delta: number;
-  reason: string;
+  balance: Defaulted<number>;
+  /** The last completed purchase: points expire counted from it. */
+  last_purchase_at: Timestamp | null;
+  /** When the sign-up bonus was given (or the account was carried over): given once. */
+  bonus_at: Timestamp | null;
+  /** The `last_purchase_at` an expiry reminder was queued for. */
+  reminded_for: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+
+/** Every change of a loyalty balance, with the balance after it; unique (order_id, kind). */
+export interface LoyaltyLedgerTable {
+  id: Generated<number>;
+  customer_id: number;
+  store_id: number;
   order_id: number | null;
+  kind: LoyaltyLedgerKind;
+  points: number;
+  balance_after: number;
+  note: string | null;
   created_at: Timestamp;
 }
 

@@ -43,7 +43,7 @@ export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, 
       ? db.selectFrom('customers').selectAll().where('id', '=', order.customer_id).executeTakeFirst()
       : Promise.resolve(undefined),
     db.selectFrom('order_events').selectAll().where('order_id', '=', order.id).orderBy('at').orderBy('id').execute(),
-    db.selectFrom('reward_points').select(['reason', 'delta']).where('order_id', '=', order.id).execute(),
+    db.selectFrom('loyalty_ledger').select(['kind', 'points']).where('order_id', '=', order.id).execute(),
     order.customer_id != null
       ? db
           .selectFrom('uploads')
@@ -120,7 +120,8 @@ export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, 
     coupon_code: order.coupon_code,
     points: {
       used: order.credits_used_cents,
-      earned: points.filter((p) => p.reason === 'order_earned').reduce((s, p) => s + Number(p.delta), 0),
+      // Credited when the order is completed (issue 30); 0 before.
+      earned: points.filter((p) => p.kind === 'earn').reduce((s, p) => s + Number(p.points), 0),
     },
     thc_equivalent_grams: order.thc_equivalent_grams,
     // The server's age check as made when the order was placed: date of birth, age on the order

@@ -42,8 +42,8 @@ describeEachDatabase('what cancelling does to stock', (getDb) => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(19).fill(409)]);
     expect(await stockQty(h.db, 1, JAR)).toBe(start - 3);
     expect(await uses()).toBe(couponBefore);
-    const points = await h.db.selectFrom('reward_points').select(['reason', 'delta']).where('order_id', '=', o.id).execute();
-    expect(points.reduce((s, p) => s + Number(p.delta), 0)).toBe(0);
+    const points = await h.db.selectFrom('loyalty_ledger').select(['kind', 'points']).where('order_id', '=', o.id).execute();
+    expect(points.reduce((s, p) => s + Number(p.points), 0)).toBe(0);
     const row = await h.db.selectFrom('orders').select(['status', 'cancel_reason', 'released_at']).where('id', '=', o.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'cancelled', cancel_reason: 'sold_out' });
     expect(row.released_at).not.toBeNull();

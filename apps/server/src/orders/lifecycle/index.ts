@@ -35,4 +35,4 @@ export {
 export { reviewDocument, VERIFICATION_MESSAGES, type VerificationRequest, type VerificationResult } from './verification.ts';
 export { sweepOrders, startOrderSweeper, type OrderSweeper, type SweepResult } from './sweeper.ts';
 export { holdOf, orderSettings, storeFacts, type OrderSettings, type StoreFacts } from './store-facts.ts';
-export { releaseGoods, RELEASE_POINT_REASONS } from './release.ts';
+export { releaseGoods } from './release.ts';

@@ -5,7 +5,8 @@
  *  - stock: what placing took (recorded in the order's 'placed' history row; for orders placed
  *    before that record existed, recomputed from the lines the way placing counts them: weight ×
  *    qty for gram products, bundle components as recorded in `order_items.product_option`);
- *  - reward points: compensating ledger rows (+ the credits the order burnt, − the points it earned);
+ *  - loyalty points: one `reverse` ledger entry (+ the points the order redeemed, − those it earned,
+ *    never below 0; ../../loyalty/orders.ts);
  *  - the coupon's use: `times_used − 1`;
  *  - the deals' redemptions (issue 28): released once, each budget's counter − 1.
  * A cancel for "Sold out" puts no stock back (issue 26, @verdant/domain cancel-stock.ts): the store
@@ -16,11 +17,9 @@ import type { Kysely } from 'kysely';
 import type { Database, Row } from '../../db/schema.ts';
 import { releaseSlot } from '../../hours/booking.ts';
 import { releaseRedemptions } from '../../deals/redemptions.ts';
+import { reverseForOrder } from '../../loyalty/orders.ts';
 
 type Db = Kysely<Database>;
-
-/** Reasons of the compensating reward-point rows. */
-export const RELEASE_POINT_REASONS = { credits: 'order_released_credits', earned: 'order_released_earned' } as const;
 
 /** What `placed` history rows record of the stock an order took: product id → amount (units or grams). */
 export type StockTaken = Record<string, number>;
@@ -65,36 +64,8 @@ export async function releaseGoods(trx: Db, order: Row<'orders'>, iso: string): 
       .execute();
   }
 
-  if (order.customer_id != null) {
-    const rows = await trx
-      .selectFrom('reward_points')
-      .select(['reason', 'delta'])
-      .where('order_id', '=', order.id)
-      .where('customer_id', '=', order.customer_id)
-      .execute();
-    const sum = (reason: string) => rows.filter((r) => r.reason === reason).reduce((s, r) => s + Number(r.delta), 0);
-    const burnt = sum('order');
-    const earned = sum('order_earned');
-    const back = [
-      { reason: RELEASE_POINT_REASONS.credits, delta: -burnt },
-      { reason: RELEASE_POINT_REASONS.earned, delta: -earned },
-    ].filter((r) => r.delta !== 0);
-    if (back.length) {
-      await trx
-        .insertInto('reward_points')
-        .values(
-          back.map((r) => ({
-            customer_id: order.customer_id as number,
-            store_id: order.store_id,
-            delta: r.delta,
-            reason: r.reason,
-            order_id: order.id,
-            created_at: iso,
-          })),
-        )
-        .execute();
-    }
-  }
+  // Loyalty points: what the order redeemed comes back, what it earned goes (once; ../../loyalty/orders.ts).
+  await reverseForOrder(trx, order, iso);
 
   if (order.coupon_code) {
     await trx

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test-support/databases.ts';
 import { loginCustomer, stockQty } from '../../../test-support/cart/testing.ts';
 import { applyTransition, SYSTEM_ACTOR } from './transitions.ts';
-import { RELEASE_POINT_REASONS } from './release.ts';
+import { adjustPoints, balanceOf } from '../../loyalty/ledger.ts';
 import { HOUR, JAR, lifecycleHarness, readyIn, type LifecycleHarness } from '../../../test-support/orders/lifecycle/testing.ts';
 
 const TYPES = ['pickup', 'delivery'] as const;
@@ -182,54 +182,38 @@ describeEachDatabase('order lifecycle transitions', (getDb) => {
     await pin(h.db, 1, JAR, { stock: 100_000 });
   });
 
-  it('gives back burnt points, takes back earned ones and the coupon use when cancelled', async () => {
+  it('gives back redeemed points (earned ones come only on completion) and the coupon use when cancelled', async () => {
     const c = await loginCustomer(h.app, '9165550778');
-    await h.db
-      .insertInto('reward_points')
-      .values({ customer_id: c.customerId, store_id: 1, delta: 500, reason: 'test', order_id: null, created_at: h.clock.now.toISOString() })
-      .execute();
+    await adjustPoints(h.db, c.customerId, 1, 500, h.clock.now.toISOString());
     const couponUses = async () =>
       (await h.db.selectFrom('coupons').select('times_used').where('code', '=', 'WELCOME10').executeTakeFirstOrThrow()).times_used;
-    const balance = async () =>
-      Number(
-        (
-          await h.db
-            .selectFrom('reward_points')
-            .select((eb) => eb.fn.sum<number>('delta').as('b'))
-            .where('customer_id', '=', c.customerId)
-            .executeTakeFirstOrThrow()
-        ).b,
-      );
+    const balance = () => balanceOf(h.db, c.customerId, 1);
+    const start = await balance(); // 500 and the demo store's sign-up bonus
     const uses = await couponUses();
     const o = await h.place({ token: c.token, qty: 4, body: { credits: 300, coupon: 'WELCOME10' } });
     expect(o.result).toMatchObject({ credits_used: 300, coupon_code: 'WELCOME10' });
-    const earned = Math.floor((o.result.subtotal - o.result.discount - 300) / 100);
-    expect(earned).toBeGreaterThan(0);
-    expect(await balance()).toBe(500 - 300 + earned);
+    // Issue 30: nothing is earned when the order is placed.
+    expect(await balance()).toBe(start - 300);
     expect(await couponUses()).toBe(uses + 1);
     expect((await h.move(o.id, { action: 'cancel', reason: 'customer_request' })).status).toBe(200);
-    expect(await balance()).toBe(500);
+    expect(await balance()).toBe(start);
     expect(await couponUses()).toBe(uses);
-    const rows = await h.db.selectFrom('reward_points').select(['reason', 'delta']).where('order_id', '=', o.id).orderBy('id').execute();
-    expect(rows.map((r) => [r.reason, Number(r.delta)])).toEqual([
-      ['order', -300],
-      ['order_earned', earned],
-      [RELEASE_POINT_REASONS.credits, 300],
-      [RELEASE_POINT_REASONS.earned, -earned],
+    const rows = await h.db.selectFrom('loyalty_ledger').select(['kind', 'points', 'balance_after']).where('order_id', '=', o.id).orderBy('id').execute();
+    expect(rows.map((r) => [r.kind, Number(r.points), Number(r.balance_after)])).toEqual([
+      ['redeem', -300, start - 300],
+      ['reverse', 300, start],
     ]);
   });
 
   it('writes nothing of a move that fails after the stock went back inside its transaction', async () => {
     const c = await loginCustomer(h.app, '9165550779');
-    await h.db
-      .insertInto('reward_points')
-      .values({ customer_id: c.customerId, store_id: 1, delta: 200, reason: 'test', order_id: null, created_at: h.clock.now.toISOString() })
-      .execute();
+    await adjustPoints(h.db, c.customerId, 1, 200, h.clock.now.toISOString());
     const o = await h.place({ token: c.token, qty: 2, body: { credits: 100, coupon: 'WELCOME10' } });
     const snapshot = async () => ({
       order: await orderRow(o.id),
       stock: await stockQty(h.db, 1, JAR),
-      points: await h.db.selectFrom('reward_points').selectAll().where('customer_id', '=', c.customerId).orderBy('id').execute(),
+      points: await h.db.selectFrom('loyalty_ledger').selectAll().where('customer_id', '=', c.customerId).orderBy('id').execute(),
+      balance: await balanceOf(h.db, c.customerId, 1),
       coupon: await h.db.selectFrom('coupons').select('times_used').where('code', '=', 'WELCOME10').executeTakeFirstOrThrow(),
       events: await h.db.selectFrom('order_events').selectAll().where('order_id', '=', o.id).orderBy('id').execute(),
       outbox: await h.db.selectFrom('outbox_events').select(['event_id', 'type']).where('order_id', '=', o.id).orderBy('id').execute(),

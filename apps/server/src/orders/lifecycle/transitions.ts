@@ -5,7 +5,7 @@
  * so of two staff pressing at once exactly one wins (PostgreSQL re-evaluates the condition on the
  * committed row; SQLite runs one writer at a time) and the other hears 409 with what the order's
  * new status allows. In the same transaction: the history row, the outbox event and, for cancel
- * and no-show, the release of the goods (./release.ts). Nothing of a move is ever half written.
+ * and no-show, the release of the goods (./release.ts); for complete, the loyalty points earned. Nothing of a move is ever half written.
  */
 import {
   CANCEL_REASON_MESSAGES,
@@ -26,6 +26,7 @@ import type { Row } from '../../db/schema.ts';
 import { ApiError } from '../../http/envelope.ts';
 import { appendOutboxEvent, type OrderEventPayload } from '../../outbox/append.ts';
 import { releaseGoods } from './release.ts';
+import { earnForOrder } from '../../loyalty/orders.ts';
 import { holdOf, orderSettings, storeFacts, type Db, type StoreFacts } from './store-facts.ts';
 
 export interface OrderActor {
@@ -166,6 +167,8 @@ export async function applyTransition(db: Db, req: TransitionRequest, hooks: Tra
       restocked = await releaseGoods(trx, after, iso);
       await hooks.afterRelease?.();
     }
+    // Loyalty points are earned when the order is completed (issue 30, ../../loyalty/orders.ts).
+    if (to === 'completed') await earnForOrder(trx, after, req.now);
     const data = Object.fromEntries(
       Object.entries({
         readyBy: req.action === 'confirm' ? after.ready_by : undefined,

@@ -8,6 +8,7 @@ import { NewsletterBlock } from './blocks/NewsletterBlock.tsx';
 import { OrderBlock } from './blocks/OrderBlock.tsx';
 import { OrdersBlock } from './blocks/OrdersBlock.tsx';
 import { OverviewBlock } from './blocks/OverviewBlock.tsx';
+import { PointsBlock } from './blocks/PointsBlock.tsx';
 import { RecentlyViewedBlock } from './blocks/RecentlyViewedBlock.tsx';
 import { ShippingBlock } from './blocks/ShippingBlock.tsx';
 import { primaryButton, secondaryButton } from './ui.tsx';
@@ -71,6 +72,7 @@ export function AccountPage({ block, title, orderId }: Props) {
           {block === 'newsletter' ? <NewsletterBlock /> : null}
           {block === 'orders' ? <OrdersBlock /> : null}
           {block === 'order' && orderId ? <OrderBlock orderId={orderId} /> : null}
+          {block === 'points' ? <PointsBlock /> : null}
           {block === 'recently-viewed' ? <RecentlyViewedBlock /> : null}
         </div>
       </div>
