@@ -27,6 +27,7 @@ import { registerSeoRoutes } from './seo/routes.ts';
 import { registerCommerceRoutes } from './commerce.ts';
 import { registerAccountRoutes } from './users/index.ts';
 import { registerCurbsideRoutes } from './orders/curbside/routes.ts';
+import { registerStockAlertRoutes } from './alerts/routes.ts';
 import { registerNewsletterRoutes } from './newsletter/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { createStorefrontServices } from './ssr/services.ts';
@@ -264,6 +265,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const accounts = registerAccountRoutes(app, { db: deps.db, config: deps.config, now: deps.clock });
   // Issue 29: the shopper's curbside "I'm here" (the link is signed with the accounts' secret).
   registerCurbsideRoutes(app, { db: deps.db, secret: accounts.secret, now: deps.clock });
+  // Issue 30: back-in-stock watches and their one-tap unsubscribe link (signed with the accounts' secret).
+  registerStockAlertRoutes(app, { db: deps.db, secret: accounts.secret, now: deps.clock ?? (() => new Date()) });
   registerNewsletterRoutes(app);
   registerUploadRoutes(app);
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
