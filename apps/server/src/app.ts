@@ -34,6 +34,7 @@ import { createStorefrontServices } from './ssr/services.ts';
 import { loadWebBuild, registerSsr } from './ssr/mount.ts';
 import { trackOrderFor } from './ssr/order-tracking.ts';
 import { curbsideFor } from './ssr/curbside.ts';
+import { stockAlertsFor } from './ssr/stock-alerts.ts';
 import { OutputCache } from './ssr/output-cache.ts';
 import { createOutboxSignal, type OutboxSignal } from './outbox/signal.ts';
 import { registerWebhooks } from './webhooks/index.ts';
@@ -266,7 +267,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Issue 29: the shopper's curbside "I'm here" (the link is signed with the accounts' secret).
   registerCurbsideRoutes(app, { db: deps.db, secret: accounts.secret, now: deps.clock });
   // Issue 30: back-in-stock watches and their one-tap unsubscribe link (signed with the accounts' secret).
-  registerStockAlertRoutes(app, { db: deps.db, secret: accounts.secret, now: deps.clock ?? (() => new Date()) });
+  const alertDeps = { db: deps.db, secret: accounts.secret, now: deps.clock ?? (() => new Date()) };
+  registerStockAlertRoutes(app, alertDeps);
   registerNewsletterRoutes(app);
   registerUploadRoutes(app);
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
@@ -346,6 +348,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         demoMode: deps.config.demoMode,
         trackOrder: trackOrderFor(app, deps.db, request),
         curbside: curbsideFor(app, { db: deps.db, secret: accounts.secret, now: deps.clock }, request),
+        stockAlerts: stockAlertsFor(alertDeps, request),
         storeHours: (storeId) => storefrontHours(app.storeSettings, storeId, deps.clock?.() ?? new Date()),
         storeOptions: (storeId) => storefrontOptions(app.storeSettings, storeId),
       }),

@@ -107,11 +107,13 @@ export function isStopReply(text: string): boolean {
   return SMS_STOP_WORDS.includes(text.trim().toUpperCase());
 }
 
-/** The exact words next to the back-in-stock consent box (recorded in the ledger as shown). */
-export function stockAlertConsentWords(storeName: string, channel: MessageChannel): string {
-  return channel === 'sms'
-    ? `Text me once at this number when this item is back in stock at ${storeName}. Marketing message; msg & data rates may apply. Reply STOP to opt out. Consent is not a condition of purchase.`
-    : `E-mail me once at this address when this item is back in stock at ${storeName}. Each e-mail has a one-tap unsubscribe link. Consent is not a condition of purchase.`;
+/**
+ * The exact words next to the back-in-stock consent box (and above the logged-in shopper's one-tap
+ * button), recorded in the ledger as shown. One text for both channels, so the page without
+ * JavaScript shows the same words whichever contact is typed.
+ */
+export function stockAlertConsentWords(storeName: string): string {
+  return `Text or e-mail me once when this item is back in stock at ${storeName}. This is a marketing message; message and data rates may apply. Reply STOP or use the unsubscribe link to opt out. Consent is not a condition of purchase.`;
 }
 
 /**
@@ -137,4 +139,20 @@ export interface StockWatchView {
   path: string;
   channel: MessageChannel;
   createdAt: string;
+}
+
+/** What a back-in-stock message's unsubscribe link stops (`GET/POST /api/stock-alerts/unsubscribe/:token`). */
+export interface StockAlertUnsubscribeView {
+  product: string;
+  channel: MessageChannel;
+  /** The watch's date in the store's zone. */
+  since: string;
+  unsubscribed: boolean;
+}
+
+/** The answer to a watch request. */
+export interface StockAlertAnswer {
+  watching: true;
+  channel: MessageChannel;
+  message: string;
 }

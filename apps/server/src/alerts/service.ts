@@ -7,7 +7,7 @@
  *    `unsubscribe_link`, pending marketing messages held back) and stops the watch. Idempotent.
  */
 import type { Kysely } from 'kysely';
-import { formatDate, productPath, type MessageChannel, type Store, type StockAlertRequest, type StockWatchView } from '@verdant/domain';
+import { formatDate, productPath, type MessageChannel, type Store, type StockAlertAnswer, type StockAlertRequest, type StockAlertUnsubscribeView, type StockWatchView } from '@verdant/domain';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
 import { recordConsent } from '../notifications/consent.ts';
@@ -27,11 +27,7 @@ export interface AlertDeps {
   now: () => Date;
 }
 
-export interface AskAnswer {
-  watching: true;
-  channel: MessageChannel;
-  message: string;
-}
+export type AskAnswer = StockAlertAnswer;
 
 function refusal(e: unknown): never {
   if (e instanceof WatchRefused) throw new ApiError(e.status, e.message, { errorCode: e.errorCode });
@@ -85,12 +81,7 @@ export async function stopWatch(deps: AlertDeps, store: Store, customerId: numbe
   return { removed: await removeWatch(deps.db, store.storeId, watchId, deps.now(), customerId) };
 }
 
-export interface UnsubscribeView {
-  product: string;
-  channel: MessageChannel;
-  since: string;
-  unsubscribed: boolean;
-}
+export type UnsubscribeView = StockAlertUnsubscribeView;
 
 async function watchOfToken(deps: AlertDeps, store: Store, token: string) {
   const id = readUnsubscribeToken(deps.secret, store.storeId, token);

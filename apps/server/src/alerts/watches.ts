@@ -129,7 +129,7 @@ export async function watch(db: Kysely<Database>, input: WatchInput): Promise<Wa
       purposes: ['marketing'],
       action: 'granted',
       source: customerId !== null ? `${STOCK_ALERT_FORM}:account` : STOCK_ALERT_FORM,
-      words: stockAlertConsentWords(input.storeName, channel),
+      words: stockAlertConsentWords(input.storeName),
       at: input.at,
     });
     const targetKey = variantId !== null ? `v${variantId}` : `p${input.productId}`;
