@@ -96,10 +96,19 @@ export function createAlertPlanner(options: AlertPlannerOptions): AlertPlanner {
     return Number(r.numUpdatedRows) === 1;
   }
 
+  type ProductRow = { name: string; sku: string; slug: string } | undefined;
+  /** Products read once per pass (1,000 watchers of one product: one read). */
+  let products = new Map<number, Promise<ProductRow>>();
+  const productOf = (id: number): Promise<ProductRow> => {
+    let p = products.get(id);
+    if (!p) products.set(id, (p = db.selectFrom('products').select(['name', 'sku', 'slug']).where('id', '=', id).executeTakeFirst()));
+    return p;
+  };
+
   async function planOne(w: Row<'stock_watches'>): Promise<{ closed: boolean; queued: boolean }> {
     const store = stores.get(w.store_id);
-    const product = await db.selectFrom('products').select(['name', 'sku', 'slug']).where('id', '=', w.product_id).executeTakeFirst();
-    const variant = w.variant_id === null ? undefined : await db.selectFrom('products').select(['name', 'sku']).where('id', '=', w.variant_id).executeTakeFirst();
+    const product = await productOf(w.product_id);
+    const variant = w.variant_id === null ? undefined : await productOf(w.variant_id);
     let recipient = w.contact;
     if (w.customer_id !== null) {
       const c = await db.selectFrom('customers').select(['phone', 'email']).where('id', '=', w.customer_id).executeTakeFirst();
@@ -150,6 +159,7 @@ export function createAlertPlanner(options: AlertPlannerOptions): AlertPlanner {
 
   async function pass(): Promise<number> {
     let count = 0;
+    products = new Map();
     for (;;) {
       again = false;
       const rows = await db
