@@ -43,10 +43,9 @@ test('a guest watches a sold-out product, staff restock it, one message with the
   const email = `watch-${Date.now()}@restock.test`;
 
   await staffLogin(page, HARBOR_MANAGER);
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await page.goto(consoleUrl('/'));
+  await expect(page).toHaveURL(consoleUrl(`/stores/${HARBOR}/orders`));
   expect(await bulk(page, product.id, 'sold_out')).toBe(200);
-  const shopper = await browser.newContext({ viewport: { width: 390, height: 844 }, extraHTTPHeaders });
+  const shopper = await browser.newContext({ viewport: { width: 390, height: 844 }, extraHTTPHeaders, serviceWorkers: 'block' });
   try {
     await passGateByCookie(shopper, 'harbor', 'recreational');
     const shop = await shopper.newPage();
@@ -87,7 +86,7 @@ test('a guest watches a sold-out product, staff restock it, one message with the
     expect(dbAll("select id from message_deliveries where template = 'back_in_stock' and recipient = ?", email)).toHaveLength(1);
 
     // The unsubscribe link, on a phone without JavaScript: one button, then the answer.
-    const plain = await browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false, extraHTTPHeaders });
+    const plain = await browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false, extraHTTPHeaders, serviceWorkers: 'block' });
     try {
       await passGateByCookie(plain, 'harbor', 'recreational');
       const link = await plain.newPage();
