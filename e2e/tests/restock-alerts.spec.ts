@@ -1,10 +1,11 @@
 /**
  * Issue 30 back-in-stock alerts, in a real browser at phone width (390 px): staff mark a Harbor
  * product sold out (Harbor's menu is the one no other shopper journey counts on); a guest on its page
- * asks "Tell me when it's back" with an e-mail and the consent box (axe clean, nothing overflows);
- * staff restock it through the console's menu API; the message is recorded once, with the link to
- * the product and the one-tap unsubscribe link; the link's page works without JavaScript and records
- * the withdrawal in the consent ledger. The product's stock is put back as it was.
+ * asks "Tell me when it's back" with an e-mail and the consent box (axe clean, nothing overflows), a
+ * second guest the same on a phone without JavaScript (a plain form POST); staff restock it through
+ * the console's menu API; each watcher's message is recorded once, with the link to the product and
+ * the one-tap unsubscribe link; the link's page works without JavaScript and records the withdrawal
+ * in the consent ledger. The product ends with the stock it had.
  */
 import type { Page } from '@playwright/test';
 import { consoleUrl, dbAll, HARBOR_MANAGER, staffLogin } from '../fixtures/console.ts';
@@ -71,12 +72,31 @@ test('a guest watches a sold-out product, staff restock it, one message with the
     const ledger = dbAll<{ action: string; words: string; source: string }>("select action, words, source from consent_events where contact = ? and purpose = 'marketing'", email);
     expect(ledger).toEqual([{ action: 'granted', source: 'stock_alert_form', words: expect.stringContaining('back in stock at') }]);
 
-    // Staff restock it (the original quantity): one message to the watcher, with the product's link.
+    // A second guest on a phone without JavaScript: the same form is a plain POST, answered with a page.
+    const plain = await browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false, extraHTTPHeaders, serviceWorkers: 'block' });
+    const noJsEmail = `nojs-${email}`;
+    try {
+      await passGateByCookie(plain, 'harbor', 'recreational');
+      const bare = await plain.newPage();
+      await bare.goto(productUrl);
+      const bareForm = bare.getByTestId('stock-alert');
+      await bareForm.getByLabel('Mobile number or e-mail').fill(noJsEmail);
+      await bareForm.getByRole('checkbox', { name: /Text or e-mail me once/ }).check();
+      await bareForm.getByRole('button', { name: "Tell me when it's back" }).click();
+      await expect(bare.getByTestId('stock-alert-done')).toHaveText('We will tell you once when it is back.');
+      await bare.getByRole('link', { name: 'Back to the product' }).click();
+      await expect(bare.getByRole('heading', { level: 1 })).toHaveText(product.name);
+    } finally {
+      await plain.close();
+    }
+
+    // Staff restock it (the original quantity): one message to each watcher, with the product's link.
     expect(await bulk(page, product.id, 'in_stock', product.qty)).toBe(200);
     let rows: { body: string; subject: string }[] = [];
     await expect
       .poll(() => (rows = dbAll("select body, subject from message_deliveries where template = 'back_in_stock' and recipient = ?", email)).length, { timeout: 15_000 })
       .toBe(1);
+    await expect.poll(() => dbAll("select id from message_deliveries where template = 'back_in_stock' and recipient = ?", noJsEmail).length, { timeout: 15_000 }).toBe(1);
     expect(rows[0].subject).toContain(`${product.name} is back in stock at `);
     expect(rows[0].body).toContain(`/p/${encodeURIComponent(product.sku)}/`);
     const unsubscribePath = /\/unsubscribe\/[0-9]+\.[A-Za-z0-9_-]+/.exec(rows[0].body)?.[0];
@@ -86,17 +106,17 @@ test('a guest watches a sold-out product, staff restock it, one message with the
     expect(dbAll("select id from message_deliveries where template = 'back_in_stock' and recipient = ?", email)).toHaveLength(1);
 
     // The unsubscribe link, on a phone without JavaScript: one button, then the answer.
-    const plain = await browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false, extraHTTPHeaders, serviceWorkers: 'block' });
+    const plainAgain = await browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false, extraHTTPHeaders, serviceWorkers: 'block' });
     try {
-      await passGateByCookie(plain, 'harbor', 'recreational');
-      const link = await plain.newPage();
+      await passGateByCookie(plainAgain, 'harbor', 'recreational');
+      const link = await plainAgain.newPage();
       await link.goto(storeUrl('harbor', unsubscribePath!));
       await expect(link.getByRole('heading', { level: 1, name: 'Unsubscribe' })).toBeVisible();
       await link.getByRole('button', { name: 'Unsubscribe' }).click();
       await expect(link.getByTestId('unsubscribed')).toContainText('You are unsubscribed');
       await noSidewaysScroll(link);
     } finally {
-      await plain.close();
+      await plainAgain.close();
     }
     expect(dbAll<{ action: string }>("select action from consent_events where contact = ? and purpose = 'marketing' order by id", email).map((r) => r.action)).toEqual(['granted', 'withdrawn']);
     await shop.goto(storeUrl('harbor', unsubscribePath!));
