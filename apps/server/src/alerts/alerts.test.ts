@@ -11,6 +11,7 @@ import { readStoresFile, seedDemo } from '../seed/index.ts';
 import { describeEachDatabase } from '../../test-support/databases.ts';
 import { REFERENCE_DATE } from '../../test-support/cart/testing.ts';
 import { editVariants } from '../menu-admin/edit.ts';
+import { applyStock } from '../integration/stock.ts';
 import { readUnsubscribeToken, unsubscribeToken } from './link.ts';
 import { BACK_IN_STOCK, createAlertPlanner } from './planner.ts';
 import { ask, unsubscribe, unsubscribeView } from './service.ts';
@@ -124,6 +125,21 @@ describeEachDatabase('back-in-stock alerts', (getDb) => {
     const [night] = await alertsTo('night@alerts.test');
     // 23:00 in Los Angeles: held until 08:00 local (16:00Z).
     expect(night!.next_attempt_at).toBe('2026-11-21T16:00:00.000Z');
+  });
+
+  it('a restock through the integration API tells the watcher too (the same menu-history hook)', async () => {
+    await setStock(variants, '0');
+    await ask(deps(), store, null, { productId, variantId: variants[2] ?? variants[0], contact: 'pos@alerts.test', consent: true });
+    const v = await getDb().db.selectFrom('products').select('sku').where('id', '=', variants[2] ?? variants[0]!).executeTakeFirstOrThrow();
+    const { report } = await applyStock(getDb().db, {
+      storeId: store.storeId,
+      items: [{ sku: v.sku, stock: 4, sequence: Date.now() }],
+      actor: { type: 'api_key', id: null, name: 'POS' },
+      now: NOON,
+    });
+    expect(report.applied).toHaveLength(1);
+    await planner().drain();
+    expect(await alertsTo('pos@alerts.test')).toHaveLength(1);
   });
 
   it('the unsubscribe link holds back an alert waiting for the morning', async () => {
