@@ -19,7 +19,6 @@
  *    8 a.m.–8 p.m., Fla. Stat. § 501.616(6)(a)); a store can pass its own window. Transactional
  *    messages are not held (an order that is ready at 21:30 says so at 21:30).
  */
-import { z } from 'zod';
 import { formatSortableDateTime } from './dates.ts';
 import { zonedInstant } from './hours/slots.ts';
 
@@ -116,18 +115,6 @@ export function stockAlertConsentWords(storeName: string): string {
   return `Text or e-mail me once when this item is back in stock at ${storeName}. This is a marketing message; message and data rates may apply. Reply STOP or use the unsubscribe link to opt out. Consent is not a condition of purchase.`;
 }
 
-/**
- * `POST /api/stock-alerts` (issue 30): a logged-in customer sends the target and `consent`; a guest
- * also a channel and its contact (a US phone or an e-mail). Forms send `consent=on`.
- */
-export const stockAlertRequestSchema = z.object({
-  productId: z.coerce.number().int().positive().max(2_147_483_647),
-  variantId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
-  channel: z.enum(MESSAGE_CHANNELS).optional(),
-  contact: z.string().trim().max(254).optional(),
-  consent: z.union([z.boolean(), z.literal('on'), z.literal('true')]).optional(),
-});
-export type StockAlertRequest = z.infer<typeof stockAlertRequestSchema>;
 
 /** A shopper's watch as the account lists it. */
 export interface StockWatchView {

@@ -44,3 +44,4 @@ export * from './delivery-trips.ts';
 export * from './record-retention.ts';
 export * from './trip-progress.ts';
 export * from './consent.ts';
+export * from './consent-schema.ts';
