@@ -25,6 +25,7 @@ import { storeSiteUrl } from '../users/password-reset.ts';
 import { unsubscribeToken } from './link.ts';
 
 export const BACK_IN_STOCK = 'back_in_stock';
+const PARALLEL = 8;
 
 export interface AlertPlannerOptions {
   db: Kysely<Database>;
@@ -172,11 +173,13 @@ export function createAlertPlanner(options: AlertPlannerOptions): AlertPlanner {
         .limit(batchSize)
         .execute();
       let queued = false;
-      for (const w of rows) {
+      // A few watches at a time (each is a handful of small queries; 1,000 watchers of one product are common).
+      for (let i = 0; i < rows.length; i += PARALLEL) {
         if (stopped) return count;
-        const r = await planOne(w);
-        if (r.closed) count++;
-        queued ||= r.queued;
+        for (const r of await Promise.all(rows.slice(i, i + PARALLEL).map(planOne))) {
+          if (r.closed) count++;
+          queued ||= r.queued;
+        }
       }
       if (queued) options.onQueued?.();
       if (stopped || (rows.length < batchSize && !again)) return count;
