@@ -28,6 +28,7 @@ import { registerCommerceRoutes } from './commerce.ts';
 import { registerAccountRoutes } from './users/index.ts';
 import { registerCurbsideRoutes } from './orders/curbside/routes.ts';
 import { registerStockAlertRoutes } from './alerts/routes.ts';
+import { GUEST_WATCHES_PER_IP_PER_HOUR } from './alerts/service.ts';
 import { registerNewsletterRoutes } from './newsletter/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { createStorefrontServices } from './ssr/services.ts';
@@ -267,7 +268,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Issue 29: the shopper's curbside "I'm here" (the link is signed with the accounts' secret).
   registerCurbsideRoutes(app, { db: deps.db, secret: accounts.secret, now: deps.clock });
   // Issue 30: back-in-stock watches and their one-tap unsubscribe link (signed with the accounts' secret).
-  const alertDeps = { db: deps.db, secret: accounts.secret, now: deps.clock ?? (() => new Date()) };
+  const alertDeps = {
+    db: deps.db,
+    secret: accounts.secret,
+    now: deps.clock ?? (() => new Date()),
+    limitGuest: (ip: string) => accounts.limiter.hit(`stock-alert-ip:${ip}`, GUEST_WATCHES_PER_IP_PER_HOUR, 3_600_000),
+  };
   registerStockAlertRoutes(app, alertDeps);
   registerNewsletterRoutes(app);
   registerUploadRoutes(app);

@@ -5,7 +5,7 @@
  * refused, consent withdrawn before the restock → no message; quiet hours in the store's zone defer
  * the row to 08:00; the signed unsubscribe link withdraws consent and holds a pending alert back.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { readStoresFile, seedDemo } from '../seed/index.ts';
 import { describeEachDatabase } from '../../test-support/databases.ts';
@@ -39,7 +39,6 @@ describeEachDatabase('back-in-stock alerts', (getDb) => {
     variants = (await db.selectFrom('products').select('id').where('parent_id', '=', p.id).orderBy('id').execute()).map((v) => v.id);
     expect(variants.length).toBeGreaterThan(1);
   });
-  afterAll(async () => undefined);
 
   const setStock = (ids: number[], stock: string, at = NOON) =>
     editVariants(getDb().db, {

@@ -2,13 +2,15 @@
  * The shopper's alert API over HTTP, both databases (issue 30): a logged-in customer watches a sold-out
  * size with one call (the account's phone; the consent words in the ledger), lists and removes it; a
  * guest without consent or without a contact is refused in words with an errorCode; an in-stock item
- * cannot be watched; a forged unsubscribe link is 404.
+ * cannot be watched; a forged unsubscribe link is 404; a burst of guest requests from one address
+ * is cut at the hourly limit.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REFERENCE_DATE, commerceApp } from '../../test-support/cart/testing.ts';
 import { describeEachDatabase } from '../../test-support/databases.ts';
 import { editVariants } from '../menu-admin/edit.ts';
+import { GUEST_WATCHES_PER_IP_PER_HOUR } from './service.ts';
 
 const HOST = 'downtown.localhost';
 
@@ -65,6 +67,15 @@ describeEachDatabase('stock alert routes', (getDb) => {
     await setStock([sizes[0]!], '3');
     expect(await call('POST', '/api/stock-alerts', { productId, variantId: sizes[0], contact: 'g@routes.test', consent: true })).toMatchObject({ status: 409, body: { errorCode: 'in_stock' } });
     expect((await call('GET', `/api/stock-alerts/unsubscribe/1.${'A'.repeat(43)}`)).status).toBe(404);
+    // A guest's watches are limited per client address (each may message the contact typed).
+    await setStock([sizes[0]!], '0');
+    const from = (i: number) =>
+      app
+        .inject({ method: 'POST', url: '/api/stock-alerts', remoteAddress: '10.84.9.9', headers: { host: HOST }, payload: { productId, variantId: sizes[0], contact: `flood${i}@routes.test`, consent: true } })
+        .then((r) => r.statusCode);
+    const statuses = await Promise.all(Array.from({ length: GUEST_WATCHES_PER_IP_PER_HOUR + 2 }, (_, i) => from(i)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(GUEST_WATCHES_PER_IP_PER_HOUR);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(2);
     expect((await call('POST', `/api/stock-alerts/unsubscribe/1.${'A'.repeat(43)}`)).status).toBe(404);
   });
 });

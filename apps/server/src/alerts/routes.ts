@@ -30,7 +30,7 @@ export function registerStockAlertRoutes(app: FastifyInstance, deps: AlertDeps):
           tags: ['Stock alerts'],
           body: stockAlertRequestSchema,
           security: 'none',
-          errors: { 400: 'No consent, or no valid phone or e-mail', 404: 'Not a product of this store', 409: 'In stock now (`in_stock`)' },
+          errors: { 400: 'No consent, or no valid phone or e-mail', 404: 'Not a product of this store', 409: 'In stock now (`in_stock`)', 429: 'Too many guest requests from this address (`too_many`)' },
         },
       },
     },
@@ -39,7 +39,7 @@ export function registerStockAlertRoutes(app: FastifyInstance, deps: AlertDeps):
       const claims = await authOf(request);
       if (claims === 'invalid') throw new ApiError(401, AUTH_MESSAGES.tokenInvalid);
       reply.header('Cache-Control', 'no-store');
-      return ok(await ask(deps, request.store, claims?.customerId ?? null, input));
+      return ok(await ask(deps, request.store, claims?.customerId ?? null, input, request.ip));
     },
   );
   app.get(

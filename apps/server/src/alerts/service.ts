@@ -25,7 +25,15 @@ export interface AlertDeps {
   db: Kysely<Database>;
   secret: Uint8Array | string;
   now: () => Date;
+  /**
+   * Counts a guest's request against its client address (the accounts' rate limiter): false when over
+   * GUEST_WATCHES_PER_IP_PER_HOUR. Unset: no limit (tests of the rules themselves).
+   */
+  limitGuest?: (ip: string) => Promise<boolean>;
 }
+
+/** A guest's watches per client address per hour: each may send one message to the contact typed. */
+export const GUEST_WATCHES_PER_IP_PER_HOUR = 10;
 
 export type AskAnswer = StockAlertAnswer;
 
@@ -34,9 +42,12 @@ function refusal(e: unknown): never {
   throw e;
 }
 
-export async function ask(deps: AlertDeps, store: Store, customerId: number | null, input: StockAlertRequest): Promise<AskAnswer> {
+export async function ask(deps: AlertDeps, store: Store, customerId: number | null, input: StockAlertRequest, clientIp?: string): Promise<AskAnswer> {
   let guest: { channel: MessageChannel; contact: string } | null = null;
   if (customerId === null) {
+    // Anyone may type anyone's number: a guest's watches are limited per address (like newsletter sign-ups).
+    if (deps.limitGuest && clientIp !== undefined && !(await deps.limitGuest(clientIp)))
+      throw new ApiError(429, 'Too many alert requests. Please try again later.', { errorCode: 'too_many', retryAfterSeconds: 3600 });
     const raw = input.contact?.trim() ?? '';
     const channel: MessageChannel = input.channel ?? (raw.includes('@') ? 'email' : 'sms');
     if (!raw) throw new ApiError(400, STOCK_ALERT_MESSAGES.contact, { errorCode: 'contact_required' });

@@ -14,7 +14,7 @@ export function stockAlertsFor(deps: AlertDeps, request: FastifyRequest): NonNul
   return {
     ask: async (form) => {
       const input = parseOr400(stockAlertRequestSchema, { ...form, variantId: form.variantId || undefined, channel: form.channel || undefined }, 'shopper');
-      return ask(deps, request.store, null, input);
+      return ask(deps, request.store, null, input, request.ip);
     },
     unsubscribeView: (token) => unsubscribeView(deps, request.store, token.slice(0, 100)),
     unsubscribe: (token) => unsubscribe(deps, request.store, token.slice(0, 100)),
