@@ -27,12 +27,15 @@ import { registerSeoRoutes } from './seo/routes.ts';
 import { registerCommerceRoutes } from './commerce.ts';
 import { registerAccountRoutes } from './users/index.ts';
 import { registerCurbsideRoutes } from './orders/curbside/routes.ts';
+import { registerStockAlertRoutes } from './alerts/routes.ts';
+import { GUEST_WATCHES_PER_IP_PER_HOUR } from './alerts/service.ts';
 import { registerNewsletterRoutes } from './newsletter/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { createStorefrontServices } from './ssr/services.ts';
 import { loadWebBuild, registerSsr } from './ssr/mount.ts';
 import { trackOrderFor } from './ssr/order-tracking.ts';
 import { curbsideFor } from './ssr/curbside.ts';
+import { stockAlertsFor } from './ssr/stock-alerts.ts';
 import { OutputCache } from './ssr/output-cache.ts';
 import { createOutboxSignal, type OutboxSignal } from './outbox/signal.ts';
 import { registerWebhooks } from './webhooks/index.ts';
@@ -265,6 +268,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const accounts = registerAccountRoutes(app, { db: deps.db, config: deps.config, now: deps.clock });
   // Issue 29: the shopper's curbside "I'm here" (the link is signed with the accounts' secret).
   registerCurbsideRoutes(app, { db: deps.db, secret: accounts.secret, now: deps.clock });
+  // Issue 30: back-in-stock watches and their one-tap unsubscribe link (signed with the accounts' secret).
+  const alertDeps = {
+    db: deps.db,
+    secret: accounts.secret,
+    now: deps.clock ?? (() => new Date()),
+    limitGuest: (ip: string) => accounts.limiter.hit(`stock-alert-ip:${ip}`, GUEST_WATCHES_PER_IP_PER_HOUR, 3_600_000),
+  };
+  registerStockAlertRoutes(app, alertDeps);
   registerNewsletterRoutes(app);
   registerUploadRoutes(app);
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
@@ -346,6 +357,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         demoMode: deps.config.demoMode,
         trackOrder: trackOrderFor(app, deps.db, request),
         curbside: curbsideFor(app, { db: deps.db, secret: accounts.secret, now: deps.clock }, request),
+        stockAlerts: stockAlertsFor(alertDeps, request),
         storeHours: (storeId) => storefrontHours(app.storeSettings, storeId, deps.clock?.() ?? new Date()),
         storeOptions: (storeId) => storefrontOptions(app.storeSettings, storeId),
       }),

@@ -23,6 +23,9 @@ const storeTree: RouteConfigEntry[] = [
     route('order-tracking', 'routes/order-tracking.tsx', { id: 'order-tracking' }),
     // Issue 29: the curbside "I'm here" page the ready-for-pickup message links to (a signed token, no login).
     route('curbside/:token', 'routes/curbside.tsx', { id: 'curbside' }),
+    // Issue 30: back-in-stock alerts without JavaScript (the guest's form) and a message's one-tap unsubscribe page.
+    route('stock-alert', 'routes/stock-alert.tsx', { id: 'stock-alert' }),
+    route('unsubscribe/:token', 'routes/unsubscribe.tsx', { id: 'unsubscribe' }),
     route('contact', 'routes/contact.tsx', { id: 'contact' }),
     route('my-account', 'routes/account.tsx', { id: 'my-account' }),
     ...ACCOUNT_BLOCKS.map((block) =>

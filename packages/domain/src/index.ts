@@ -44,3 +44,5 @@ export * from './delivery-trips.ts';
 export * from './record-retention.ts';
 export * from './loyalty/index.ts';
 export * from './trip-progress.ts';
+export * from './consent.ts';
+export * from './consent-schema.ts';

@@ -18,6 +18,7 @@ import type * as I from './tables/integration.ts';
 import type * as T from './tables/tax.ts';
 import type * as D from './tables/deals.ts';
 import type * as V from './tables/delivery.ts';
+import type * as A from './tables/alerts.ts';
 
 export type * from './tables/common.ts';
 export type * from './tables/catalog.ts';
@@ -27,6 +28,7 @@ export type * from './tables/integration.ts';
 export type * from './tables/tax.ts';
 export type * from './tables/deals.ts';
 export type * from './tables/delivery.ts';
+export type * from './tables/alerts.ts';
 
 export interface Database {
   stores: C.StoresTable;
@@ -97,6 +99,8 @@ export interface Database {
   driver_devices: V.DriverDevicesTable;
   loyalty_accounts: O.LoyaltyAccountsTable;
   loyalty_ledger: O.LoyaltyLedgerTable;
+  consent_events: A.ConsentEventsTable;
+  stock_watches: A.StockWatchesTable;
 }
 
 export type TableName = keyof Database;
@@ -174,4 +178,6 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'driver_devices',
   'loyalty_accounts',
   'loyalty_ledger',
+  'consent_events',
+  'stock_watches',
 ];

@@ -1,13 +1,15 @@
 /**
  * The menu's history (issue 13, migration 0013): every change to a store's menu from any source is
  * written here, in the same transaction as the change itself, so the history never claims a change
- * that was rolled back and never misses one that was made.
+ * that was rolled back and never misses one that was made. It also marks the back-in-stock watches
+ * of what came back (issue 30, ../alerts/watches.ts markRestocked), in the same transaction.
  *
  *   await recordMenuChanges(trx, { storeId, source: 'console', actor: { type: 'staff', id, name }, at, changes: [...] });
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, MenuChangeActorType, MenuChangeSource, Row } from '../db/schema.ts';
+import { markRestocked } from '../alerts/watches.ts';
 
 export interface MenuActor {
   type: MenuChangeActorType;
@@ -64,6 +66,9 @@ export async function recordMenuChanges(db: Kysely<Database> | Transaction<Datab
       .insertInto('menu_changes')
       .values(rows.slice(i, i + CHUNK))
       .execute();
+  // Issue 30: every stock change passes here, from every source, in its transaction — the one place
+  // back-in-stock watches are marked (alerts/watches.ts; the alert planner messages them after the commit).
+  await markRestocked(db, opts.storeId, opts.changes, opts.at);
   return batchId;
 }
 

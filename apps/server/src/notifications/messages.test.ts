@@ -16,6 +16,7 @@ import type { OutboxEvent } from '../outbox/consumer.ts';
 import { moveOrderForTest } from '../../test-support/outbox/test-events.ts';
 import { describeEachDatabase, type TestDatabase } from '../../test-support/databases.ts';
 import { recordMessages, type PlanDeps } from './plan.ts';
+import { recordConsent } from './consent.ts';
 import { createMessageSender } from './sender.ts';
 
 const storeInfo: PlanDeps['storeInfo'] = (id) => {
@@ -138,6 +139,24 @@ describeEachDatabase('order messages', (getDb) => {
     );
     expect(rows[1].subject).toBe(`Order #${order.number} is confirmed`);
     expect(rows[1].body).toContain('It will be ready for pickup by 6/15/2026 15:30.');
+  });
+
+  it('issue 30: an SMS STOP on record (transactional withdrawn) stops the order’s texts; the e-mail still goes', async () => {
+    const t = getDb();
+    const order = await insertOrder(t, { phone: '(916) 555-0177', emailAddress: 'stop@example.com' });
+    await recordConsent(t.db, {
+      storeId: 1,
+      contact: '+19165550177',
+      channel: 'sms',
+      purposes: ['transactional', 'marketing'],
+      action: 'withdrawn',
+      source: 'sms_stop',
+      words: null,
+      at: new Date('2026-06-01T00:00:00Z'),
+    });
+    const event = await eventOf(t, await moveOrderForTest(t.db, { orderId: order.id, to: 'confirmed', readyBy: '2026-06-15T22:30:00.000Z' }));
+    expect(await recordMessages(deps(), event)).toBe(1);
+    expect((await rowsOf(order.id)).map((r) => [r.channel, r.recipient])).toEqual([['email', 'stop@example.com']]);
   });
 
   it('ready, out for delivery and cancelled (staff message, else the reason’s words); submitted and completed send nothing', async () => {

@@ -7,13 +7,15 @@
  * Each shopper template × channel can be switched off per store (`notifications[template].sms|email`,
  * absent = on). Rows are written behind the unique key (event_id, channel, recipient, template) with
  * ON CONFLICT DO NOTHING: the consumer delivers at least once, so a second run writes nothing.
- * Texts are rendered now, from the event's own state (its ready-by time, its reason), so a message
+ * A shopper whose consent ledger holds a withdrawal of transactional messages on a channel (an SMS
+ * STOP; ./consent.ts) gets nothing on that channel. Texts are rendered now, from the event's own state (its ready-by time, its reason), so a message
  * says what happened at that step even when it is sent later.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { OutboxEvent } from '../outbox/consumer.ts';
 import { toE164 } from '../users/phone.ts';
+import { contactKey, mayMessage } from './consent.ts';
 import { orderTaxLines } from '../tax/order-lines.ts';
 import { formatAddress, mapLink, slotLabel } from '@verdant/domain';
 import {
@@ -168,11 +170,14 @@ export async function planMessages(deps: PlanDeps, event: OutboxEvent): Promise<
 
   const planned: PlannedMessage[] = [];
   const shopper = template as ShopperTemplate;
+  // Issue 30: a withdrawal on record (an SMS STOP, for both purposes) stops the order's own messages too.
+  const allowed = async (channel: 'sms' | 'email', contact: string) =>
+    (await mayMessage(deps.db, { storeId: event.store_id, contact, channel, purpose: 'transactional', now: new Date(), timeZone: store.timezone })).send;
   const phone = details.phone ? toE164(details.phone) : null;
-  if (phone && messageEnabled(switches, shopper, 'sms'))
+  if (phone && messageEnabled(switches, shopper, 'sms') && (await allowed('sms', phone)))
     planned.push({ channel: 'sms', recipient: phone, template, subject: null, body: shopperSms(shopper, ctx) });
   const email = details.emailAddress?.trim();
-  if (email && messageEnabled(switches, shopper, 'email')) {
+  if (email && messageEnabled(switches, shopper, 'email') && (await allowed('email', contactKey('email', email)))) {
     const mail = shopperEmail(shopper, ctx);
     planned.push({ channel: 'email', recipient: email, template, subject: mail.subject, body: mail.text });
   }

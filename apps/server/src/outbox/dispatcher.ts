@@ -6,7 +6,8 @@
  *    every other node's;
  *  - shopper and store messages (`messages_at`, at least once; rows behind a unique key): the
  *    notifications planner writes `message_deliveries`, the sender sends them with retries.
- * Webhooks run their own consumer on `webhooks_at` (../webhooks/).
+ * Webhooks run their own consumer on `webhooks_at` (../webhooks/). Back-in-stock alerts (issue 30)
+ * run their own planner on the watches a restock marked (../alerts/planner.ts), woken by the kicks.
  *
  * With REDIS_URL, `app.outbox.kick()` also reaches the other nodes (`{prefix}outbox-kick`), so
  * their consumers start at once too; when Redis is away every consumer still polls each second.
@@ -26,6 +27,7 @@ import { curbsideToken } from '../orders/curbside/link.ts';
 import { CURBSIDE_SECTION } from '../orders/curbside/section.ts';
 import { sectionOf } from '../store-settings/read.ts';
 import { storeSiteUrl } from '../users/password-reset.ts';
+import { createAlertPlanner, type AlertPlanner } from '../alerts/planner.ts';
 
 export interface OutboxDispatcherDeps {
   db: Kysely<Database>;
@@ -43,6 +45,8 @@ export interface OutboxDispatcher {
   push: OutboxConsumer;
   messages: OutboxConsumer;
   sender: MessageSender;
+  /** Issue 30: back-in-stock watches marked by a restock → one message each (alerts/planner.ts). */
+  alerts: AlertPlanner;
 }
 
 declare module 'fastify' {
@@ -116,17 +120,27 @@ export async function registerOutboxDispatcher(app: FastifyInstance, deps: Outbo
     onError: warn('outbox consumer messages'),
   });
 
-  const dispatcher: OutboxDispatcher = { hub, push, messages, sender };
+  const alerts = createAlertPlanner({
+    db: deps.db,
+    stores: deps.registry.stores,
+    secret: accounts?.secret ?? '',
+    signal: app.outbox,
+    onQueued: () => sender.wake(),
+    onError: warn('back-in-stock alerts'),
+  });
+
+  const dispatcher: OutboxDispatcher = { hub, push, messages, sender, alerts };
   app.decorate('outboxDispatcher', dispatcher);
   app.addHook('onReady', async () => {
     push.start();
     messages.start();
     sender.start();
+    alerts.start();
   });
   app.addHook('onClose', async () => {
     app.outbox.setRelay(null);
     stopAccess();
-    await Promise.all([push.stop(), messages.stop(), sender.stop()]);
+    await Promise.all([push.stop(), messages.stop(), sender.stop(), alerts.stop()]);
     await pubsub?.close();
   });
   return dispatcher;

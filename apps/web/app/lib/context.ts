@@ -9,6 +9,8 @@ import type {
   CatalogCategory,
   CatalogProduct,
   CurbsideView,
+  StockAlertAnswer,
+  StockAlertUnsubscribeView,
   DealDisplaySettings,
   FilterKey,
   HomeCollections,
@@ -160,6 +162,16 @@ export type AppContext = {
   curbside?: {
     view(token: string): Promise<CurbsideView>;
     arrive(token: string, form: { car: string; bay: string }): Promise<CurbsideView>;
+  };
+  /**
+   * Issue 30: back-in-stock alerts without JavaScript: the guest's "tell me when it's back" form
+   * and a message's one-tap unsubscribe page, the same modules as `POST /api/stock-alerts` and
+   * `GET/POST /api/stock-alerts/unsubscribe/:token`. Throw the API's errors (`statusCode`, text).
+   */
+  stockAlerts?: {
+    ask(form: Record<string, string>): Promise<StockAlertAnswer>;
+    unsubscribeView(token: string): Promise<StockAlertUnsubscribeView>;
+    unsubscribe(token: string): Promise<StockAlertUnsubscribeView>;
   };
   /**
    * Issue 14: a store's hours settings (weekly hours per order type, exceptions), read through the

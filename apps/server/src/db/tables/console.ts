@@ -131,6 +131,8 @@ export interface MessageDeliveriesTable {
   subject: string | null;
   body: string;
   status: 'pending' | 'sent' | 'failed';
+  /** Null: transactional. `marketing` rows are held back once consent is withdrawn (migration 0033). */
+  purpose: Defaulted<'marketing' | null>;
   attempts: Defaulted<number>;
   next_attempt_at: Timestamp | null;
   lease_until: Timestamp | null;

@@ -7,6 +7,7 @@ import { AddToCart } from './AddToCart.tsx';
 import { Price } from './Price.tsx';
 import { ProductGallery } from './ProductGallery.tsx';
 import { SizeSelector } from './SizeSelector.tsx';
+import { StockAlert } from './StockAlert.tsx';
 import { LabFacts, ProductFacts } from './ProductFacts.tsx';
 import { splitComponent } from '../ui/SplitComponent.tsx';
 import type { BreadcrumbItem } from '../../lib/category-tree.ts';
@@ -188,6 +189,10 @@ export function ProductView({ product, deals = {}, now: nowIso, crumbs, serverWa
               unitPrice={chosen?.final_price ?? null}
             />
           )}
+          {/* Issue 30: a sold-out product or size can be watched (components/product/StockAlert.tsx). */}
+          {!kit && stock.status === 'out_of_stock' ? (
+            <StockAlert key={child?.id ?? product.id} productId={product.id} variantId={child?.id ?? null} back={productPath(product, child?.sku)} />
+          ) : null}
           <div className="mt-4 flex flex-wrap gap-3">
             <SaveToggle kind="wishlist" product={saved} variant="full" />
             <SaveToggle kind="compare" product={saved} variant="full" />

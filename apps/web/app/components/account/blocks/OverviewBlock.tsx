@@ -10,6 +10,7 @@ import { useAuth, useAuthApi } from '../../../state/use-auth.ts';
 import { Field } from '../../checkout/Field.tsx';
 import { Documents } from '../Documents.tsx';
 import { NameForm } from '../NameForm.tsx';
+import { StockWatches } from '../StockWatches.tsx';
 import { OFFLINE_WRITE_COPY } from '../../../offline/account-writes.ts';
 import { useAccountSync, type WriteOutcome } from '../use-account-sync.ts';
 import { Block, FormError, errorMessage, focusField, primaryButton, secondaryButton, useSubmit } from '../ui.tsx';
@@ -60,6 +61,7 @@ export function OverviewBlock() {
       <Block id="documents" title="Your documents">
         <Documents idPrefix="account" />
       </Block>
+      <StockWatches />
     </div>
   );
 }
