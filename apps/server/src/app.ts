@@ -27,6 +27,9 @@ import { registerSeoRoutes } from './seo/routes.ts';
 import { registerCommerceRoutes } from './commerce.ts';
 import { registerAccountRoutes } from './users/index.ts';
 import { registerCurbsideRoutes } from './orders/curbside/routes.ts';
+import { registerReviewRoutes } from './reviews/routes.ts';
+import { registerReviewConsoleRoutes } from './reviews/console-routes.ts';
+import { productReviews } from './reviews/index.ts';
 import { registerNewsletterRoutes } from './newsletter/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { createStorefrontServices } from './ssr/services.ts';
@@ -264,6 +267,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const accounts = registerAccountRoutes(app, { db: deps.db, config: deps.config, now: deps.clock });
   // Issue 29: the shopper's curbside "I'm here" (the link is signed with the accounts' secret).
   registerCurbsideRoutes(app, { db: deps.db, secret: accounts.secret, now: deps.clock });
+  // Issue 30: product reviews (shopper) and their moderation (console).
+  registerReviewRoutes(app, { db: deps.db, now: deps.clock });
+  registerReviewConsoleRoutes(app, { db: deps.db, now: deps.clock });
   registerNewsletterRoutes(app);
   registerUploadRoutes(app);
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
@@ -343,6 +349,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         demoMode: deps.config.demoMode,
         trackOrder: trackOrderFor(app, deps.db, request),
         curbside: curbsideFor(app, { db: deps.db, secret: accounts.secret, now: deps.clock }, request),
+        // Issue 30: the product page's published reviews, average and count (its JSON-LD too).
+        productReviews: (sku, sort, page) => productReviews(deps.db, request.store, sku, sort, page),
         storeHours: (storeId) => storefrontHours(app.storeSettings, storeId, deps.clock?.() ?? new Date()),
         storeOptions: (storeId) => storefrontOptions(app.storeSettings, storeId),
       }),

@@ -43,3 +43,4 @@ export * from './deals/index.ts';
 export * from './delivery-trips.ts';
 export * from './record-retention.ts';
 export * from './trip-progress.ts';
+export * from './reviews/index.ts';

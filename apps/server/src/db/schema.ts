@@ -18,6 +18,7 @@ import type * as I from './tables/integration.ts';
 import type * as T from './tables/tax.ts';
 import type * as D from './tables/deals.ts';
 import type * as V from './tables/delivery.ts';
+import type * as R from './tables/reviews.ts';
 
 export type * from './tables/common.ts';
 export type * from './tables/catalog.ts';
@@ -27,6 +28,7 @@ export type * from './tables/integration.ts';
 export type * from './tables/tax.ts';
 export type * from './tables/deals.ts';
 export type * from './tables/delivery.ts';
+export type * from './tables/reviews.ts';
 
 export interface Database {
   stores: C.StoresTable;
@@ -96,6 +98,9 @@ export interface Database {
   trip_stops: V.TripStopsTable;
   driver_actions: V.DriverActionsTable;
   driver_devices: V.DriverDevicesTable;
+  reviews: R.ReviewsTable;
+  review_votes: R.ReviewVotesTable;
+  review_product_stats: R.ReviewProductStatsTable;
 }
 
 export type TableName = keyof Database;
@@ -172,4 +177,7 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'trip_stops',
   'driver_actions',
   'driver_devices',
+  'reviews',
+  'review_votes',
+  'review_product_stats',
 ];

@@ -12,4 +12,5 @@ import '../deals/floor-section.ts';
 import '../orders/curbside/section.ts';
 import '../delivery/limits-section.ts';
 import '../delivery/retention-section.ts';
+import '../reviews/section.ts';
 export {};
