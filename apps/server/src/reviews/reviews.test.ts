@@ -11,6 +11,8 @@ import { describeEachDatabase } from '../../test-support/databases.ts';
 import { bearer, loginCustomer } from '../../test-support/cart/testing.ts';
 import { JAR, lifecycleHarness, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
 import { addStaff, loginStaff } from '../../test-support/staff/testing.ts';
+import { registry } from '../../test-support/cart/testing.ts';
+import { ensureDemoReviews } from '../seed/demo-reviews.ts';
 
 const GOOD = { stars: 5, title: 'Great little jar', text: 'Seals tight, keeps the smell in, looks good on the shelf.', effects: [], flavours: [] };
 
@@ -52,7 +54,7 @@ describeEachDatabase('product reviews', (getDb) => {
     const b = await buyer();
     const ok = await write(b.token);
     expect(ok.status).toBe(200);
-    expect(ok.body.message).toBe('Review submitted for moderation');
+    expect(ok.body.meta.message).toBe('Review submitted for moderation');
     expect(ok.body.result).toMatchObject({ status: 'pending', stars: 5, sku: JAR });
     expect((await call('GET', '/api/reviews/mine', b.token)).body.result.map((r: { status: string }) => r.status)).toEqual(['pending']);
     // Pending reviews are not on the page.
@@ -140,5 +142,13 @@ describeEachDatabase('product reviews', (getDb) => {
     expect(on.status).toBe(200);
     expect((await published()).body.result.summary.count).toBe(count);
     expect((await write(b.token)).status).toBe(200);
+  });
+
+  it('seeds the demo: buyers with completed orders, two published reviews and one waiting with a flag, once', async () => {
+    expect(await ensureDemoReviews(h.db, registry.stores, h.clock.now)).toBe(6);
+    expect(await ensureDemoReviews(h.db, registry.stores, h.clock.now)).toBe(0);
+    const rows = await h.db.selectFrom('reviews').innerJoin('customers', 'customers.id', 'reviews.customer_id').select(['reviews.store_id', 'reviews.status', 'reviews.flags', 'customers.created_from']).where('customers.created_from', '=', 'demo_seed').execute();
+    expect(rows.filter((r) => r.store_id === 1).map((r) => r.status).sort()).toEqual(['approved', 'approved', 'pending']);
+    expect(JSON.parse(rows.find((r) => r.status === 'pending')!.flags)[0].rule).toBe('medical_claim');
   });
 });

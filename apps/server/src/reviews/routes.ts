@@ -5,7 +5,7 @@
  *   GET  /api/reviews/products/:sku/mine                          whether I may review it, my review and its status
  *   POST /api/reviews/products/:sku {stars, title, text, effects?, flavours?}
  *        write or edit my review (only a buyer; once per product; an edit waits for moderation again);
- *        answers `message` "Review submitted for moderation" (spec §8) and the review
+ *        answers the review and `meta.message` "Review submitted for moderation" (spec §8)
  *   GET  /api/reviews/mine                                        my reviews with their status
  *   POST /api/reviews/:reviewId/helpful                           mark a published review helpful (once per customer)
  */
@@ -71,7 +71,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: { db: Kysely<Da
       const { sku } = parseOr400(skuParams, request.params, 'shopper');
       const input = parseOr400(reviewInputSchema, request.body, 'shopper');
       const review = await writeReview(db, request.store, customerId, sku, input, now());
-      return { ...ok(review), message: REVIEW_MESSAGES.submitted };
+      return ok(review, { message: REVIEW_MESSAGES.submitted });
     },
   );
 

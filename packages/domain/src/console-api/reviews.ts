@@ -3,7 +3,7 @@
  * apps/console/src/routes/reviews.tsx), per store under /stores/:storeId. Permission
  * `reviews:moderate` (managers and owners: what a store publishes is a compliance decision).
  *
- *   GET  /stores/:storeId/reviews?status=pending|approved|rejected&page=
+ *   GET /stores/:storeId/reviews (query: status=pending|approved|rejected, page)
  *        the moderation queue: pending first (oldest first, so nothing waits forever), each with the
  *        automatic flags and their rules' names
  *   POST /stores/:storeId/reviews/:reviewId/decision {decision: 'approve'} | {decision: 'reject', reason}
