@@ -1,6 +1,6 @@
 /**
  * The demo's product reviews (issue 30), demo mode only, after the demo staff exist (main.ts): in
- * downtown and eastside, three demo customers each buy one product — a pickup order placed through
+ * downtown and eastside, three demo customers each buy one product (the first cannabis product sold by the each, by sku) — a pickup order placed through
  * the checkout's own code (orders/place.ts placeOrder, as the customer), then confirmed, marked ready
  * and completed through the order lifecycle (applyTransition, ID checked) — so each is a real
  * "verified buyer". They write their reviews through the reviews module (which checks that they
@@ -66,6 +66,7 @@ export async function ensureDemoReviews(db: Kysely<Database>, stores: readonly S
       .where('products.visibility', 'in', [2, 3, 4])
       .where('products.license_type', 'in', ['recreational', 'both'])
       .where('products.uom', '=', 'ea')
+      .where('products.canna_type', 'not in', [4, 6])
       .where('stock.is_in_stock', '=', 1)
       .where('stock.qty', '>=', 20)
       .orderBy('products.sku')
