@@ -89,6 +89,8 @@ test('a buyer reviews, staff approve, the product page publishes it as a verifie
   // Pending: not published yet.
   await expect(reviews.getByRole('heading', { name: title })).toHaveCount(0);
   await expectNoAxeViolations(page);
+  const phone = await page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, inner: window.innerWidth }));
+  expect(phone.scroll, 'the product page overflows at 390 px').toBeLessThanOrEqual(phone.inner);
 
   // The owner approves it in the console (tablet), and the page works at 390 px too.
   const staffContext = await browser.newContext({ viewport: { width: 1024, height: 768 } });
