@@ -12,7 +12,7 @@ import { ok } from '../http/envelope.ts';
 import { dbId } from '../http/ids.ts';
 import { parseOr400 } from '../http/parse.ts';
 import { staffOf } from '../staff/guard.ts';
-import { decideReview, reviewQueue } from './service.ts';
+import { decideReview, reviewQueue } from './moderation.ts';
 
 const PREFIX = '/api/console/stores/:storeId/reviews';
 const MODERATE = { config: { console: { permission: 'reviews:moderate' as const } } };

@@ -30,7 +30,6 @@ import {
   type ReviewSummary,
   type Store,
 } from '@verdant/domain';
-import type { ConsoleReview, ConsoleReviewQueue } from '@verdant/domain/console-api';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
 import { sectionOf } from '../store-settings/read.ts';
@@ -101,7 +100,7 @@ const list = (json: string): string[] => {
   }
 };
 
-function flagsOf(json: string): ModerationFlag[] {
+export function flagsOf(json: string): ModerationFlag[] {
   try {
     const v: unknown = JSON.parse(json);
     if (!Array.isArray(v)) return [];
@@ -114,7 +113,7 @@ function flagsOf(json: string): ModerationFlag[] {
 }
 
 /** Recompute a product's published count and star sum from its approved rows (inside the change's transaction). */
-async function recomputeStats(trx: Db, storeId: number, productId: number, iso: string): Promise<void> {
+export async function recomputeStats(trx: Db, storeId: number, productId: number, iso: string): Promise<void> {
   const agg = await trx
     .selectFrom('reviews')
     .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('stars').as('s')])
@@ -135,7 +134,7 @@ export async function summaryOf(db: Db, storeId: number, productId: number): Pro
   return row ? { average: roundAverage(row.star_sum, row.review_count), count: row.review_count } : { average: 0, count: 0 };
 }
 
-function myReviewView(r: { id: number; sku: string; stars: number; title: string; text: string; effects: string; flavours: string; status: ReviewStatus; reject_reason: string | null; helpful_count: number; created_at: string; updated_at: string }, productName: string): MyReview {
+export function myReviewView(r: { id: number; sku: string; stars: number; title: string; text: string; effects: string; flavours: string; status: ReviewStatus; reject_reason: string | null; helpful_count: number; created_at: string; updated_at: string }, productName: string): MyReview {
   return {
     id: r.id,
     sku: r.sku,
@@ -276,83 +275,4 @@ export async function voteHelpful(db: Db, store: Store, customerId: number, revi
     const { helpful_count } = await trx.selectFrom('reviews').select('helpful_count').where('id', '=', reviewId).executeTakeFirstOrThrow();
     return { helpful_count, counted };
   });
-}
-
-// ——— The console ———
-
-function consoleRows(db: Db, storeId: number) {
-  return db
-    .selectFrom('reviews')
-    .innerJoin('customers', 'customers.id', 'reviews.customer_id')
-    .leftJoin('products', 'products.id', 'reviews.product_id')
-    .selectAll('reviews')
-    .select(['customers.firstname', 'customers.lastname', 'products.name as product_name'])
-    .where('reviews.store_id', '=', storeId);
-}
-
-type ConsoleRow = Awaited<ReturnType<ReturnType<typeof consoleRows>['executeTakeFirstOrThrow']>>;
-
-function consoleView(r: ConsoleRow): ConsoleReview {
-  return {
-    ...myReviewView(r, r.product_name ?? r.sku),
-    reject_reason: r.reject_reason,
-    customer_name: [r.firstname, r.lastname].filter(Boolean).join(' ') || 'A customer',
-    flags: flagsOf(r.flags),
-    moderated_at: r.moderated_at,
-    moderated_by: r.moderated_by,
-  };
-}
-
-const QUEUE_PAGE_SIZE = 20;
-
-export async function reviewQueue(db: Db, storeId: number, status: ReviewStatus, page: number): Promise<ConsoleReviewQueue> {
-  const count = async (s: ReviewStatus) =>
-    Number((await db.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', storeId).where('status', '=', s).executeTakeFirstOrThrow()).n);
-  let query = consoleRows(db, storeId)
-    .where('reviews.status', '=', status);
-  // Pending: oldest first, so nothing waits forever; decided ones: the latest decision first.
-  query = status === 'pending' ? query.orderBy('reviews.updated_at', 'asc') : query.orderBy('reviews.moderated_at', 'desc');
-  const rows = await query
-    .orderBy('reviews.id', 'asc')
-    .limit(QUEUE_PAGE_SIZE)
-    .offset((page - 1) * QUEUE_PAGE_SIZE)
-    .execute();
-  const items = rows.map(consoleView);
-  const [total, pending] = await Promise.all([count(status), status === 'pending' ? Promise.resolve(-1) : count('pending')]);
-  return { status, page, page_size: QUEUE_PAGE_SIZE, total, pending: pending === -1 ? total : pending, items };
-}
-
-/** Approve or reject a pending review (a guarded update: a review decided or edited meanwhile answers 409). */
-export async function decideReview(
-  db: Db,
-  storeId: number,
-  reviewId: number,
-  decision: { decision: 'approve' } | { decision: 'reject'; reason: string },
-  staffName: string,
-  now: Date,
-): Promise<ConsoleReview> {
-  const iso = now.toISOString();
-  await db.transaction().execute(async (trx) => {
-    const done = await trx
-      .updateTable('reviews')
-      .set({
-        status: decision.decision === 'approve' ? 'approved' : 'rejected',
-        reject_reason: decision.decision === 'reject' ? decision.reason : null,
-        moderated_at: iso,
-        moderated_by: staffName,
-      })
-      .where('id', '=', reviewId)
-      .where('store_id', '=', storeId)
-      .where('status', '=', 'pending')
-      .returning('product_id')
-      .executeTakeFirst();
-    if (!done) {
-      const exists = await trx.selectFrom('reviews').select('id').where('id', '=', reviewId).where('store_id', '=', storeId).executeTakeFirst();
-      if (!exists) throw new ApiError(404, REVIEW_MESSAGES.reviewNotFound, { errorCode: 'review_not_found' });
-      throw new ApiError(409, REVIEW_MESSAGES.notPending, { errorCode: 'not_pending' });
-    }
-    await recomputeStats(trx, storeId, done.product_id, iso);
-  });
-  const row = await consoleRows(db, storeId).where('reviews.id', '=', reviewId).executeTakeFirstOrThrow();
-  return consoleView(row);
 }

@@ -18,7 +18,8 @@ import { applyTransition } from '../orders/lifecycle/transitions.ts';
 import { placeOrder } from '../orders/place.ts';
 import { requestHash } from '../orders/idempotency.ts';
 import { orderSaveSchema } from '../orders/schema.ts';
-import { decideReview, writeReview } from '../reviews/service.ts';
+import { writeReview } from '../reviews/service.ts';
+import { decideReview } from '../reviews/moderation.ts';
 import { GUEST_CUSTOMER_TAX_CLASS, reviewInputSchema } from '@verdant/domain';
 
 const STORES = ['downtown', 'eastside'] as const;
