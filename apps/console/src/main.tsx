@@ -58,6 +58,8 @@ const lazyPages = {
   endOfDay: page(() => import('./routes/delivery-records.tsx'), 'EndOfDayPage'),
   recordRetention: page(() => import('./routes/settings-record-retention.tsx'), 'RecordRetentionSettingsPage'),
   loyalty: page(() => import('./routes/settings-loyalty.tsx'), 'LoyaltySettingsPage'),
+  // Issue 30: review moderation and the store's switch for reviews.
+  reviews: page(() => import('./routes/reviews.tsx'), 'ReviewsPage'),
   // The driver's phone (issue 29): one chunk, its layout and pages.
   driverLayout: page(() => import('./routes/driver.tsx'), 'DriverLayout'),
   driverToday: page(() => import('./routes/driver.tsx'), 'DriverTodayPage'),
@@ -134,6 +136,7 @@ const routes: RouteObject[] = [
               { path: 'delivery-records/end-of-day', ...lazy('endOfDay') },
               { path: 'settings-record-retention', ...lazy('recordRetention') },
               { path: 'settings-loyalty', ...lazy('loyalty') },
+              { path: 'reviews', ...lazy('reviews') },
               { path: 'dispatch', ...lazy('dispatch') },
               { path: 'dispatch/trips/:tripId', ...lazy('trip') },
               { path: 'drivers', ...lazy('drivers') },

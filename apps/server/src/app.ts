@@ -29,6 +29,9 @@ import { registerAccountRoutes } from './users/index.ts';
 import { registerCurbsideRoutes } from './orders/curbside/routes.ts';
 import { registerStockAlertRoutes } from './alerts/routes.ts';
 import { GUEST_WATCHES_PER_IP_PER_HOUR } from './alerts/service.ts';
+import { registerReviewRoutes } from './reviews/routes.ts';
+import { registerReviewConsoleRoutes } from './reviews/console-routes.ts';
+import { productReviews } from './reviews/index.ts';
 import { registerNewsletterRoutes } from './newsletter/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { createStorefrontServices } from './ssr/services.ts';
@@ -276,6 +279,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limitGuest: (ip: string) => accounts.limiter.hit(`stock-alert-ip:${ip}`, GUEST_WATCHES_PER_IP_PER_HOUR, 3_600_000),
   };
   registerStockAlertRoutes(app, alertDeps);
+  // Issue 30: product reviews (shopper) and their moderation (console).
+  registerReviewRoutes(app, { db: deps.db, now: deps.clock });
+  registerReviewConsoleRoutes(app, { db: deps.db, now: deps.clock });
   registerNewsletterRoutes(app);
   registerUploadRoutes(app);
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
@@ -358,6 +364,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         trackOrder: trackOrderFor(app, deps.db, request),
         curbside: curbsideFor(app, { db: deps.db, secret: accounts.secret, now: deps.clock }, request),
         stockAlerts: stockAlertsFor(alertDeps, request),
+        // Issue 30: the product page's published reviews, average and count (its JSON-LD too).
+        productReviews: (sku, sort, page) => productReviews(deps.db, request.store, sku, sort, page),
         storeHours: (storeId) => storefrontHours(app.storeSettings, storeId, deps.clock?.() ?? new Date()),
         storeOptions: (storeId) => storefrontOptions(app.storeSettings, storeId),
       }),

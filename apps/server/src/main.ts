@@ -2,6 +2,7 @@ import './env.ts';
 import { loadConfig, WEB_BUILD_DIR } from './config.ts';
 import { StoreRegistry } from './stores/registry.ts';
 import { ensureDemoDispatch } from './seed/demo-trip.ts';
+import { ensureDemoReviews } from './seed/demo-reviews.ts';
 import { createDatabase, migrateToLatest, syncStores } from './db/index.ts';
 import { DataDirLockedError, lockDataDir, type DataDirLock } from './db/data-dir-lock.ts';
 import { withStartupLock } from './db/startup-lock.ts';
@@ -71,6 +72,8 @@ async function main(): Promise<void> {
     if (config.demoMode) await ensureDemoStaff(db);
     // The demo driver's login linked to Dana Whitfield and a sample planned trip (issue 29), once.
     if (config.demoMode) await ensureDemoDispatch(db, registry.stores);
+    // Demo customers' completed orders and their reviews (issue 30): two published, one waiting with a flag.
+    if (config.demoMode) await ensureDemoReviews(db, registry.stores);
     return catalogueSeeded;
   });
 

@@ -46,3 +46,4 @@ export * from './loyalty/index.ts';
 export * from './trip-progress.ts';
 export * from './consent.ts';
 export * from './consent-schema.ts';
+export * from './reviews/index.ts';

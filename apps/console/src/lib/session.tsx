@@ -25,7 +25,7 @@ export function useSession(): SessionState {
  * Whether the member's role holds a permission, as the server checks it (the console only hides
  * what the server would refuse anyway): budtenders work orders and documents, the rest is managers'.
  */
-export type ManagerPermission = 'reports:read' | 'settings:write' | 'staff:manage' | 'webhooks:manage' | 'deals:write';
+export type ManagerPermission = 'reports:read' | 'settings:write' | 'staff:manage' | 'webhooks:manage' | 'deals:write' | 'reviews:moderate';
 export function can(staff: StaffView | null, _permission: ManagerPermission): boolean {
   return staff?.role === 'owner' || staff?.role === 'manager';
 }

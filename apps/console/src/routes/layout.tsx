@@ -186,6 +186,8 @@ export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
                     {/* Issue 29: delivery dispatch (budtenders read it; a driver has its own view). */}
                     {staff?.role !== 'driver' && item(`/stores/${store.id}/dispatch`, 'Dispatch', false)}
                     {can(staff, 'reports:read') && item(`/stores/${store.id}/reports`, 'Reports')}
+                    {/* Issue 30: reviews:moderate (managers and owners, as the server checks it). */}
+                    {can(staff, 'reviews:moderate') && item(`/stores/${store.id}/reviews`, 'Reviews')}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings`, 'Settings')}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-hours`, 'Hours and slots')}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-zones`, 'Delivery zones')}

@@ -19,6 +19,7 @@ import type * as T from './tables/tax.ts';
 import type * as D from './tables/deals.ts';
 import type * as V from './tables/delivery.ts';
 import type * as A from './tables/alerts.ts';
+import type * as R from './tables/reviews.ts';
 
 export type * from './tables/common.ts';
 export type * from './tables/catalog.ts';
@@ -29,6 +30,7 @@ export type * from './tables/tax.ts';
 export type * from './tables/deals.ts';
 export type * from './tables/delivery.ts';
 export type * from './tables/alerts.ts';
+export type * from './tables/reviews.ts';
 
 export interface Database {
   stores: C.StoresTable;
@@ -101,6 +103,9 @@ export interface Database {
   loyalty_ledger: O.LoyaltyLedgerTable;
   consent_events: A.ConsentEventsTable;
   stock_watches: A.StockWatchesTable;
+  reviews: R.ReviewsTable;
+  review_votes: R.ReviewVotesTable;
+  review_product_stats: R.ReviewProductStatsTable;
 }
 
 export type TableName = keyof Database;
@@ -180,4 +185,7 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'loyalty_ledger',
   'consent_events',
   'stock_watches',
+  'reviews',
+  'review_votes',
+  'review_product_stats',
 ];

@@ -64,9 +64,9 @@ describe('write rate limits', () => {
   it('limits every write route of the personal areas, plugin scopes included: the second write from one address is a 429', async () => {
     const a = await app(undefined, undefined, { max: 1, windowSeconds: 60 });
     await a.ready();
-    // From the app's own route list, by area (not by the limit's regex): cart, order, user, newsletter.
+    // From the app's own route list, by area (not by the limit's regex): cart, order, user, newsletter, reviews.
     const writes = routesOf(a).filter(
-      (r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && /^\/api\/(cart|order|user|newsletter)(\/|$)/.test(r.url),
+      (r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && /^\/api\/(cart|order|user|newsletter|reviews)(\/|$)/.test(r.url),
     );
     const names = writes.map((r) => `${r.method} ${r.url}`);
     for (const route of [
@@ -76,6 +76,8 @@ describe('write rate limits', () => {
       'POST /api/user/upload',
       'POST /api/newsletter',
       'DELETE /api/newsletter',
+      'POST /api/reviews/products/:sku',
+      'POST /api/reviews/:reviewId/helpful',
     ])
       expect(names).toContain(route);
     expect(writes.length).toBeGreaterThanOrEqual(20);

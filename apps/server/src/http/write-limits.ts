@@ -1,6 +1,6 @@
 /**
  * Per-IP limit on every write of the personal areas (cart, order, user incl. uploads,
- * newsletter): one counter per client address across all those routes, WRITE_RATE_LIMIT writes
+ * newsletter, reviews and their helpful votes): one counter per client address across all those routes, WRITE_RATE_LIMIT writes
  * per WRITE_RATE_WINDOW seconds, answered 429 with Retry-After in the envelope. With REDIS_URL
  * the counter is shared by every node (keys under REDIS_PREFIX). Reads are never counted.
  * The login-code and password limits (auth/rate-limit.ts) are separate and stricter.
@@ -40,7 +40,7 @@ export function writeLimitFromEnv(env: NodeJS.ProcessEnv = process.env): WriteLi
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const PERSONAL_AREAS = /^\/api\/(?:cart|order|user|newsletter)(?:\/|$)/;
+const PERSONAL_AREAS = /^\/api\/(?:cart|order|user|newsletter|reviews)(?:\/|$)/;
 
 export function isLimitedWrite(method: string, url: string): boolean {
   return WRITE_METHODS.has(method) && PERSONAL_AREAS.test(url);

@@ -36,6 +36,8 @@ export const PERMISSIONS = [
   // The driver's phone (issue 29): act on trips (start, deliver, fail, end) — a driver only its own
   // trips, managers and owners any — and report the phone's offline queue.
   'trips:drive',
+  // Reviews (issue 30): approve or reject what the store publishes (a compliance call: managers, owners).
+  'reviews:moderate',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -13,4 +13,5 @@ import '../orders/curbside/section.ts';
 import '../delivery/limits-section.ts';
 import '../delivery/retention-section.ts';
 import '../loyalty/section.ts';
+import '../reviews/section.ts';
 export {};

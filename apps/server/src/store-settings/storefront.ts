@@ -6,6 +6,7 @@
  * drops the store's cached pages at once on this node (other nodes: within the output cache's
  * minute and the settings' 1 s cache).
  */
+import { REVIEWS_SECTION } from '../reviews/section.ts';
 import type { FastifyInstance } from 'fastify';
 import { cannabisTaxShare, isSpecPerOrderModel, normaliseLimitModel, publicDelivery, taxShareNote, type DealDisplaySettings, type PublicDelivery } from '@verdant/domain';
 import { LIMITS } from '../limits/section.ts';
@@ -52,7 +53,7 @@ export async function storefrontOptions(settings: StoreSettings, storeId: number
 }
 
 /** The sections whose values the storefront's pages render. */
-export const PAGE_SECTIONS: readonly string[] = [HOURS.name, ZONES_SECTION.name, AGE_SECTION.name, LIMITS.name, DEAL_DISPLAY_SECTION.name, DEAL_FLOOR_SECTION.name, TAX_SECTION.name];
+export const PAGE_SECTIONS: readonly string[] = [HOURS.name, ZONES_SECTION.name, AGE_SECTION.name, LIMITS.name, DEAL_DISPLAY_SECTION.name, DEAL_FLOOR_SECTION.name, TAX_SECTION.name, REVIEWS_SECTION.name];
 
 /**
  * After a save of a section the pages show (console or any other writer: StoreSettings.onSaved),

@@ -18,6 +18,8 @@ import type {
   LicenseType,
   ProductCard,
   ProductDealView,
+  ProductReviewsPage,
+  ReviewSort,
   ProductSearchParams,
   PublicDelivery,
   Store,
@@ -183,6 +185,12 @@ export type AppContext = {
    * Issue 14: the store's delivery zones as the shopper is told them and its medical minimum age
    * (server store-settings/storefront.ts); absent: the defaults (toPublicStore).
    */
+  /**
+   * Issue 30: a product's published reviews (a page of them, newest or most helpful first) with the
+   * average and count, or `enabled: false` when the store switched reviews off; null for an unknown
+   * product. Absent (offline): the page shows no reviews.
+   */
+  productReviews?(sku: string, sort: ReviewSort, page: number): Promise<ProductReviewsPage | null>;
   storeOptions?(storeId: number): Promise<{ delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings; taxNote?: string | null }>;
 };
 

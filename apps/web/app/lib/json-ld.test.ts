@@ -19,6 +19,21 @@ describe('product structured data', () => {
     expect(centsToDecimal(123456)).toBe('1234.56');
   });
 
+  it('carries aggregateRating and the shown reviews only when a review is published (issue 30)', () => {
+    const offers = [{ sku: 'FL-BD', price: 1999, inStock: true }];
+    const item = { author: 'Ana R.', stars: 4, title: 'Bright', text: 'Citrus and calm.', date: '2026-06-01T10:00:00.000Z' };
+    const ld = productJsonLd({ ...base, offers, aggregate: false, reviews: { average: 4.5, count: 2, items: [item] } });
+    expect(ld).toMatchObject({
+      aggregateRating: { '@type': 'AggregateRating', ratingValue: 4.5, reviewCount: 2, bestRating: 5, worstRating: 1 },
+      review: [{ '@type': 'Review', author: { '@type': 'Person', name: 'Ana R.' }, datePublished: '2026-06-01', name: 'Bright', reviewRating: { '@type': 'Rating', ratingValue: 4 } }],
+    });
+    for (const reviews of [null, { average: 0, count: 0, items: [] }]) {
+      const none = productJsonLd({ ...base, offers, aggregate: false, reviews });
+      expect(none).not.toHaveProperty('aggregateRating');
+      expect(none).not.toHaveProperty('review');
+    }
+  });
+
   it('gives a simple product one Offer', () => {
     const ld = productJsonLd({ ...base, brand: 'Sierra', offers: [{ sku: 'FL-BD', price: 1999, inStock: false }], aggregate: false });
     expect(ld).toMatchObject({

@@ -53,6 +53,26 @@ export interface ProductJsonLdInput {
   offers: { sku: string; price: Cents; inStock: boolean; url?: string }[];
   /** Use an AggregateOffer (configurables: one product, several sizes). */
   aggregate: boolean;
+  /**
+   * Issue 30: the published reviews' average and count, and the reviews shown on the page. Nothing
+   * is added without a published review (search engines reject an empty rating).
+   */
+  reviews?: { average: number; count: number; items: { author: string; stars: number; title: string; text: string; date: string }[] } | null;
+}
+
+function reviewsPart(r: ProductJsonLdInput['reviews']) {
+  if (!r || r.count === 0) return {};
+  return {
+    aggregateRating: { '@type': 'AggregateRating', ratingValue: r.average, reviewCount: r.count, bestRating: 5, worstRating: 1 },
+    review: r.items.map((i) => ({
+      '@type': 'Review',
+      author: { '@type': 'Person', name: i.author },
+      datePublished: i.date.slice(0, 10),
+      name: i.title,
+      reviewBody: i.text,
+      reviewRating: { '@type': 'Rating', ratingValue: i.stars, bestRating: 5, worstRating: 1 },
+    })),
+  };
 }
 
 const IN_STOCK = 'https://schema.org/InStock';
@@ -68,6 +88,7 @@ export function productJsonLd(p: ProductJsonLdInput) {
     ...(p.description ? { description: p.description } : {}),
     ...(p.brand ? { brand: { '@type': 'Brand', name: p.brand } } : {}),
     ...(p.images.length ? { image: p.images } : {}),
+    ...reviewsPart(p.reviews),
   };
   if (p.offers.length === 0) return base;
   const anyInStock = p.offers.some((o) => o.inStock);

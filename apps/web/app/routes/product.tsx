@@ -4,6 +4,7 @@ import type { Route } from './+types/product';
 import { readShopper } from '../lib/shopper.ts';
 import { offlineFallback } from '../lib/offline-catalog.ts';
 import { kitPartsReady, ProductView } from '../components/product/ProductView.tsx';
+import { ProductReviews } from '../components/product/ProductReviews.tsx';
 import { JsonLd } from '../components/seo/JsonLd.tsx';
 import { categoryCrumbs, indexCategories, type BreadcrumbItem } from '../lib/category-tree.ts';
 import { notFound } from '../lib/guards.ts';
@@ -67,6 +68,9 @@ async function load({ request, url, params, context }: Route.LoaderArgs) {
   const images = galleryImages(product);
   const imageUrls = images.map((i) => new URL(productImageSrc(i.image, GALLERY_WIDTH, GALLERY_HEIGHT), url).href);
   const money = toPublicStore(store).money;
+  // Issue 30: the first page of published reviews with the average (none offline or when the store switched reviews off).
+  const reviews = (await context.productReviews?.(product.sku, 'newest', 1)) ?? null;
+  const shownReviews = reviews?.enabled ? reviews : null;
   const productLd = productJsonLd({
     name: product.name,
     sku: product.sku,
@@ -77,6 +81,10 @@ async function load({ request, url, params, context }: Route.LoaderArgs) {
     currency: money.currencyCode,
     offers: productOffers(product, now).map((o) => ({ ...o, url: origin(productPath(product, o.childSku)) })),
     aggregate: product.type_id === 'configurable',
+    reviews: shownReviews && {
+      ...shownReviews.summary,
+      items: shownReviews.items.map((r) => ({ author: r.author, stars: r.stars, title: r.title, text: r.text, date: r.created_at })),
+    },
   });
   const breadcrumbLd = breadcrumbListJsonLd(crumbs.map((c) => ({ name: c.name, url: origin(c.path ?? canonicalPath) })));
   // Issue 28: the deals live now on the product and each of its sizes (a guest of the shopper's licence).
@@ -87,6 +95,7 @@ async function load({ request, url, params, context }: Route.LoaderArgs) {
     deals,
     now: now.toISOString(),
     warning,
+    reviews: shownReviews,
     crumbs,
     canonical: origin(canonicalPath),
     ogImage: imageUrls[0] ?? null,
@@ -131,7 +140,15 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 export default function Product({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <ProductView product={loaderData.product} deals={loaderData.deals} now={loaderData.now} crumbs={loaderData.crumbs} serverWarning={loaderData.warning} />
+      <ProductView
+        product={loaderData.product}
+        deals={loaderData.deals}
+        now={loaderData.now}
+        crumbs={loaderData.crumbs}
+        serverWarning={loaderData.warning}
+        rating={loaderData.reviews?.summary ?? null}
+      />
+      <ProductReviews sku={loaderData.product.sku} initial={loaderData.reviews} />
       {loaderData.jsonLd.map((ld, i) => (
         <JsonLd key={i} data={ld} />
       ))}

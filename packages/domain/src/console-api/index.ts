@@ -17,3 +17,4 @@ export * from './deals.ts';
 export * from './delivery.ts';
 export * from './driver.ts';
 export * from './delivery-records.ts';
+export * from './reviews.ts';

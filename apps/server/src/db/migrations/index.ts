@@ -29,6 +29,7 @@ import { migration0028 } from './0028_deals.ts';
 import { migration0029 } from './0029_delivery_trips.ts';
 import { migration0030 } from './0030_curbside.ts';
 import { migration0031 } from './0031_trip_stops_outcome.ts';
+import { migration0032 } from './0032_reviews.ts';
 import { migration0033 } from './0033_consent_and_alerts.ts';
 import { migration0034 } from './0034_loyalty.ts';
 
@@ -58,6 +59,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0029_delivery_trips': migration0029,
   '0030_curbside': migration0030,
   '0031_trip_stops_outcome': migration0031,
+  '0032_reviews': migration0032,
   '0033_consent_and_alerts': migration0033,
   '0034_loyalty': migration0034,
 };

@@ -30,6 +30,8 @@ interface Props {
   crumbs: BreadcrumbItem[];
   /** The variant warning of a `?size=` choice without JavaScript. */
   serverWarning: string | null;
+  /** Issue 30: the published reviews' average and count (null: reviews off or offline). */
+  rating?: { average: number; count: number } | null;
 }
 
 /**
@@ -54,7 +56,7 @@ const STOCK_CLASSES = { ok: 'text-brand-ink', volatile: 'text-amber-800', out_of
  * child sku (history replace, no scroll jump, no reload). A bundle shows its options and is priced
  * as chosen; a grouped set lists its members with a quantity each.
  */
-export function ProductView({ product, deals = {}, now: nowIso, crumbs, serverWarning }: Props) {
+export function ProductView({ product, deals = {}, now: nowIso, crumbs, serverWarning, rating = null }: Props) {
   const { store } = useRootData();
   const storePath = useStorePath();
   const navigate = useNavigate();
@@ -121,6 +123,16 @@ export function ProductView({ product, deals = {}, now: nowIso, crumbs, serverWa
         <div>
           {product.brand ? <p className="text-sm font-semibold tracking-wide text-stone-600 uppercase">{product.brand}</p> : null}
           <h1 className="mt-1 font-display text-3xl font-bold tracking-tight text-stone-900 sm:text-4xl">{product.name}</h1>
+          {rating && rating.count > 0 ? (
+            <p className="mt-1">
+              <a href="#reviews" className="text-stone-800 underline" data-testid="product-rating">
+                <span aria-hidden="true" className="text-amber-800">
+                  ★
+                </span>{' '}
+                {`${rating.average.toFixed(1)} out of 5 · ${rating.count === 1 ? '1 review' : `${rating.count} reviews`}`}
+              </a>
+            </p>
+          ) : null}
           <ProductFacts product={product} />
           <LabFacts product={product} />
           <div data-testid="product-price">

@@ -1,0 +1,3 @@
+export * from './model.ts';
+export * from './moderation.ts';
+export * from './schema.ts';
