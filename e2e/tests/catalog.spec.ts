@@ -262,11 +262,18 @@ test.describe('product page', () => {
   });
 
   test('a size tapped before the page’s script has run is the size chosen once it runs (a slow phone)', async ({ page, request }) => {
-    // Hold the page's scripts until the tap is made: the server's HTML is all the shopper has.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    // Hold the page's scripts until the tap is made: the server's HTML is all the shopper has. Hold
+    // the size's page data too (the address changes only when it lands), as a slow connection would.
+    let releaseScripts!: () => void;
+    const scripts = new Promise<void>((resolve) => (releaseScripts = resolve));
     await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
-      await held;
+      await scripts;
+      await route.continue();
+    });
+    let releaseData!: () => void;
+    const data = new Promise<void>((resolve) => (releaseData = resolve));
+    await page.route(/\.data(\?|$)/, async (route) => {
+      await data;
       await route.continue();
     });
     await page.goto(storeUrl('downtown', '/p/FL-BLUE-DREAM/blue-dream'), { waitUntil: 'commit' });
@@ -278,18 +285,25 @@ test.describe('product page', () => {
     await sevenGrams.check();
     expect(await page.locator('html').getAttribute('data-hydrated')).toBeNull();
 
-    release();
+    releaseScripts();
     await expect(page.locator('html[data-hydrated]')).toHaveCount(1);
-    // React has the tap: the price, the URL and the radio all say 7 g, and stay so.
-    await expect(page).toHaveURL(storeUrl('downtown', '/p/FL-BLUE-DREAM/blue-dream/FL-BLUE-DREAM-QTR'));
+    // React has the tap before the size's address has landed: the price says 7 g, and "Add to
+    // cart" (enabled once the page runs) adds 7 g.
+    const add = page.getByRole('button', { name: 'Add to cart' });
+    await expect(add).toBeEnabled();
     await expect(page.getByTestId('product-price')).toContainText(sevenPrice!);
     await expect(sevenGrams).toBeChecked();
-    // And the cart gets the 7 g size.
-    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await add.click();
     await expect(notice(page, 'Product has been added to the cart!')).toBeVisible();
     const token = await cartToken(page);
     const pulled = await (await storeApi(request).get(`/api/cart/pull?cartId=${token}`)).json();
     expect((pulled as { result: { sku: string }[] }).result.map((l) => l.sku)).toEqual(['FL-BLUE-DREAM-QTR']);
+
+    // The address lands and says 7 g as well; the choice stays.
+    releaseData();
+    await expect(page).toHaveURL(storeUrl('downtown', '/p/FL-BLUE-DREAM/blue-dream/FL-BLUE-DREAM-QTR'));
+    await expect(sevenGrams).toBeChecked();
+    await expect(page.getByTestId('product-price')).toContainText(sevenPrice!);
   });
 
   test('a wrong slug and a legacy URL redirect to the product page', async ({ page }) => {

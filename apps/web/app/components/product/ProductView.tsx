@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Form, useLocation, useNavigate, useParams } from 'react-router';
 import { bundlePrice, chooseVariant, defaultBundleChoice, formatMoney, groupDiscoveryTags, productErrors, productPath, productPrice, type BundleChoice, type CatalogProduct, type ProductDealView } from '@verdant/domain';
 import { Breadcrumbs } from '../catalog/Breadcrumbs.tsx';
@@ -71,9 +71,18 @@ export function ProductView({ product, deals = {}, now: nowIso, crumbs, serverWa
   const [qty, setQty] = useState(1);
   const defaultChild = useMemo(() => (configurable ? chooseVariant(product, {}, { now }).child : null), [product, now, configurable]);
   const urlChild = product.configurable_children.find((c) => c.sku === params.childSku) ?? null;
-  const [selectedSku, setSelectedSku] = useState<string | null>(urlChild?.sku ?? defaultChild?.sku ?? null);
+  const fromUrl = urlChild?.sku ?? defaultChild?.sku ?? null;
+  const [selectedSku, setSelectedSku] = useState<string | null>(fromUrl);
   const [warning, setWarning] = useState<string | null>(serverWarning);
-  useEffect(() => setSelectedSku(urlChild?.sku ?? defaultChild?.sku ?? null), [urlChild, defaultChild]);
+  // The address's size when the address changes (Back, a link to another size) — not at mount: the
+  // state starts from it, and a size tapped before hydration (SizeSelector adopts it in its own
+  // mount effect, which runs first) must not be put back to the address's before its page lands.
+  const lastFromUrl = useRef(fromUrl);
+  useEffect(() => {
+    if (lastFromUrl.current === fromUrl) return;
+    lastFromUrl.current = fromUrl;
+    setSelectedSku(fromUrl);
+  }, [fromUrl]);
   const bundle = product.type_id === 'bundle';
   const [bundleChoice, setBundleChoice] = useState<BundleChoice>(() => defaultBundleChoice(product.bundle_options));
   useEffect(() => setBundleChoice(defaultBundleChoice(product.bundle_options)), [product]);
