@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { createCustomer, loginByPhone, newCustomer } from '../fixtures/account.ts';
 import { usd } from '../fixtures/cart.ts';
-import { consoleUrl, OWNER, staffLogin } from '../fixtures/console.ts';
+import { completeOrder, consoleCall, consoleUrl, OWNER, staffLogin } from '../fixtures/console.ts';
 import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
 
 const RE_PRICED = 'AC-SAGE-BAMBOO-ROLLING-TRAY';
@@ -30,22 +30,6 @@ interface MenuItem {
   stock: number;
   version: number;
   specialState: string | null;
-}
-
-/** The console API as the signed-in owner (session cookie and CSRF token of `staff`). */
-async function consoleCall<T>(staff: Page, method: 'GET' | 'PATCH' | 'POST', path: string, body?: unknown): Promise<{ status: number; result: T }> {
-  return staff.evaluate(
-    async ({ method, url, body }) => {
-      const session = (await (await fetch('/api/console/session')).json()) as { result: { csrfToken: string } };
-      const res = await fetch(url, {
-        method,
-        headers: { 'content-type': 'application/json', 'x-csrf-token': session.result.csrfToken },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, result: ((await res.json()) as { result: never }).result };
-    },
-    { method, url: `/api/console/stores/${DOWNTOWN}${path}`, body },
-  );
 }
 
 async function menuItem(staff: Page, sku: string): Promise<MenuItem> {
@@ -90,14 +74,7 @@ test('Buy again on a phone: a changed price and a sold-out line said plainly, th
   });
   expect(saved.status(), await saved.text()).toBe(200);
   const placed = ((await saved.json()) as { result: { order_id: number; increment_id: string } }).result;
-  for (const move of [
-    { action: 'confirm', readyBy: new Date(Date.now() + 30 * 60_000).toISOString(), confirmClosed: true },
-    { action: 'mark_ready' },
-    { action: 'complete', idChecked: true },
-  ]) {
-    const r = await consoleCall(staff, 'POST', `/orders/${placed.order_id}/transitions`, move);
-    expect(r.status, `${move.action}: ${JSON.stringify(r.result)}`).toBe(200);
-  }
+  await completeOrder(staff, placed.order_id);
 
   // Since then the store lowered one price by $3 and sold out of the other.
   const then = Math.round(Number(repriced.price) * 100);

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { consoleUrl, OWNER, staffLogin } from '../fixtures/console.ts';
+import { completeOrder, consoleUrl, OWNER, staffLogin } from '../fixtures/console.ts';
 import { expect, expectNoAxeViolations, PORT, test } from '../fixtures/store.ts';
 import { orderableEighth } from '../fixtures/stock.ts';
 
@@ -49,27 +49,6 @@ async function placeDelivery(request: APIRequestContext): Promise<{ id: number; 
   return { id: result.order_id, shipping: result.shipping };
 }
 
-/** Confirm (store closed or not), send out and complete an order through the console API, as the signed-in member. */
-async function completeDelivery(page: Page, id: number): Promise<void> {
-  const statuses = await page.evaluate(async (orderId) => {
-    const session = (await (await fetch('/api/console/session')).json()) as { result: { csrfToken: string } };
-    const move = async (body: Record<string, unknown>) =>
-      (
-        await fetch(`/api/console/stores/1/orders/${orderId}/transitions`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-csrf-token': session.result.csrfToken },
-          body: JSON.stringify(body),
-        })
-      ).status;
-    return [
-      await move({ action: 'confirm', readyBy: new Date(Date.now() + 30 * 60_000).toISOString(), confirmClosed: true }),
-      await move({ action: 'send_out' }),
-      await move({ action: 'complete', idChecked: true }),
-    ];
-  }, id);
-  expect(statuses).toEqual([200, 200, 200]);
-}
-
 /** `$1,234.56` / `-$5.00` → cents. */
 function cents(text: string): number {
   const m = /^(-|−)?\$([\d,]+)\.(\d{2})$/.exec(text.trim());
@@ -106,7 +85,7 @@ for (const viewport of [
       // The store list names the zone in words.
       await expect(page.getByRole('list', { name: 'Your stores' })).toContainText('Pacific time');
       await expect(page.getByRole('list', { name: 'Your stores' })).not.toContainText('America/');
-      await completeDelivery(page, order.id);
+      await completeOrder(page, order.id, 'delivery');
 
       await page.goto(consoleUrl('/stores/1/reports'));
       await expect(page.getByRole('heading', { level: 1, name: 'Daily report' })).toBeVisible();

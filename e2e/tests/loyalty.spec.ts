@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { createCustomer, loginByPhone, newCustomer } from '../fixtures/account.ts';
-import { consoleUrl, keepSection, OWNER, staffLogin } from '../fixtures/console.ts';
+import { completeOrder, consoleUrl, keepSection, OWNER, staffLogin } from '../fixtures/console.ts';
 import { orderableEighth } from '../fixtures/stock.ts';
 import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
 
@@ -43,23 +43,7 @@ test('points: a completed order shows on the account with tier, expiry and histo
 
   await staffLogin(page, OWNER);
   await expect(page.getByRole('heading', { level: 1, name: 'Choose a store' })).toBeVisible();
-  const statuses = await page.evaluate(async (orderId) => {
-    const session = (await (await fetch('/api/console/session')).json()) as { result: { csrfToken: string } };
-    const move = async (body: Record<string, unknown>) =>
-      (
-        await fetch(`/api/console/stores/1/orders/${orderId}/transitions`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-csrf-token': session.result.csrfToken },
-          body: JSON.stringify(body),
-        })
-      ).status;
-    return [
-      await move({ action: 'confirm', readyBy: new Date(Date.now() + 30 * 60_000).toISOString(), confirmClosed: true }),
-      await move({ action: 'mark_ready' }),
-      await move({ action: 'complete', idChecked: true }),
-    ];
-  }, order.order_id);
-  expect(statuses).toEqual([200, 200, 200]);
+  await completeOrder(page, order.order_id);
   const account = (await (await request.get(`http://127.0.0.1:${PORT}/api/user/loyalty`, { headers: { host: DOWNTOWN, authorization: `Bearer ${token}` } })).json()) as {
     result: { balance: number; history: { kind: string; points: number }[] };
   };
