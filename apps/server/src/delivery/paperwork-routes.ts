@@ -37,6 +37,7 @@ import { staffOf } from '../staff/guard.ts';
 import type { RoutePermission } from '../staff/permissions.ts';
 import { deleteTrip, deliveryReceipt, endOfDay, endOfDayCsv, manifestCsv, purgeDeliveryRecords, recordsExportCsv, tripManifest } from './paperwork.ts';
 import { tripRow } from './trips.ts';
+import { every } from '../jobs/every.ts';
 
 export interface PaperworkRouteDeps {
   db: Kysely<Database>;
@@ -161,22 +162,14 @@ export function registerPaperworkRoutes(app: FastifyInstance, deps: PaperworkRou
   // The retention purge, hourly on every node (deletes by id: two nodes at once remove a trip once).
   const interval = deps.purgeIntervalMs ?? 3_600_000;
   if (interval > 0) {
-    let running: Promise<void> | null = null;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = purgeDeliveryRecords(db, deps.stores, now())
-        .then((r) => {
-          for (const [storeId, trips] of r.trips) app.log.info({ storeId, trips }, 'delivery records past retention purged');
-        })
-        .catch((err) => app.log.warn({ err }, 'delivery records purge failed'))
-        .finally(() => {
-          running = null;
-        });
-    }, interval);
-    timer.unref();
-    app.addHook('onClose', async () => {
-      clearInterval(timer);
-      await running;
-    });
+    every(
+      app,
+      interval,
+      'delivery records purge',
+      () => purgeDeliveryRecords(db, deps.stores, now()),
+      (r) => {
+        for (const [storeId, trips] of r.trips) app.log.info({ storeId, trips }, 'delivery records past retention purged');
+      },
+    );
   }
 }

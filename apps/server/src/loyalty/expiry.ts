@@ -18,6 +18,7 @@ import { sectionOf } from '../store-settings/read.ts';
 import { toE164 } from '../users/phone.ts';
 import { postEntry, type Db } from './ledger.ts';
 import { LOYALTY_SECTION } from './section.ts';
+import { every } from '../jobs/every.ts';
 
 const DAY_MS = 86_400_000;
 const BATCH = 200;
@@ -110,22 +111,14 @@ export function startLoyaltyJob(app: FastifyInstance, deps: { db: Db; stores: re
   const interval = deps.intervalMs ?? 3_600_000;
   if (interval <= 0) return;
   const now = deps.now ?? (() => new Date());
-  let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = runLoyaltyJob(deps.db, deps.stores, now())
-      .then((r) => {
-        if (r.expired || r.reminded) app.log.info(r, 'loyalty points expired / reminders queued');
-        if (r.reminded) (app as unknown as { outboxDispatcher?: { sender?: { wake(): void } } }).outboxDispatcher?.sender?.wake();
-      })
-      .catch((err) => app.log.warn({ err }, 'loyalty job failed'))
-      .finally(() => {
-        running = null;
-      });
-  }, interval);
-  timer.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
+  every(
+    app,
+    interval,
+    'loyalty job',
+    () => runLoyaltyJob(deps.db, deps.stores, now()),
+    (r) => {
+      if (r.expired || r.reminded) app.log.info(r, 'loyalty points expired / reminders queued');
+      if (r.reminded) (app as unknown as { outboxDispatcher?: { sender?: { wake(): void } } }).outboxDispatcher?.sender?.wake();
+    },
+  );
 }

@@ -13,6 +13,7 @@ import { inWriteTransaction } from '../../db/group-commit.ts';
 import { autoConfirmInTransaction } from './placed.ts';
 import { holdOf, orderSettings, storeFacts, type Db } from './store-facts.ts';
 import { applyTransition, SYSTEM_ACTOR } from './transitions.ts';
+import { every } from '../../jobs/every.ts';
 
 export interface SweepResult {
   noShow: number[];
@@ -109,31 +110,18 @@ declare module 'fastify' {
 export function startOrderSweeper(app: FastifyInstance, db: Db, options: SweeperOptions = {}): OrderSweeper {
   const intervalMs = options.intervalMs ?? 30_000;
   const now = options.now ?? (() => new Date());
-  let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sweepOrders(db, now())
-      .then((r) => {
-        if (r.noShow.length || r.confirmed.length) app.outbox.kick();
-        for (const [storeId, products] of r.restocked) {
-          app.catalog
-            .catalogChanged(storeId, products, { stockOnly: true })
-            .catch((err) => app.log.warn({ err }, 'catalogue update after no-show failed'));
-        }
-      })
-      .catch((err) => app.log.warn({ err }, 'order sweep failed'))
-      .finally(() => {
-        running = null;
-      });
-  }, intervalMs);
-  timer.unref();
-  const sweeper: OrderSweeper = {
-    async stop() {
-      clearInterval(timer);
-      // A sweep in flight finishes before the database closes under it.
-      await running;
+  return every(
+    app,
+    intervalMs,
+    'order sweep',
+    () => sweepOrders(db, now()),
+    (r) => {
+      if (r.noShow.length || r.confirmed.length) app.outbox.kick();
+      for (const [storeId, products] of r.restocked) {
+        app.catalog
+          .catalogChanged(storeId, products, { stockOnly: true })
+          .catch((err) => app.log.warn({ err }, 'catalogue update after no-show failed'));
+      }
     },
-  };
-  app.addHook('onClose', () => sweeper.stop());
-  return sweeper;
+  );
 }
