@@ -7,8 +7,10 @@
  *    an e-mail when the account has one), queued as `message_deliveries` rows in the transaction that
  *    claims the reminder (`reminded_for` = the last-purchase instant it is for; a purchase starts a
  *    new period and a new reminder). The notifications sender sends them after the commit, with its
- *    retries. The reminder is a marketing message: once the consent ledger exists it must go only to
- *    customers who agreed to marketing on that channel (docs/operators/loyalty.md).
+ *    retries. The reminder is a marketing message: each channel goes only with the customer's standing
+ *    marketing consent on it (the consent ledger, notifications/consent.ts), and a reminder due in the
+ *    quiet hours waits for their end in the store's zone. Without consent on either channel the
+ *    reminder is still claimed (no message, and no asking again every hour for that period).
  */
 import { expiryOf, formatDate, type Store } from '@verdant/domain';
 import { sql } from 'kysely';
@@ -16,6 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import { inWriteTransaction } from '../db/group-commit.ts';
 import { sectionOf } from '../store-settings/read.ts';
 import { toE164 } from '../users/phone.ts';
+import { contactKey, mayMessage } from '../notifications/consent.ts';
 import { postEntry, type Db } from './ledger.ts';
 import { LOYALTY_SECTION } from './section.ts';
 import { every } from '../jobs/every.ts';
@@ -66,7 +69,7 @@ export async function runLoyaltyJob(db: Db, stores: readonly Store[], now: Date)
     const due = await db
       .selectFrom('loyalty_accounts')
       .innerJoin('customers', 'customers.id', 'loyalty_accounts.customer_id')
-      .select(['loyalty_accounts.id', 'loyalty_accounts.balance', 'customers.phone', 'customers.email', sql<string>`coalesce(loyalty_accounts.last_purchase_at, loyalty_accounts.created_at)`.as('since')])
+      .select(['loyalty_accounts.id', 'loyalty_accounts.customer_id', 'loyalty_accounts.balance', 'customers.phone', 'customers.email', sql<string>`coalesce(loyalty_accounts.last_purchase_at, loyalty_accounts.created_at)`.as('since')])
       .where('loyalty_accounts.store_id', '=', store.storeId)
       .where('loyalty_accounts.balance', '>', 0)
       .where(sql<string>`coalesce(loyalty_accounts.last_purchase_at, loyalty_accounts.created_at)`, '<=', remindFrom)
@@ -88,14 +91,19 @@ export async function runLoyaltyJob(db: Db, stores: readonly Store[], now: Date)
         const text = reminderText(store.name, Number(a.balance), formatDate(dates.expiresAt, store.dispensarySettings.place_info.timezone));
         const eventId = `loyalty-expiry:${a.id}:${a.since}`;
         const phone = toE164(a.phone);
-        const rows = [
+        const candidates = [
           ...(phone ? [{ channel: 'sms' as const, recipient: phone, subject: null, body: text.sms }] : []),
-          ...(a.email ? [{ channel: 'email' as const, recipient: a.email, subject: text.subject, body: text.body }] : []),
+          ...(a.email ? [{ channel: 'email' as const, recipient: contactKey('email', a.email), subject: text.subject, body: text.body }] : []),
         ];
+        const rows = [];
+        for (const m of candidates) {
+          const decision = await mayMessage(trx, { storeId: store.storeId, customerId: a.customer_id, contact: m.recipient, channel: m.channel, purpose: 'marketing', now, timeZone: store.dispensarySettings.place_info.timezone });
+          if (decision.send) rows.push({ ...m, next_attempt_at: decision.at.toISOString() });
+        }
         if (rows.length)
           await trx
             .insertInto('message_deliveries')
-            .values(rows.map((m) => ({ event_id: eventId, store_id: store.storeId, order_id: null, template: LOYALTY_REMINDER_TEMPLATE, ...m, status: 'pending' as const, attempts: 0, next_attempt_at: iso, created_at: iso, updated_at: iso })))
+            .values(rows.map((m) => ({ event_id: eventId, store_id: store.storeId, order_id: null, template: LOYALTY_REMINDER_TEMPLATE, ...m, purpose: 'marketing' as const, status: 'pending' as const, attempts: 0, created_at: iso, updated_at: iso })))
             .onConflict((oc) => oc.columns(['event_id', 'channel', 'recipient', 'template']).doNothing())
             .execute();
         return true;

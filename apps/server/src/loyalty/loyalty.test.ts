@@ -6,7 +6,7 @@
  * and the account view, the hourly job (reminder once, expiry once under two runs at once), and the
  * New York preset: a recreational customer earns nothing.
  */
-import { loyaltyOfPreset, pointsForOrder } from '@verdant/domain';
+import { loyaltyOfPreset, nextAllowedTime, pointsForOrder } from '@verdant/domain';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../../test-support/databases.ts';
 import { bearer, loginCustomer } from '../../test-support/cart/testing.ts';
@@ -15,6 +15,7 @@ import { inWriteTransaction } from '../db/group-commit.ts';
 import { adjustPoints, balanceOf, postEntry } from './ledger.ts';
 import { openAccountAtSignup } from './orders.ts';
 import { LOYALTY_REMINDER_TEMPLATE, runLoyaltyJob } from './expiry.ts';
+import { recordConsent } from '../notifications/consent.ts';
 import { registry } from '../../test-support/cart/testing.ts';
 
 const PARALLEL = 20;
@@ -133,19 +134,26 @@ describeEachDatabase('loyalty points', (getDb) => {
     await consistent(c.customerId);
   });
 
-  it('the hourly job: one reminder before the expiry, then one expiry, however many runs at once', async () => {
+  it('the hourly job: one reminder before the expiry (marketing: only with consent, outside quiet hours), then one expiry, however many runs at once', async () => {
     const c = await loginCustomer(h.app, '9165553404');
-    await adjustPoints(h.db, c.customerId, 1, 150, h.clock.now.toISOString());
+    const silent = await loginCustomer(h.app, '9165553406'); // never agreed to marketing texts
     const store = registry.stores.find((s) => s.storeId === 1)!;
-    const setLast = (iso: string) => h.db.updateTable('loyalty_accounts').set({ last_purchase_at: iso }).where('customer_id', '=', c.customerId).execute();
     const now = h.clock.now;
-    await setLast(new Date(now.getTime() - 340 * DAY).toISOString()); // 25 days left: inside the 30-day reminder
+    await recordConsent(h.db, { storeId: 1, customerId: c.customerId, contact: '+19165553404', channel: 'sms', purposes: ['marketing'], action: 'granted', source: 'test', words: 'Text me offers', at: now });
+    for (const who of [c, silent]) {
+      await adjustPoints(h.db, who.customerId, 1, 150, now.toISOString());
+      // 25 days left: inside the 30-day reminder.
+      await h.db.updateTable('loyalty_accounts').set({ last_purchase_at: new Date(now.getTime() - 340 * DAY).toISOString() }).where('customer_id', '=', who.customerId).execute();
+    }
+    const setLast = (iso: string) => h.db.updateTable('loyalty_accounts').set({ last_purchase_at: iso }).where('customer_id', '=', c.customerId).execute();
     await Promise.all([runLoyaltyJob(h.db, [store], now), runLoyaltyJob(h.db, [store], now)]);
     await runLoyaltyJob(h.db, [store], now);
     const messages = await h.db.selectFrom('message_deliveries').selectAll().where('template', '=', LOYALTY_REMINDER_TEMPLATE).where('store_id', '=', 1).execute();
+    expect(messages.filter((m) => m.recipient === '+19165553406')).toEqual([]);
     const mine = messages.filter((m) => m.recipient === '+19165553404');
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ channel: 'sms', status: 'pending' });
+    expect(mine[0]).toMatchObject({ channel: 'sms', status: 'pending', purpose: 'marketing' });
+    expect(mine[0].next_attempt_at).toBe(nextAllowedTime(now, store.dispensarySettings.place_info.timezone).toISOString());
     expect(mine[0].body).toMatch(/your 200 reward points expire on/);
     expect(await balanceOf(h.db, c.customerId, 1)).toBe(200);
 
