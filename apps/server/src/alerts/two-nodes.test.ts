@@ -5,50 +5,28 @@
  * nodes at once (a parallel burst of edits, each size twice); both nodes' alert planners run at
  * once. Every watcher has exactly one message, every watch is closed once.
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
-import { REFERENCE_DATE, registry } from '../../test-support/cart/testing.ts';
-import { DEMO_STORES_FILE } from '../config.ts';
-import { readStoresFile, seedDemo } from '../seed/index.ts';
-import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
+import type { StaffTestSession } from '../../test-support/staff/testing.ts';
+import { twoSeededNodes, type TwoNodes } from '../../test-support/multinode/in-process.ts';
 import { describeEachDatabase } from '../../test-support/databases.ts';
 import { BACK_IN_STOCK } from './planner.ts';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const HOST = 'downtown.localhost';
 const WATCHERS = 1000;
 
 describeEachDatabase('back-in-stock alerts on two nodes', (getDb) => {
+  let nodes: TwoNodes;
   let a: FastifyInstance;
   let b: FastifyInstance;
   let staffA: StaffTestSession;
   let staffB: StaffTestSession;
 
   beforeAll(async () => {
-    const t = getDb();
-    await seedDemo(t.db, readStoresFile(DEMO_STORES_FILE), { dataDir: t.dataDir, referenceDate: REFERENCE_DATE });
-    const redisPrefix = `verdant-alerts-${process.pid}-${randomUUID().slice(0, 8)}:`;
-    const node = () =>
-      buildApp({
-        config: { dataDir: t.dataDir, demoMode: true, production: true, logLevel: 'silent', redisUrl: REDIS_URL, redisPrefix },
-        registry,
-        db: t.db,
-        logger: false,
-      });
-    a = await node();
-    b = await node();
-    await Promise.all([a.ready(), b.ready()]);
-    const email = `budtender-${process.pid}-${randomUUID().slice(0, 8)}@alerts.test`;
-    await addStaff(t.db, { email, role: 'owner', name: 'Bea Budtender' });
-    staffA = await loginStaff(a, email);
-    staffB = await loginStaff(b, email);
+    nodes = await twoSeededNodes(getDb(), 'alerts');
+    ({ a, b, ownerA: staffA, ownerB: staffB } = nodes);
   }, 60_000);
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-  });
+  afterAll(() => nodes?.close());
 
   it('1,000 watchers, a burst of restocks on both nodes: each watcher told once', async () => {
     const { db } = getDb();

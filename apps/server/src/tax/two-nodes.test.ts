@@ -5,49 +5,28 @@
  * catalogue's 2 s promise (the save's catalogue notice on the change bus; the price list reads the
  * saved lines on each request).
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { californiaTaxLines } from '@verdant/domain';
-import { buildApp } from '../app.ts';
-import { REFERENCE_DATE, registry } from '../../test-support/cart/testing.ts';
-import { DEMO_STORES_FILE } from '../config.ts';
-import { readStoresFile, seedDemo } from '../seed/index.ts';
-import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
+import { REFERENCE_DATE } from '../../test-support/cart/testing.ts';
+import type { StaffTestSession } from '../../test-support/staff/testing.ts';
+import { twoSeededNodes, type TwoNodes } from '../../test-support/multinode/in-process.ts';
 import { describeEachDatabase } from '../../test-support/databases.ts';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const HOST = 'downtown.localhost';
 const REACH_MS = 2000;
 
 describeEachDatabase('a tax-line save reaches another node', (getDb) => {
+  let nodes: TwoNodes;
   let a: FastifyInstance;
   let b: FastifyInstance;
   let owner: StaffTestSession;
 
   beforeAll(async () => {
-    const t = getDb();
-    await seedDemo(t.db, readStoresFile(DEMO_STORES_FILE), { dataDir: t.dataDir, referenceDate: REFERENCE_DATE });
-    // Each run its own channel: parallel runs on one Redis never hear each other.
-    const redisPrefix = `verdant-tax-${process.pid}-${randomUUID().slice(0, 8)}:`;
-    const node = () =>
-      buildApp({
-        config: { dataDir: t.dataDir, demoMode: true, production: true, logLevel: 'silent', redisUrl: REDIS_URL, redisPrefix },
-        registry,
-        db: t.db,
-        logger: false,
-        clock: () => REFERENCE_DATE,
-      });
-    a = await node();
-    b = await node();
-    const email = `owner-${process.pid}-${randomUUID().slice(0, 8)}@tax.test`;
-    await addStaff(t.db, { email, role: 'owner', name: 'Olga Owner' });
-    owner = await loginStaff(a, email);
+    nodes = await twoSeededNodes(getDb(), 'tax', { clock: () => REFERENCE_DATE });
+    ({ a, b, ownerA: owner } = nodes);
   });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-  });
+  afterAll(() => nodes?.close());
 
   const ratesOn = async (app: FastifyInstance) => {
     const r = await app.inject({
