@@ -87,8 +87,9 @@ export function registerProviderRoutes(app: FastifyInstance, deps: ProviderRoute
         },
       },
       async (request) => {
-        authorize(request, deps.secret);
+        // The body's shape first (the document's 400s), then who sent it.
         const body = parseOr400(statusBody, request.body ?? {});
+        authorize(request, deps.secret);
         const outcome = await recordReceipt(
           { db: deps.db, timeZoneOf: deps.timeZoneOf, now },
           { channel, providerId: body.id, status: body.status, error: body.error },
@@ -116,8 +117,8 @@ export function registerProviderRoutes(app: FastifyInstance, deps: ProviderRoute
       },
     },
     async (request) => {
-      authorize(request, deps.secret);
       const body = parseOr400(inboundBody, request.body ?? {});
+      authorize(request, deps.secret);
       const phone = toE164(body.from);
       const stop = isStopReply(body.text);
       const start = !stop && isStartReply(body.text);
