@@ -213,6 +213,48 @@ describeEachDatabase('messages that arrive: receipts, fallback, STOP', (getDb) =
     expect(other.json().result).toEqual({ action: 'none', stores: 0 });
   });
 
+  it('a transactional withdrawal recorded after planning stops the text at send time (the row says why) and the e-mail fallback goes', async () => {
+    const { db } = getDb();
+    const o = await readyOrder();
+    const at = new Date().toISOString();
+    const row = await db
+      .insertInto('message_deliveries')
+      .values({
+        event_id: `late-stop-${o.orderId}`,
+        store_id: 1,
+        order_id: o.orderId,
+        channel: 'sms',
+        recipient: o.phone,
+        template: 'order_ready_for_pickup',
+        subject: null,
+        body: 'Ready',
+        fallback_channel: 'email',
+        fallback_recipient: o.email,
+        fallback_subject: 'Ready',
+        fallback_body: 'Ready (e-mail)',
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: new Date(Date.now() + 3_600_000).toISOString(),
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await recordConsent(db, { storeId: 1, contact: o.phone, channel: 'sms', purposes: ['transactional'], action: 'withdrawn', source: 'support_call', words: null, at: new Date() });
+    await db.updateTable('message_deliveries').set({ next_attempt_at: at }).where('id', '=', row.id).execute();
+    a.outboxDispatcher.sender.wake();
+    const rows = await until(
+      'fallback sent',
+      () => db.selectFrom('message_deliveries').selectAll().where('event_id', '=', `late-stop-${o.orderId}`).orderBy('id').execute(),
+      (r) => r.length === 2 && r[1].status === 'sent',
+    );
+    expect(rows.map((r) => [r.channel, r.status, r.last_error, r.fallback_of])).toEqual([
+      ['sms', 'failed', 'Not sent: consent withdrawn', null],
+      ['email', 'sent', null, row.id],
+    ]);
+    expect(gateway.received.filter((m) => m.to === o.phone)).toEqual([]);
+  });
+
   it('refuses a missing or wrong secret (401), an unknown id (404), a bad body (400); without a secret set the routes answer 404', async () => {
     expect((await report(a, 'sms', { id: 'gw-1', status: 'delivered' }, '')).statusCode).toBe(401);
     expect((await report(a, 'email', { id: 'gw-1', status: 'delivered' }, 'Bearer wrong')).statusCode).toBe(401);
