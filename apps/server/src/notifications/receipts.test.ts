@@ -2,7 +2,7 @@
  * Messages that arrive (issue 30), on both databases, with the real app sending through
  * SMS_PROVIDER=http / MAIL_PROVIDER=http to a loopback gateway that plays the provider
  * (test-support/messages/gateway.ts) and calls the app's status route back:
- *  - delivered: the SMS is marked delivered, no fallback;
+ *  - delivered (at once or after a delay within the wait): the SMS is marked delivered, no fallback;
  *  - failed: the provider's failure writes ONE fallback e-mail (linked by fallback_of), which is sent;
  *  - dropped: no receipt within the wait → `no_receipt` and the fallback;
  *  - a burst of failure callbacks on two nodes writes one fallback, and `delivered` is never undone;
@@ -122,6 +122,16 @@ describeEachDatabase('messages that arrive: receipts, fallback, STOP', (getDb) =
     // A late failure report never moves `delivered` back.
     expect((await report(a, 'sms', { id: rows[0].provider_id, status: 'failed' })).statusCode).toBe(200);
     expect((await rowsOf(o.orderId)).map((r) => r.receipt)).toEqual(['delivered']);
+  });
+
+  it('a delayed report within the wait still counts: delivered, no fallback', async () => {
+    const o = await readyOrder();
+    gateway.fates.set(o.phone, { fate: 'deliver', delayMs: 1000 });
+    await moveToReady(o.orderId);
+    const [sent] = await until('sent', () => rowsOf(o.orderId), (r) => r[0]?.status === 'sent');
+    expect(sent.receipt).toBe('awaiting');
+    const rows = await until('delivered', () => rowsOf(o.orderId), (r) => r[0]?.receipt === 'delivered');
+    expect(rows).toHaveLength(1);
   });
 
   it('failed: the provider’s failure writes one fallback e-mail, linked to the SMS, which the sender sends', async () => {
