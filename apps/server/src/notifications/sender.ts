@@ -45,7 +45,6 @@ export interface MessageSenderOptions {
 
 export const NO_CONSENT_ERROR = 'Not sent: no consent';
 
-
 export interface MessageSender {
   start(): void;
   /** Look for due rows now (after new rows were written). */
