@@ -15,6 +15,16 @@ process.env.E2E_DATA_DIR = dataDir;
 export const DEALS_PORT = Number(process.env.E2E_DEALS_PORT ?? E2E_PORT + 1);
 const dealsDataDir = process.env.E2E_DEALS_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-e2e-deals-'));
 process.env.E2E_DEALS_DATA_DIR = dealsDataDir;
+/**
+ * The messages journey's server (issue 30): its texts and mails go to a loopback gateway the journey
+ * runs (apps/server/test-support/messages/gateway.ts) on the port after it, which reports delivery
+ * back. Its own database, so no other journey's shopper meets a failing gateway.
+ */
+export const MESSAGES_PORT = Number(process.env.E2E_MESSAGES_PORT ?? E2E_PORT + 2);
+process.env.E2E_MESSAGES_PORT = String(MESSAGES_PORT);
+const messagesDataDir = process.env.E2E_MESSAGES_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-e2e-messages-'));
+process.env.E2E_MESSAGES_DATA_DIR = messagesDataDir;
+const gatewayUrl = `http://127.0.0.1:${Number(process.env.E2E_MESSAGES_GATEWAY_PORT ?? MESSAGES_PORT + 1)}`;
 // The server inherits REDIS_URL (CI sets it). Each run gets its own Redis namespace: the database is
 // fresh every run, and rate-limit counters (login-code sends per address, password changes per
 // customer id) left in Redis by an earlier run within the hour must not refuse this run's logins.
@@ -69,6 +79,33 @@ export default defineConfig({
       timeout: 120_000,
       reuseExistingServer: false,
       env: { PORT: String(DEALS_PORT), HOST: '127.0.0.1', DATA_DIR: dealsDataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_PREFIX: `${redisPrefix}deals:`, TRUST_PROXY: '127.0.0.1', DEMO_DEALS: 'true' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+    {
+      command: 'node --import tsx apps/server/src/main.ts',
+      cwd: path.resolve(import.meta.dirname, '..'),
+      url: `http://127.0.0.1:${MESSAGES_PORT}/api/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      env: {
+        PORT: String(MESSAGES_PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: messagesDataDir,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        REDIS_PREFIX: `${redisPrefix}messages:`,
+        TRUST_PROXY: '127.0.0.1',
+        DEMO_DEALS: 'false',
+        SMS_PROVIDER: 'http',
+        SMS_HTTP_URL: `${gatewayUrl}/sms`,
+        MAIL_PROVIDER: 'http',
+        MAIL_HTTP_URL: `${gatewayUrl}/mail`,
+        SMS_RECEIPTS: 'true',
+        MAIL_RECEIPTS: 'true',
+        // Not a secret: the journey's gateway signs with it (e2e/fixtures/messages.ts).
+        MESSAGE_STATUS_SECRET: 'e2e-message-status-secret-0123456789abcdef',
+      },
       stdout: 'pipe',
       stderr: 'pipe',
     },

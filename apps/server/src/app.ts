@@ -47,6 +47,7 @@ import { registerConsole } from './console/serve.ts';
 import { registerStaff } from './staff/index.ts';
 import { registerOutboxDispatcher } from './outbox/dispatcher.ts';
 import { registerMessageRoutes } from './notifications/console-routes.ts';
+import { registerProviderRoutes } from './notifications/provider-routes.ts';
 import { registerRealtimeRoutes } from './realtime/console-routes.ts';
 import { registerOrderLifecycle } from './orders/lifecycle/index.ts';
 import { StoreSettings } from './store-settings/service.ts';
@@ -95,7 +96,7 @@ export interface AppDeps {
     ServerConfig,
     'dataDir' | 'demoMode' | 'production' | 'logLevel' | 'redisUrl' | 'authSecret' | 'smsProvider' | 'smsHttpUrl'
   > &
-    Partial<Pick<ServerConfig, 'mailProvider' | 'mailHttpUrl' | 'redisPrefix' | 'trustProxy' | 'catalogMaxStores' | 'catalogWarmStores'>>;
+    Partial<Pick<ServerConfig, 'mailProvider' | 'mailHttpUrl' | 'mailReceipts' | 'smsReceipts' | 'messageStatusSecret' | 'messageReceiptWaitSeconds' | 'redisPrefix' | 'trustProxy' | 'catalogMaxStores' | 'catalogWarmStores'>>;
   registry: StoreRegistry;
   db: Kysely<Database>;
   /** Directory of the React Router build; omit to serve the API only (API tests). */
@@ -313,6 +314,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { hub } = await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });
   registerRealtimeRoutes(app, { db: deps.db, hub, now: deps.clock });
   registerMessageRoutes(app, { db: deps.db });
+  // Issue 30: the gateways' delivery reports and inbound texts (STOP).
+  const zones = new Map(deps.registry.stores.map((s) => [s.storeId, s.dispensarySettings.place_info.timezone]));
+  registerProviderRoutes(app, {
+    db: deps.db,
+    secret: deps.config.messageStatusSecret,
+    timeZoneOf: (id) => zones.get(id),
+    wake: () => app.outboxDispatcher.sender.wake(),
+  });
   // After setErrorHandler: a route keeps the error handler of the moment it is registered.
   registerOpenApiRoutes(app);
   app.get('/api/health', { config: { docs: { summary: 'Whether the server answers', tags: ['Health'], security: 'none' } } }, async () => ({

@@ -67,6 +67,18 @@ const envSchema = z.object({
   MAIL_PROVIDER: z.enum(['outbox', 'http']).default('outbox'),
   MAIL_HTTP_URL: z.string().url().optional(),
   /**
+   * Issue 30: the shared secret SMS and mail gateways send as `Authorization: Bearer …` on the
+   * delivery-status callbacks and the inbound-SMS route (`/api/messages/…`); unset: those routes
+   * answer 404 and nothing waits for a receipt.
+   */
+  MESSAGE_STATUS_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** `true`: the SMS gateway calls the status route back, so a text it took with an id waits for a receipt (and falls back to e-mail without one). */
+  SMS_RECEIPTS: z.enum(['true', 'false']).default('false'),
+  /** The same for the mail gateway (a mail without a receipt falls back to SMS). */
+  MAIL_RECEIPTS: z.enum(['true', 'false']).default('false'),
+  /** How long a message waits for its receipt before the fallback goes (default 900 = 15 min). */
+  MESSAGE_RECEIPT_WAIT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /**
    * `false`: serve the API only, without the React Router build (an API node behind a separate
    * storefront, or the multi-node tests, which run before the storefront is built).
    */
@@ -100,6 +112,13 @@ export interface ServerConfig {
   smsHttpUrl?: string;
   mailProvider?: 'outbox' | 'http';
   mailHttpUrl?: string;
+  /** MESSAGE_STATUS_SECRET: bearer of the gateways' status callbacks and inbound SMS (issue 30). */
+  messageStatusSecret?: string;
+  /** SMS_RECEIPTS / MAIL_RECEIPTS: the gateway reports delivery through the status route. */
+  smsReceipts?: boolean;
+  mailReceipts?: boolean;
+  /** MESSAGE_RECEIPT_WAIT_SECONDS: the wait for a receipt before the fallback (default 900). */
+  messageReceiptWaitSeconds?: number;
   /** SERVE_STOREFRONT: false serves the API only (no storefront build needed). */
   serveStorefront: boolean;
   /** DEMO_DEALS: the demo deals are seeded with the demo catalogue (default true). */
@@ -122,6 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new Error('Invalid environment:\n  SMS_HTTP_URL: required when SMS_PROVIDER=http');
   if (e.MAIL_PROVIDER === 'http' && !e.MAIL_HTTP_URL)
     throw new Error('Invalid environment:\n  MAIL_HTTP_URL: required when MAIL_PROVIDER=http');
+  if ((e.SMS_RECEIPTS === 'true' || e.MAIL_RECEIPTS === 'true') && !e.MESSAGE_STATUS_SECRET)
+    throw new Error('Invalid environment:\n  MESSAGE_STATUS_SECRET: required when SMS_RECEIPTS or MAIL_RECEIPTS is true');
   const storesFile = e.STORES_FILE ? path.resolve(cwd, e.STORES_FILE) : DEMO_STORES_FILE;
   return {
     port: e.PORT,
@@ -140,6 +161,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     smsHttpUrl: e.SMS_HTTP_URL,
     mailProvider: e.MAIL_PROVIDER,
     mailHttpUrl: e.MAIL_HTTP_URL,
+    messageStatusSecret: e.MESSAGE_STATUS_SECRET,
+    smsReceipts: e.SMS_RECEIPTS === 'true' && e.SMS_PROVIDER === 'http',
+    mailReceipts: e.MAIL_RECEIPTS === 'true' && e.MAIL_PROVIDER === 'http',
+    messageReceiptWaitSeconds: e.MESSAGE_RECEIPT_WAIT_SECONDS,
     serveStorefront: e.SERVE_STOREFRONT === 'true',
     demoDeals: e.DEMO_DEALS === 'true',
     catalogMaxStores: e.CATALOG_MAX_STORES,

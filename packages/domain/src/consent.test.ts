@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideMessage, isStopReply, nextAllowedTime, type ConsentRecord, type MessageDecision, type MessageQuestion } from './consent.ts';
+import { decideMessage, isStartReply, isStopReply, nextAllowedTime, type ConsentRecord, type MessageDecision, type MessageQuestion } from './consent.ts';
 
 const LA = 'America/Los_Angeles';
 const NY = 'America/New_York';
@@ -106,4 +106,13 @@ describe('isStopReply', () => {
     ['stop please', false],
     ['YES', false],
   ])('%s → %s', (text, want) => expect(isStopReply(text)).toBe(want));
+});
+
+describe('isStartReply', () => {
+  it.each([
+    ['START', true],
+    [' unstop ', true],
+    ['start please', false],
+    ['STOP', false],
+  ])('%s → %s', (text, want) => expect(isStartReply(text)).toBe(want));
 });

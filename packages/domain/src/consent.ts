@@ -107,6 +107,17 @@ export function isStopReply(text: string): boolean {
 }
 
 /**
+ * Words that undo a STOP for the store's own texts (CTIA practice: START / UNSTOP re-subscribe).
+ * Verdant reads them as a grant of transactional texts only: marketing needs the consent form's
+ * express written consent again (TCPA, 47 CFR § 64.1200(f)(9)), which a one-word reply is not.
+ */
+export const SMS_START_WORDS: readonly string[] = ['START', 'UNSTOP'];
+
+export function isStartReply(text: string): boolean {
+  return SMS_START_WORDS.includes(text.trim().toUpperCase());
+}
+
+/**
  * The exact words next to the back-in-stock consent box (and above the logged-in shopper's one-tap
  * button), recorded in the ledger as shown. One text for both channels, so the page without
  * JavaScript shows the same words whichever contact is typed.

@@ -141,6 +141,7 @@ export function createAlertPlanner(options: AlertPlannerOptions): AlertPlanner {
         event_id: `stock_${w.id}_${w.restocked_at}`,
         store_id: w.store_id,
         order_id: null,
+        customer_id: w.customer_id,
         channel: w.channel,
         recipient,
         template: BACK_IN_STOCK,

@@ -4,10 +4,38 @@
  * Numbers arrive in E.164 (users/phone.ts).
  */
 import { maskPhone, toE164 } from '../users/phone.ts';
+/** What a gateway answered for an accepted message: its own id for it, when it gives one. */
+export interface ProviderAnswer {
+  id?: string;
+}
+
+/**
+ * The gateway's id in an accepted answer: JSON `{"id": "…"}` (a string or a number, at most 200
+ * characters); anything else (an empty body, text, no id) is an accepted message without an id.
+ */
+export async function providerAnswer(res: Response): Promise<ProviderAnswer> {
+  const text = await res.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as unknown;
+    const id = body && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
+    if ((typeof id === 'string' && id.trim() && id.length <= 200) || (typeof id === 'number' && Number.isSafeInteger(id))) return { id: String(id).trim() };
+  } catch {
+    // not JSON: accepted without an id
+  }
+  return {};
+}
+
 export interface SmsProvider {
+  /** `outbox` | `http`: shown per message in the console. */
+  readonly name?: string;
+  /**
+   * True when the gateway calls the delivery-status route back (SMS_RECEIPTS): a message it took
+   * with an id then waits for a receipt, and falls back to e-mail without one (notifications/receipts.ts).
+   */
+  readonly receipts?: boolean;
   send(to: string, text: string, code: string): Promise<void>;
   /** A plain message (order updates, notifications/sender.ts); no code in it. */
-  sendText?(to: string, text: string): Promise<void>;
+  sendText?(to: string, text: string): Promise<ProviderAnswer | void>;
   /** The last code sent to a phone, for the outbox only (demo mode shows it; tests read it). */
   lastCode?(to: string): string | undefined;
 }
@@ -18,6 +46,9 @@ export interface SmsProvider {
  * that an SMS to a masked number was not delivered (registerAccountRoutes warns once at start).
  */
 export class OutboxSms implements SmsProvider {
+  readonly name = 'outbox';
+  /** Nothing leaves the process: there is never a receipt, so never a fallback. */
+  readonly receipts = false;
   private readonly last = new Map<string, string>();
   private readonly texts: { to: string; text: string }[] = [];
   constructor(
@@ -49,17 +80,28 @@ export class OutboxSms implements SmsProvider {
 }
 
 export class HttpSms implements SmsProvider {
-  constructor(private readonly url: string) {}
-  async sendText(to: string, text: string): Promise<void> {
-    return this.send(to, text);
+  readonly name = 'http';
+  constructor(
+    private readonly url: string,
+    readonly receipts = false,
+  ) {}
+  async sendText(to: string, text: string): Promise<ProviderAnswer> {
+    return this.post(to, text);
   }
   async send(to: string, text: string): Promise<void> {
+    await this.post(to, text);
+  }
+  private async post(to: string, text: string): Promise<ProviderAnswer> {
     const res = await fetch(this.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ to, text }),
       signal: AbortSignal.timeout(10_000),
     });
-    if (!res.ok) throw new Error(`SMS gateway answered ${res.status}`);
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new Error(`SMS gateway answered ${res.status}`);
+    }
+    return providerAnswer(res);
   }
 }

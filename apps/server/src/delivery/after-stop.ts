@@ -80,12 +80,19 @@ async function tellNear(db: Db, store: Store, stopId: number, chosen: 'sms' | 'e
     const email = who.emailAddress?.trim() || null;
     const channel = chosen === 'email' ? (email ? 'email' : phone ? 'sms' : null) : phone ? 'sms' : email ? 'email' : null;
     if (!channel) return false;
-    const body =
-      channel === 'sms'
+    const render = (c: 'sms' | 'email') =>
+      c === 'sms'
         ? { subject: null, body: DELIVERY_PROGRESS_MESSAGES.nearSms(store.name, order.increment_id) }
         : (({ subject, text }) => ({ subject, body: text }))(
             DELIVERY_PROGRESS_MESSAGES.nearEmail(store.name, order.increment_id, [who.firstName, who.lastName].filter(Boolean).join(' ')),
           );
+    const body = render(channel);
+    // Issue 30: the store's chosen channel is the preferred one; the other, when the order has it, is the fallback.
+    const other = channel === 'sms' ? 'email' : 'sms';
+    const otherAddress = other === 'sms' ? phone : email;
+    const fallback = otherAddress
+      ? (({ subject, body: text }) => ({ fallback_channel: other, fallback_recipient: otherAddress, fallback_subject: subject, fallback_body: text }))(render(other))
+      : {};
     await trx
       .insertInto('message_deliveries')
       .values({
@@ -96,6 +103,7 @@ async function tellNear(db: Db, store: Store, stopId: number, chosen: 'sms' | 'e
         recipient: channel === 'sms' ? phone! : email!,
         template: NEAR_TEMPLATE,
         ...body,
+        ...fallback,
         status: 'pending',
         attempts: 0,
         next_attempt_at: iso,

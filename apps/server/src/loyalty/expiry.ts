@@ -103,7 +103,7 @@ export async function runLoyaltyJob(db: Db, stores: readonly Store[], now: Date)
         if (rows.length)
           await trx
             .insertInto('message_deliveries')
-            .values(rows.map((m) => ({ event_id: eventId, store_id: store.storeId, order_id: null, template: LOYALTY_REMINDER_TEMPLATE, ...m, purpose: 'marketing' as const, status: 'pending' as const, attempts: 0, created_at: iso, updated_at: iso })))
+            .values(rows.map((m) => ({ event_id: eventId, store_id: store.storeId, order_id: null, customer_id: a.customer_id, template: LOYALTY_REMINDER_TEMPLATE, ...m, purpose: 'marketing' as const, status: 'pending' as const, attempts: 0, created_at: iso, updated_at: iso })))
             .onConflict((oc) => oc.columns(['event_id', 'channel', 'recipient', 'template']).doNothing())
             .execute();
         return true;

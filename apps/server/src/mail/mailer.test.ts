@@ -54,6 +54,17 @@ describe('HttpMailer (against a real HTTP server)', () => {
     expect(JSON.parse(gw.received[0].body)).toEqual({ to: 'ana@example.com', subject: 'Reset your password', text: 'Open https://x/y', html: '<p>Open</p>' });
   });
 
+  it('issue 30: answers the gateway\'s id from a JSON {id} (string or number); none from other answers', async () => {
+    gw.answer(200, '{"id":"msg_81"}');
+    expect(await new HttpMailer(gw.url).send({ to: 'b@example.com', subject: 'S', text: 'T' })).toEqual({ id: 'msg_81' });
+    gw.answer(200, '{"id":4711}');
+    expect(await new HttpMailer(gw.url).send({ to: 'b@example.com', subject: 'S', text: 'T' })).toEqual({ id: '4711' });
+    for (const body of ['', 'queued', '{"queued":true}', '{"id":""}', `{"id":"${'x'.repeat(201)}"}`, '{"id":{"a":1}}']) {
+      gw.answer(202, body);
+      expect(await new HttpMailer(gw.url).send({ to: 'b@example.com', subject: 'S', text: 'T' }), body).toEqual({});
+    }
+  });
+
   it('leaves html out when there is none', async () => {
     await new HttpMailer(gw.url).send({ to: 'b@example.com', subject: 'S', text: 'T' });
     expect(JSON.parse(gw.received[0].body)).toEqual({ to: 'b@example.com', subject: 'S', text: 'T' });

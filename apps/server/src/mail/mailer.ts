@@ -6,6 +6,8 @@
  *    small relay in front of SMTP / a provider API. Many mail providers refuse cannabis traffic in
  *    their terms, which is why no provider SDK is wired in.
  */
+import { providerAnswer, type ProviderAnswer } from '../auth/sms.ts';
+
 export interface MailMessage {
   to: string;
   subject: string;
@@ -14,13 +16,19 @@ export interface MailMessage {
 }
 
 export interface Mailer {
-  /** Resolves when the mail is accepted for delivery; rejects with a readable error otherwise. */
-  send(message: MailMessage): Promise<void>;
+  /** `outbox` | `http`: shown per message in the console. */
+  readonly name?: string;
+  /** True when the gateway calls the delivery-status route back (MAIL_RECEIPTS); see ../auth/sms.ts. */
+  readonly receipts?: boolean;
+  /** Resolves when the mail is accepted for delivery (with the gateway's id, when it gives one); rejects with a readable error otherwise. */
+  send(message: MailMessage): Promise<ProviderAnswer | void>;
 }
 
 export const OUTBOX_SIZE = 50;
 
 export class OutboxMailer implements Mailer {
+  readonly name = 'outbox';
+  readonly receipts = false;
   private readonly kept: MailMessage[] = [];
 
   constructor(
@@ -49,12 +57,14 @@ export class OutboxMailer implements Mailer {
 }
 
 export class HttpMailer implements Mailer {
+  readonly name = 'http';
   constructor(
     private readonly url: string,
     private readonly timeoutMs = 10_000,
+    readonly receipts = false,
   ) {}
 
-  async send(message: MailMessage): Promise<void> {
+  async send(message: MailMessage): Promise<ProviderAnswer> {
     const body: MailMessage = { to: message.to, subject: message.subject, text: message.text, ...(message.html ? { html: message.html } : {}) };
     let res: Response;
     try {
@@ -71,20 +81,21 @@ export class HttpMailer implements Mailer {
       const detail = (await res.text().catch(() => '')).slice(0, 200).trim();
       throw new Error(`Mail gateway answered ${res.status}${detail ? `: ${detail}` : ''}`);
     }
-    await res.body?.cancel().catch(() => undefined);
+    return providerAnswer(res);
   }
 }
 
 export interface MailConfig {
   mailProvider?: 'outbox' | 'http';
   mailHttpUrl?: string;
+  mailReceipts?: boolean;
 }
 
 /** The mailer the configuration asks for; the outbox logs through `log`. */
 export function createMailer(config: MailConfig, log: (msg: string) => void): Mailer {
   if (config.mailProvider === 'http') {
     if (!config.mailHttpUrl) throw new Error('MAIL_HTTP_URL is required when MAIL_PROVIDER=http');
-    return new HttpMailer(config.mailHttpUrl);
+    return new HttpMailer(config.mailHttpUrl, 10_000, config.mailReceipts ?? false);
   }
   return new OutboxMailer(log);
 }

@@ -1,11 +1,12 @@
 /**
  * `GET /api/console/stores/:storeId/messages?orderId=&limit=`: the store's SMS and e-mail log
- * (`message_deliveries`), newest first: what was sent to whom, when, or why not yet. In the demo
- * this is the "SMS outbox" staff look at.
+ * (`message_deliveries`), newest first: what was sent to whom, when, or why not yet; through which
+ * gateway, whether it arrived (the provider's receipt, issue 30) and which row a fallback stands in
+ * for. In the demo this is the "SMS outbox" staff look at.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { messagesQuery, type MessageDeliveryView, type MessageList } from '@verdant/domain/console-api';
+import { messageState, messagesQuery, type MessageDeliveryView, type MessageList } from '@verdant/domain/console-api';
 import { z } from 'zod';
 import { dbId } from '../http/ids.ts';
 import type { Database } from '../db/schema.ts';
@@ -39,10 +40,16 @@ export async function listMessages(
       'last_error',
       'sent_at',
       'created_at',
+      'provider',
+      'provider_id',
+      'receipt',
+      'receipt_at',
+      'fallback_of',
     ])
     .where('store_id', '=', storeId);
   if (filter.orderId !== undefined) q = q.where('order_id', '=', filter.orderId);
-  return q.orderBy('id', 'desc').limit(filter.limit).execute();
+  const rows = await q.orderBy('id', 'desc').limit(filter.limit).execute();
+  return rows.map((r) => ({ ...r, state: messageState(r) }));
 }
 
 export function registerMessageRoutes(app: FastifyInstance, deps: { db: Kysely<Database> }): void {

@@ -183,9 +183,12 @@ describeEachDatabase('order messages', (getDb) => {
       }),
     );
     await recordMessages(deps(), cancelled);
+    // Issue 30: one message, on the preferred channel (SMS); the e-mail is rendered as its fallback.
     const [sms, mail] = await rowsOf(c.id);
+    expect(mail).toBeUndefined();
     expect(sms.body).toBe(`Verdant Downtown: order #${c.number} was cancelled. The Blue Dream sold out, sorry!`);
-    expect(mail.body).toContain('was cancelled (Sold out).');
+    expect([sms.fallback_channel, sms.fallback_recipient, sms.fallback_subject]).toEqual(['email', 'ana@example.com', `Order #${c.number} was cancelled`]);
+    expect(sms.fallback_body).toContain('was cancelled (Sold out).');
 
     const d = await insertOrder(t, { emailAddress: '' });
     await recordMessages(deps(), await eventOf(t, await moveOrderForTest(t.db, { orderId: d.id, to: 'cancelled', cancelReason: 'no_id' })));

@@ -53,6 +53,12 @@ interface PlannedMessage {
   template: string;
   subject: string | null;
   body: string;
+  customer_id?: number | null;
+  /** The same message for the other channel, sent only when this one fails (./receipts.ts). */
+  fallback_channel?: 'sms' | 'email' | null;
+  fallback_recipient?: string | null;
+  fallback_subject?: string | null;
+  fallback_body?: string | null;
 }
 
 /** Whether a template goes out on a channel under a store's switches (absent = on). */
@@ -92,6 +98,7 @@ export async function planMessages(deps: PlanDeps, event: OutboxEvent): Promise<
     .selectFrom('orders')
     .select([
       'id',
+      'customer_id',
       'increment_id',
       'order_type',
       'personal_details',
@@ -174,13 +181,25 @@ export async function planMessages(deps: PlanDeps, event: OutboxEvent): Promise<
   const allowed = async (channel: 'sms' | 'email', contact: string) =>
     (await mayMessage(deps.db, { storeId: event.store_id, contact, channel, purpose: 'transactional', now: new Date(), timeZone: store.timezone })).send;
   const phone = details.phone ? toE164(details.phone) : null;
-  if (phone && messageEnabled(switches, shopper, 'sms') && (await allowed('sms', phone)))
-    planned.push({ channel: 'sms', recipient: phone, template, subject: null, body: shopperSms(shopper, ctx) });
+  const customer_id = order.customer_id;
+  const sms: PlannedMessage | null =
+    phone && messageEnabled(switches, shopper, 'sms') && (await allowed('sms', phone))
+      ? { channel: 'sms', recipient: phone, template, subject: null, body: shopperSms(shopper, ctx), customer_id }
+      : null;
   const email = details.emailAddress?.trim();
+  let mail: PlannedMessage | null = null;
   if (email && messageEnabled(switches, shopper, 'email') && (await allowed('email', contactKey('email', email)))) {
-    const mail = shopperEmail(shopper, ctx);
-    planned.push({ channel: 'email', recipient: email, template, subject: mail.subject, body: mail.text });
+    const m = shopperEmail(shopper, ctx);
+    mail = { channel: 'email', recipient: email, template, subject: m.subject, body: m.text, customer_id };
   }
+  // Issue 30: one message on the preferred channel, the other only as its fallback. The order's
+  // phone (every order has one) makes SMS the preferred channel: the updates are time-critical.
+  // The confirmation is the exception: its e-mail is the receipt (issue 14), kept as a record, so
+  // both go (and neither falls back: the other channel has it already).
+  if (template === 'order_confirmed') return [sms, mail].filter((m): m is PlannedMessage => m !== null);
+  if (sms && mail)
+    planned.push({ ...sms, fallback_channel: 'email', fallback_recipient: mail.recipient, fallback_subject: mail.subject, fallback_body: mail.body });
+  else if (sms ?? mail) planned.push((sms ?? mail)!);
   return planned;
 }
 

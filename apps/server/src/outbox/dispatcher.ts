@@ -32,7 +32,7 @@ import { createAlertPlanner, type AlertPlanner } from '../alerts/planner.ts';
 export interface OutboxDispatcherDeps {
   db: Kysely<Database>;
   registry: StoreRegistry;
-  config: { redisUrl?: string; redisPrefix?: string };
+  config: { redisUrl?: string; redisPrefix?: string; messageReceiptWaitSeconds?: number };
   /** The app's clock (staff sessions are judged by it); the outbox itself runs on the wall clock. */
   clock?: () => Date;
   /** Default: the accounts' providers (app.accounts). */
@@ -99,7 +99,14 @@ export async function registerOutboxDispatcher(app: FastifyInstance, deps: Outbo
     if (!store || !accounts?.secret || !(await sectionOf(deps.db, store, CURBSIDE_SECTION)).value.offered) return null;
     return storeSiteUrl(store, '', `/curbside/${curbsideToken(accounts.secret, storeId, orderId, (deps.clock ?? (() => new Date()))())}`);
   };
-  const sender = createMessageSender({ db: deps.db, sms, mailer, onError: warn('message sender') });
+  const sender = createMessageSender({
+    db: deps.db,
+    sms,
+    mailer,
+    onError: warn('message sender'),
+    timeZoneOf: (id) => stores.get(id)?.timezone,
+    ...(deps.config.messageReceiptWaitSeconds ? { receiptWaitMs: deps.config.messageReceiptWaitSeconds * 1000 } : {}),
+  });
   const push = createOutboxConsumer({
     name: 'push',
     db: deps.db,

@@ -21,7 +21,7 @@ export interface AccountDeps {
   db: Kysely<Database>;
   // The mail settings are optional here so buildApp's config type need not list them; main.ts
   // passes the whole loadConfig() result, which carries MAIL_PROVIDER / MAIL_HTTP_URL.
-  config: Pick<ServerConfig, 'dataDir' | 'demoMode' | 'redisUrl' | 'authSecret' | 'smsProvider' | 'smsHttpUrl'> &
+  config: Pick<ServerConfig, 'dataDir' | 'demoMode' | 'redisUrl' | 'authSecret' | 'smsProvider' | 'smsHttpUrl' | 'smsReceipts'> &
     Partial<Pick<ServerConfig, 'redisPrefix'>> &
     MailConfig;
   now?: () => Date;
@@ -36,7 +36,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
   const limiter = deps.limiter ?? (config.redisUrl ? new RedisRateLimiter(config.redisUrl, `${config.redisPrefix ?? 'verdant:'}rl:`) : new MemoryRateLimiter());
   const sms =
     deps.sms ??
-    (config.smsProvider === 'http' && config.smsHttpUrl ? new HttpSms(config.smsHttpUrl) : new OutboxSms((m) => app.log.info(m), config.demoMode));
+    (config.smsProvider === 'http' && config.smsHttpUrl ? new HttpSms(config.smsHttpUrl, config.smsReceipts ?? false) : new OutboxSms((m) => app.log.info(m), config.demoMode));
   if (!deps.sms && !(config.smsProvider === 'http' && config.smsHttpUrl) && !config.demoMode) {
     // Outside the demo an outbox means shoppers never receive their codes (and the log never shows them).
     app.log.warn('SMS_PROVIDER is outbox: login and registration codes are not delivered to phones. Set SMS_PROVIDER=http and SMS_HTTP_URL.');

@@ -333,6 +333,30 @@ export interface MessageDeliveryView {
   last_error: string | null;
   sent_at: string | null;
   created_at: string;
+  /** Issue 30: the gateway that took it (`outbox` | `http`) and its id for the message. */
+  provider: string | null;
+  provider_id: string | null;
+  /** What the provider reported (null: it reports nothing) and when. */
+  receipt: 'awaiting' | 'delivered' | 'failed' | 'no_receipt' | null;
+  receipt_at: string | null;
+  /** This row is the fallback of that one (the other channel). */
+  fallback_of: number | null;
+  /** The one state to show: queued, sent, delivered, failed, no receipt, or not sent (reason in `last_error`). */
+  state: MessageState;
+}
+
+export type MessageState = 'queued' | 'sent' | 'awaiting' | 'delivered' | 'failed' | 'no_receipt' | 'not_sent';
+
+/** The one state of a message row, from the sender's status and the provider's receipt. */
+export function messageState(m: { status: 'pending' | 'sent' | 'failed'; receipt: MessageDeliveryView['receipt']; last_error: string | null }): MessageState {
+  if (m.status === 'pending') return 'queued';
+  // Held back (consent: "Not sent: …") or given up after the retries.
+  if (m.status === 'failed') return m.last_error?.startsWith('Not sent') ? 'not_sent' : 'failed';
+  if (m.receipt === 'delivered') return 'delivered';
+  if (m.receipt === 'failed') return 'failed';
+  if (m.receipt === 'no_receipt') return 'no_receipt';
+  if (m.receipt === 'awaiting') return 'awaiting';
+  return 'sent';
 }
 
 /** GET /messages. */

@@ -32,6 +32,7 @@ import { migration0031 } from './0031_trip_stops_outcome.ts';
 import { migration0032 } from './0032_reviews.ts';
 import { migration0033 } from './0033_consent_and_alerts.ts';
 import { migration0034 } from './0034_loyalty.ts';
+import { migration0035 } from './0035_message_receipts.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0001_initial': migration0001,
@@ -62,6 +63,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0032_reviews': migration0032,
   '0033_consent_and_alerts': migration0033,
   '0034_loyalty': migration0034,
+  '0035_message_receipts': migration0035,
 };
 
 export type { DialectMigration, SqlDialect } from './helpers.ts';

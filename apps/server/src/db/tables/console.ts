@@ -140,7 +140,24 @@ export interface MessageDeliveriesTable {
   sent_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Migration 0035 (issue 30): the customer the message is for, when known. */
+  customer_id: Defaulted<number | null>;
+  /** The gateway that took it (`outbox` | `http`) and the id it answered with. */
+  provider: Defaulted<string | null>;
+  provider_id: Defaulted<string | null>;
+  /** What the provider reported: null = it reports nothing. */
+  receipt: Defaulted<MessageReceipt | null>;
+  receipt_at: Defaulted<Timestamp | null>;
+  /** The row this one stands in for (a fallback on the other channel). */
+  fallback_of: Defaulted<number | null>;
+  /** The same message for the other channel, rendered at planning time (null: no fallback). */
+  fallback_channel: Defaulted<DeliveryChannel | null>;
+  fallback_recipient: Defaulted<string | null>;
+  fallback_subject: Defaulted<string | null>;
+  fallback_body: Defaulted<string | null>;
 }
+
+export type MessageReceipt = 'awaiting' | 'delivered' | 'failed' | 'no_receipt';
 
 export interface WebhookEndpointsTable {
   id: Generated<number>;
