@@ -43,6 +43,12 @@ export interface PlanDeps {
    * "ready for pickup" message (null: no curbside). Unset: no link (tests of other messages).
    */
   curbsideLink?: (storeId: number, orderId: number) => Promise<string | null>;
+  /**
+   * Whether the SMS gateway reports delivery (SMS_RECEIPTS). Without reports a text a carrier drops
+   * is never known to be lost, so the e-mail cannot wait for it: both channels go, as before issue 30.
+   * Unset: reports assumed (the one-channel rule with its fallback).
+   */
+  smsReceipts?: boolean;
 }
 
 export type NotificationSwitches = Partial<Record<string, { sms?: boolean; email?: boolean }>>;
@@ -196,7 +202,8 @@ export async function planMessages(deps: PlanDeps, event: OutboxEvent): Promise<
   // phone (every order has one) makes SMS the preferred channel: the updates are time-critical.
   // The confirmation is the exception: its e-mail is the receipt (issue 14), kept as a record, so
   // both go (and neither falls back: the other channel has it already).
-  if (template === 'order_confirmed') return [sms, mail].filter((m): m is PlannedMessage => m !== null);
+  // Without SMS delivery reports the fallback could never fire, so both go then too.
+  if (template === 'order_confirmed' || deps.smsReceipts === false) return [sms, mail].filter((m): m is PlannedMessage => m !== null);
   if (sms && mail)
     planned.push({ ...sms, fallback_channel: 'email', fallback_recipient: mail.recipient, fallback_subject: mail.subject, fallback_body: mail.body });
   else if (sms ?? mail) planned.push((sms ?? mail)!);

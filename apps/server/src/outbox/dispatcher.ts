@@ -122,7 +122,7 @@ export async function registerOutboxDispatcher(app: FastifyInstance, deps: Outbo
     signal: app.outbox,
     column: 'messages_at',
     handle: async (event) => {
-      if (await recordMessages({ db: deps.db, storeInfo: (id) => stores.get(id), curbsideLink }, event)) sender.wake();
+      if (await recordMessages({ db: deps.db, storeInfo: (id) => stores.get(id), curbsideLink, smsReceipts: !!sms.receipts }, event)) sender.wake();
     },
     onError: warn('outbox consumer messages'),
   });
