@@ -1,10 +1,11 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { chosenUnitPrice, formatMoney, type CatalogProduct, type ProductCard } from '@verdant/domain';
 import { callApi } from '../../api/envelope.ts';
 import { NOTICE_ACTIONS } from '../../lib/cart-messages.ts';
 import { pageCustomerGroup, sizeChoices, type SizeChoice } from '../../lib/product-page.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { notify } from '../../state/notifications.ts';
+import type { CartOutcome } from '../../state/cart-store.ts';
 import { useAuth } from '../../state/use-auth.ts';
 import { useCart } from '../../state/use-cart.ts';
 import { Dialog } from '../ui/Dialog.tsx';
@@ -67,6 +68,8 @@ function QuickAddControl({ product, kind, money }: { product: ProductCard; kind:
   const [reading, setReading] = useState(false);
   const [chooser, setChooser] = useState<{ doc: CatalogProduct; choices: SizeChoice[]; now: Date } | null>(null);
   const [open, setOpen] = useState(false);
+  // The outcome of a size's add, told once the dialog has closed (see addSize).
+  const pending = useRef<CartOutcome | null>(null);
   const titleId = useId();
   const busy = reading || isAdding || !loaded;
 
@@ -97,30 +100,37 @@ function QuickAddControl({ product, kind, money }: { product: ProductCard; kind:
   const addSize = async (choice: SizeChoice) => {
     if (!chooser || !choice.child || !choice.available || isAdding) return;
     const item = newCartItem(chooser.doc, choice.child, choice, 1, chooser.now, choice.charge);
-    const outcome = await addItem(item);
-    // The dialog closes first (focus back on the card's button), then the notice: the page behind a
-    // modal dialog is inert, and a notice there would not be heard.
+    pending.current = await addItem(item);
+    // The dialog closes first (focus back on the card's button), then the notice (onClosed): the
+    // page behind a modal dialog is inert, and a notice put there would not be heard.
     setOpen(false);
-    noticeOutcome(outcome);
+  };
+
+  const onClosed = () => {
+    setOpen(false);
+    const outcome = pending.current;
+    pending.current = null;
+    if (outcome) noticeOutcome(outcome);
   };
 
   return (
     <>
       <button type="button" className={BUTTON_CLASS} aria-disabled={busy || undefined} aria-busy={reading || undefined} onClick={() => void start()}>
+        {/* One text box: in the flex button, loose text pieces would lose the spaces around the hidden name. */}
         {kind === 'add' ? (
-          <>
+          <span>
             Add<span className="sr-only"> {product.name}</span> to cart
-          </>
+          </span>
         ) : (
-          <>
+          <span>
             Choose size<span className="sr-only"> of {product.name}</span>
-          </>
+          </span>
         )}
       </button>
       {chooser ? (
         <Dialog
           open={open}
-          onClose={() => setOpen(false)}
+          onClose={onClosed}
           labelledBy={titleId}
           className="mx-0 mt-auto mb-0 max-h-[85dvh] w-full max-w-none overflow-y-auto rounded-t-2xl bg-white p-0 text-stone-900 shadow-2xl sm:m-auto sm:max-w-sm sm:rounded-2xl"
         >
