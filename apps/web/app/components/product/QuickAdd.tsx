@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import { chosenUnitPrice, formatMoney, type CatalogProduct, type ProductCard } from '@verdant/domain';
+import { CART_COPY, CATALOG_MESSAGES, chosenUnitPrice, formatMoney, type CatalogProduct, type ProductCard } from '@verdant/domain';
 import { callApi } from '../../api/envelope.ts';
 import { NOTICE_ACTIONS } from '../../lib/cart-messages.ts';
 import { pageCustomerGroup, sizeChoices, type SizeChoice } from '../../lib/product-page.ts';
@@ -93,7 +93,10 @@ function QuickAddControl({ product, kind, money }: { product: ProductCard; kind:
       setOpen(true);
       return;
     }
-    // The product page's add for a product without choices: one unit at what the cart charges.
+    // The menu changed since the card was drawn: a kit is configured on its page.
+    if (!quickAddKind(doc)) return refuse(CART_COPY.configureOptions);
+    // The product page's add for a product without choices (its button is off when sold out): one unit at what the cart charges.
+    if (!doc.stock.is_in_stock) return refuse(CATALOG_MESSAGES.outOfStock);
     noticeOutcome(await addItem(newCartItem(doc, null, null, 1, now, chosenUnitPrice(doc, null, now, group).final_price)));
   };
 
