@@ -98,6 +98,11 @@ export interface ProductCard {
   final_price: Cents;
   /** True when the card's price starts at the cheapest of several sizes. */
   price_from: boolean;
+  /**
+   * Issue 30: the size id (91–95) of the unit the price is for — a configurable's cheapest available
+   * size, a simple product's own size — so a card says "from $16.00 / 1 g" and a price per gram; null: no weight.
+   */
+  price_size: number | null;
   sale: boolean;
   new: boolean;
   staff_pick: boolean;

@@ -19,6 +19,7 @@ export * from './unit-price.ts';
 export * from './variants.ts';
 export * from './pricing.ts';
 export * from './product-card.ts';
+export * from './price-per-unit.ts';
 export * from './product-facts.ts';
 export * from './store-hours.ts';
 export * from './filter-toggle.ts';

@@ -68,30 +68,48 @@ export function productPrice(product: PricedProduct, now: Date, customerGroupId 
 }
 
 function configurablePrice(product: PricedProduct, now: Date, group: number): ProductPrice {
-  const children = availableChildren(product);
-  if (children.length === 0) {
+  const cheapest = cheapestAvailableChild(product, now, group);
+  if (!cheapest) {
     const own = unitPrice(product, now, group);
     return { price: own.price, final_price: own.final_price, from: false, sale: own.sale };
   }
-  let best: (UnitPrice & { preferred: boolean }) | null = null;
+  const children = availableChildren(product);
   const finals = new Set<Cents>();
   // On sale when any available size is: the same rule the catalogue's sale filter uses.
   let anySale = false;
   for (const child of children) {
-    const p = { ...unitPrice(child, now, group), preferred: child.size === PREFERRED_SIZE_ID };
+    const p = unitPrice(child, now, group);
     finals.add(p.final_price);
     anySale ||= p.sale;
+  }
+  const chosen = cheapest.price;
+  return { price: chosen.price, final_price: chosen.final_price, from: finals.size > 1, sale: anySale };
+}
+
+/**
+ * The available child a configurable is listed at (spec §4): the cheapest by final price, then by
+ * regular price, then size 92; null when none is available. Its size is the weight a card's
+ * "from" price is for.
+ */
+export function cheapestAvailableChild(
+  product: Pick<PricedProduct, 'configurable_children'>,
+  now: Date,
+  group = 0,
+): { child: PricedProduct['configurable_children'][number]; price: UnitPrice } | null {
+  let best: { child: PricedProduct['configurable_children'][number]; price: UnitPrice; preferred: boolean } | null = null;
+  for (const child of availableChildren(product)) {
+    const p = unitPrice(child, now, group);
+    const preferred = child.size === PREFERRED_SIZE_ID;
     if (
       !best ||
-      p.final_price < best.final_price ||
-      (p.final_price === best.final_price &&
-        (p.price < best.price || (p.price === best.price && p.preferred && !best.preferred)))
+      p.final_price < best.price.final_price ||
+      (p.final_price === best.price.final_price &&
+        (p.price < best.price.price || (p.price === best.price.price && preferred && !best.preferred)))
     ) {
-      best = p;
+      best = { child, price: p, preferred };
     }
   }
-  const chosen = best as UnitPrice;
-  return { price: chosen.price, final_price: chosen.final_price, from: finals.size > 1, sale: anySale };
+  return best ? { child: best.child, price: best.price } : null;
 }
 
 interface Line {

@@ -24,6 +24,7 @@ describe('toProductCard', () => {
       price: 2500,
       final_price: 1999,
       price_from: false,
+      price_size: null,
       sale: true,
       new: true,
       staff_pick: true,
@@ -44,6 +45,24 @@ describe('toProductCard', () => {
     ]);
     const card = toProductCard(p, now);
     expect([card.price, card.final_price, card.price_from, card.sale]).toEqual([1500, 1500, true, true]);
+  });
+
+  it.each([
+    // Issue 30: the size a card's price is for ("from $15.00 / 1 g").
+    ['the cheapest available child’s size', [child({ id: 1, size: 91, price: 1500 }), child({ id: 2, size: 92, price: 4000 })], 91],
+    ['an out-of-stock cheaper child does not count', [child({ id: 1, size: 91, price: 900, stock: OUT_OF_STOCK }), child({ id: 2, size: 93, price: 5000 })], 93],
+    ['a special makes a size the cheapest', [child({ id: 1, size: 91, price: 1500 }), child({ id: 2, size: 92, price: 4000, special_price: 1400 })], 92],
+    ['a tie goes to the cheaper regular price, then to 3.5 g', [child({ id: 1, size: 93, price: 2000 }), child({ id: 2, size: 92, price: 2000 })], 92],
+    ['no available child: no size', [child({ id: 1, size: 91, price: 1500, status: 2 })], null],
+  ] as const)('price_size of a configurable: %s', (_what, children, size) => {
+    const card = toProductCard(flower([...children]), now);
+    expect(card.price_size).toBe(size);
+  });
+
+  it('price_size of a simple product is its own size id, else null', () => {
+    expect(toProductCard(product({ size: 92 }), now).price_size).toBe(92);
+    expect(toProductCard(product({ size: 7 }), now).price_size).toBeNull();
+    expect(toProductCard(product({}), now).price_size).toBeNull();
   });
 
   it('is not on sale when the only special is outside its window or on an unavailable child', () => {

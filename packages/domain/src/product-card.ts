@@ -5,7 +5,7 @@
 import type { ProductCard } from './catalog.ts';
 import { isSpecialPriceActive } from './catalog.ts';
 import type { CatalogProduct } from './product.ts';
-import { productPrice } from './pricing.ts';
+import { cheapestAvailableChild, productPrice } from './pricing.ts';
 import { infusedPotency } from './product-facts.ts';
 import { isSizeId, sizeLongLabel } from './sizes.ts';
 import { availableChildren } from './variants.ts';
@@ -38,12 +38,23 @@ export function toProductCard(product: CatalogProduct, now: Date, customerGroupI
     price: priced.price,
     final_price: priced.final_price,
     price_from: priced.from,
+    price_size: priceSize(product, now, customerGroupId),
     sale,
     new: product.new,
     staff_pick: product.staff_pick,
     best_seller: product.best_seller,
     updated_at: product.updated_at,
   };
+}
+
+/** The size id the card's price is for: a configurable's cheapest available child's, a simple product's own (issue 30). */
+function priceSize(product: CatalogProduct, now: Date, group: number): number | null {
+  if (product.type_id === 'configurable') {
+    const size = cheapestAvailableChild(product, now, group)?.child.size;
+    return isSizeId(size) ? size : null;
+  }
+  if (product.type_id === 'grouped' || product.type_id === 'bundle') return null;
+  return isSizeId(product.size) ? product.size : null;
 }
 
 /**

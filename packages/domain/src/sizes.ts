@@ -37,6 +37,11 @@ function gramsText(grams: number): string {
   return `${Number.isInteger(grams) ? grams : grams.toFixed(1)} g`;
 }
 
+/** The size in grams only: `1 g`, `3.5 g`, `28 g` (a price's weight, compared across cards). */
+export function sizeGramsLabel(size: number): string {
+  return gramsText(sizeWeightGrams(size));
+}
+
 /** Short label: `1 g`, `1/8 oz`, `1/4 oz`, `1/2 oz`, `1 oz`. */
 export function sizeLabel(size: number): string {
   return OUNCE_LABELS[size] ?? gramsText(sizeWeightGrams(size));

@@ -14,6 +14,7 @@ import {
   isMemberAvailable,
   isSingleChoiceOption,
   isSizeId,
+  pricePerGram,
   productPath,
   productPrice,
   sizeLongLabel,
@@ -58,7 +59,7 @@ export interface SizeChoice {
   discountPrice: Cents | null;
   /** What the cart charges for one unit of this size (the domain's chosenUnitPrice): never anything else is shown as its price. */
   charge: Cents;
-  /** Per gram, from the lowest price that applies (whole cents). */
+  /** Per gram of what the cart charges (pricePerGram: to the cent). */
   perGram: Cents | null;
 }
 
@@ -112,7 +113,6 @@ export function sizeChoices(product: CatalogProduct, now: Date, group = DEFAULT_
     const charge = child ? chosenUnitPrice(child, product, now, group).final_price : 0;
     const discountPrice = charge < priced.final_price ? charge : null;
     const grams = sizeWeightGrams(size, 0);
-    const pays = charge;
     return {
       size,
       label: sizeLongLabel(size),
@@ -122,7 +122,7 @@ export function sizeChoices(product: CatalogProduct, now: Date, group = DEFAULT_
       finalPrice: priced.final_price,
       discountPrice,
       charge,
-      perGram: child && grams > 0 ? Math.round(pays / grams) : null,
+      perGram: child && grams > 0 ? pricePerGram(charge, grams) : null,
     };
   });
 }

@@ -8,7 +8,7 @@ import { toProductCard, type ProductCard as ProductCardData } from '@verdant/dom
 import type { FastifyInstance } from 'fastify';
 import { renderToString } from 'react-dom/server';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NOW, registry, seed, testApp, loadCatalogues } from '../../../../server/test-support/catalog/test-app.ts';
 import { describeEachDatabase } from '../../../../server/test-support/databases.ts';
 import { cardFragments, FragmentCache } from '../../lib/fragment-cache.ts';
@@ -168,4 +168,62 @@ it('caches nothing for a fragment that fails to render alone, and goes on with t
   expect(() => cache.flush()).not.toThrow();
   expect(cache.get('bad', () => 'bad')).toBeUndefined();
   expect(cache.get('good', () => 'good')).toBe('good');
+});
+
+describe('issue 30: the price’s weight, the unit price and the quick add’s slot', () => {
+  const base: ProductCardData = {
+    id: 1,
+    sku: 'FL-X',
+    type_id: 'configurable',
+    name: 'Test Kush',
+    slug: 'test-kush',
+    url_path: 'menu/flower/test-kush',
+    brand: null,
+    image: null,
+    strain_type: null,
+    thc_percent: null,
+    cbd_percent: null,
+    potency: null,
+    license_type: 'both',
+    price: 3500,
+    final_price: 3500,
+    price_from: true,
+    price_size: 92,
+    sale: false,
+    new: false,
+    staff_pick: false,
+    best_seller: false,
+    updated_at: '2026-01-01T00:00:00Z',
+  };
+  const text = (html: string) => html.replace(/<!-- -->/g, '').replace(/<[^>]+>/g, '|').replace(/\|+/g, '|');
+  const opts = { basePath: '', storeCode: 'downtown' };
+
+  it.each([
+    // [what, card, the price paragraph's text pieces (visible and screen-reader), quick add]
+    ['a sized product: from, its weight and per gram', base, '|from |$35.00| / | for |3.5 g|$10.00/g|$10.00 per gram|', true],
+    ['a 1 g price: the weight says it all', { ...base, price: 1600, final_price: 1600, price_size: 91 }, '|from |$16.00| / | for |1 g|', true],
+    [
+      'a deal: the unit price is of the deal price charged',
+      { ...base, price: 4000, final_price: 4000, deal: { priceCents: 2800, basePriceCents: 4000, words: ['30% off'], ids: ['D1'] } },
+      '|Deal price |from |$28.00| / | for |3.5 g| |Regular price |$40.00|$8.00/g|$8.00 per gram|',
+      true,
+    ],
+    [
+      'an edible: per 10 mg THC',
+      { ...base, type_id: 'simple', price: 2000, final_price: 2000, price_from: false, price_size: null, potency: { thcMg: 100, cbdMg: null, pieces: 10 } },
+      '|$20.00|$2.00/10 mg THC|$2.00 per 10 mg THC|',
+      true,
+    ],
+    ['a bundle: no quick add (configured on its page)', { ...base, type_id: 'bundle', price_from: false, price_size: null }, '|$35.00|', false],
+  ] as const)('%s', (_what, card, priceText, quickAdd) => {
+    const html = renderCards([card as ProductCardData], opts);
+    const price = /<p class="mt-auto pt-2">(.*?)<\/p>/.exec(html)?.[1];
+    expect(price && text(`|${price}|`)).toBe(priceText);
+    // The slot the button lands in after hydration: the same empty box in full and cached renders.
+    expect(html.includes('<div class="card-add"></div>')).toBe(quickAdd);
+    cardFragments.setRenderer(renderToString);
+    renderCards([card as ProductCardData], opts);
+    cardFragments.flush();
+    expect(renderCards([card as ProductCardData], opts)).toBe(html);
+  });
 });

@@ -1,8 +1,9 @@
-import { potencySummary, saleBadgeWord, type DealDisplayRules, type ProductCard as ProductCardData } from '@verdant/domain';
+import { cardPriceMeasure, potencySummary, saleBadgeWord, type DealDisplayRules, type ProductCard as ProductCardData } from '@verdant/domain';
 import type { ReactNode } from 'react';
 import { PathLink, StorePathLink } from '../store/StoreLink.tsx';
 import { SaveToggle, SaveToggleButton } from '../saved/SaveToggle.tsx';
 import { Price } from './Price.tsx';
+import { QuickAdd, QuickAddSlot } from './QuickAdd.tsx';
 import { productPath } from '../../lib/paths.ts';
 import { useStorePath } from '../../lib/root-data.ts';
 import { cardFragments } from '../../lib/fragment-cache.ts';
@@ -60,7 +61,7 @@ export function ProductCard({ product, eager = false, money }: Props) {
       if (html !== undefined) return <article className="card" dangerouslySetInnerHTML={{ __html: html }} />;
     } else {
       const actions = cardFragments.get(keys.actions, () => <CardActions product={product} path={path} fragment />);
-      const body = cardFragments.get(keys.body, () => <CardBody product={product} money={money} link={fragmentLink} rules={rules} />);
+      const body = cardFragments.get(keys.body, () => <CardBody product={product} money={money} link={fragmentLink} rules={rules} fragment />);
       if (actions !== undefined && body !== undefined) {
         return (
           <article className="card">
@@ -139,7 +140,7 @@ function CardContent({ product, eager = false, money, path, link, rules, fragmen
         </div>
       </div>
       <div className="card-body">
-        <CardBody product={product} money={money} link={link} rules={rules} />
+        <CardBody product={product} money={money} link={link} rules={rules} fragment={fragment} />
       </div>
     </>
   );
@@ -193,7 +194,7 @@ function CardActions({ product, path, fragment }: { product: ProductCardData; pa
   );
 }
 
-function CardBody({ product, money, link, rules }: { product: ProductCardData; money?: Props['money']; link: ReactNode; rules: DealDisplayRules }) {
+function CardBody({ product, money, link, rules, fragment = false }: { product: ProductCardData; money?: Props['money']; link: ReactNode; rules: DealDisplayRules; fragment?: boolean }) {
   const strain = strainLabel(product.strain_type);
   const thc = percentLabel(product.thc_percent);
   const cbd = percentLabel(product.cbd_percent);
@@ -217,9 +218,12 @@ function CardBody({ product, money, link, rules }: { product: ProductCardData; m
         dealPrice={product.deal?.priceCents ?? null}
         rules={rules}
         from={product.price_from}
+        measure={cardPriceMeasure(product)}
         money={money}
         className="mt-auto pt-2"
       />
+      {/* Issue 30: quick add; in a fragment (and until the page runs) its empty, button-high slot. */}
+      {fragment ? <QuickAddSlot product={product} /> : <QuickAdd product={product} money={money} />}
     </>
   );
 }

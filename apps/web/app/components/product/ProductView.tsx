@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Form, useLocation, useNavigate, useParams } from 'react-router';
-import { bundlePrice, chooseVariant, defaultBundleChoice, formatMoney, groupDiscoveryTags, productErrors, productPath, productPrice, type BundleChoice, type CatalogProduct, type ProductDealView } from '@verdant/domain';
+import { bundlePrice, chooseVariant, defaultBundleChoice, formatMoney, groupDiscoveryTags, infusedPotency, productErrors, productPath, productPrice, unitPriceMeasure, type BundleChoice, type CatalogProduct, type ProductDealView } from '@verdant/domain';
 import { Breadcrumbs } from '../catalog/Breadcrumbs.tsx';
 import { SaveToggle } from '../saved/SaveToggle.tsx';
 import { AddToCart } from './AddToCart.tsx';
@@ -151,6 +151,7 @@ export function ProductView({ product, deals = {}, now: nowIso, crumbs, serverWa
               dealPrice={dealPrice}
               rules={display.rules}
               from={!child && price.from}
+              measure={unit ? unitPriceMeasure(child ? child.size : product.size, infusedPotency(product)) : null}
               money={store.money}
               className="mt-4 text-2xl"
             />
