@@ -9,33 +9,15 @@
  * (The console's moderation page itself: reviews.spec.ts. The list's rules: apps/server/src/reviews/reviews.test.ts.)
  */
 import { randomUUID } from 'node:crypto';
-import type { Page } from '@playwright/test';
-import { createCustomer, loginByPhone, newCustomer, placeOrder } from '../fixtures/account.ts';
-import { completeOrder, consoleCall, dbAll, OWNER, staffLogin } from '../fixtures/console.ts';
-import { expect, expectNoAxeViolations, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
+import { loginByPhone } from '../fixtures/account.ts';
+import { buyerWithCompletedOrder, consoleCall, dbAll } from '../fixtures/console.ts';
+import { expect, expectNoAxeViolations, expectNoSidewaysScroll, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
 
 test.use({ viewport: { width: 390, height: 844 } });
 test.describe.configure({ timeout: 120_000 });
 
-async function fitsWidth(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-}
-
 test('my reviews: written → waiting for moderation → published; edited from the account; not published with the store’s reason', async ({ page, browser, request }) => {
-  const customer = newCustomer({ firstname: 'Iris', lastname: 'Vale' });
-  const { token } = await createCustomer(request, customer);
-  const order = await placeOrder(request, token, customer);
-  const [product] = dbAll<{ sku: string; slug: string; name: string }>(
-    `select p.sku, p.slug, p.name from order_items i join products c on c.id = i.product_id join products p on p.id = coalesce(c.parent_id, c.id) where i.order_id = ?`,
-    order.order_id,
-  );
-
-  const staffContext = await browser.newContext({ viewport: { width: 1024, height: 768 } });
-  const staff = await staffContext.newPage();
-  await staffLogin(staff, OWNER);
-  await expect(staff.getByRole('heading', { level: 1, name: 'Choose a store' })).toBeVisible();
-  await completeOrder(staff, order.order_id);
-
+  const { customer, product, staff, staffContext } = await buyerWithCompletedOrder(browser, request, { firstname: 'Iris', lastname: 'Vale' });
   try {
     // The shopper writes the review on the product page.
     await passGateByCookie(page.context(), 'downtown', 'recreational');
@@ -60,7 +42,7 @@ test('my reviews: written → waiting for moderation → published; edited from 
     await expect(item.getByRole('img', { name: '4 out of 5 stars' })).toBeVisible();
     await expect(item).toContainText(title);
     await expect(item.getByTestId('my-reviews-status')).toHaveText('Status: Waiting for moderation');
-    await fitsWidth(page);
+    await expectNoSidewaysScroll(page);
     await expectNoAxeViolations(page);
 
     // The store approves it: My reviews reads "Published".
@@ -79,7 +61,7 @@ test('my reviews: written → waiting for moderation → published; edited from 
     await edit.getByRole('radio', { name: '5 stars' }).check();
     await edit.getByRole('button', { name: 'Submit review' }).click();
     await expect(page.getByTestId('my-review-status')).toHaveText('Status: Waiting for moderation');
-    await fitsWidth(page);
+    await expectNoSidewaysScroll(page);
     await expectNoAxeViolations(page);
 
     // Rejected with a reason: My reviews says so, in the store's words.
@@ -89,7 +71,7 @@ test('my reviews: written → waiting for moderation → published; edited from 
     await page.goto(storeUrl('downtown', '/my-account/reviews'));
     await expect(item.getByRole('img', { name: '5 out of 5 stars' })).toBeVisible();
     await expect(item.getByTestId('my-reviews-status')).toHaveText(`Status: Not published — ${reason}`);
-    await fitsWidth(page);
+    await expectNoSidewaysScroll(page);
     await expectNoAxeViolations(page);
   } finally {
     await staffContext.close();
