@@ -105,7 +105,7 @@ for (const { name, viewport } of VIEWPORTS) {
         await placeOrderAs(request, token, customer);
         await page.goto('/');
         await loginByPhone(page, customer.phone);
-        for (const path of ['/my-account', '/my-account/shipping-details', '/my-account/newsletter', '/my-account/orders', '/my-account/recently-viewed']) await scan(page, path);
+        for (const path of ['/my-account', '/my-account/shipping-details', '/my-account/newsletter', '/my-account/orders', '/my-account/reviews', '/my-account/recently-viewed']) await scan(page, path);
         await page.getByRole('banner').getByRole('button', { name: /^Your account: / }).click();
         await expect(page.getByRole('dialog')).toBeVisible();
         await expectNoAxeViolations(page);

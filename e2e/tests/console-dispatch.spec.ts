@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { consoleUrl, keepSection, staffLogin } from '../fixtures/console.ts';
+import { consoleCall, consoleUrl, keepSection, staffLogin } from '../fixtures/console.ts';
 import { orderableEighth } from '../fixtures/stock.ts';
 import { expect, expectNoAxeViolations, PORT, test } from '../fixtures/store.ts';
 
@@ -56,18 +56,6 @@ async function placeDeliveryOrder(request: APIRequestContext, n: number, address
   return { id: result.order_id, number: result.increment_id };
 }
 
-/** A console write from the signed-in page (staff cookie and CSRF token): the status. */
-async function consoleWrite(page: Page, method: string, url: string, body: unknown): Promise<number> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const session = (await (await fetch('/api/console/session')).json()) as { result: { csrfToken: string } };
-      const res = await fetch(url, { method, headers: { 'content-type': 'application/json', 'x-csrf-token': session.result.csrfToken }, body: JSON.stringify(body) });
-      return res.status;
-    },
-    { method, url, body },
-  );
-}
-
 /** The stops' order numbers as the trip page lists them. */
 async function stopNumbers(page: Page): Promise<string[]> {
   const texts = await page.getByTestId('stop').allInnerTexts();
@@ -84,16 +72,16 @@ test('dispatch at tablet size: a vehicle, a trip from ready orders, reorder by k
   // Confirm the three (what makes a delivery order ready to go).
   const readyBy = new Date(Date.now() + 2 * 3600_000).toISOString();
   for (const o of orders)
-    expect(await consoleWrite(page, 'POST', `/api/console/stores/1/orders/${o.id}/transitions`, { action: 'confirm', readyBy, confirmClosed: true })).toBe(200);
+    expect((await consoleCall(page, 'POST', `/orders/${o.id}/transitions`, { action: 'confirm', readyBy, confirmClosed: true })).status).toBe(200);
   // A low limit: at most 2 orders per trip (put back whatever happens).
   const restore = await keepSection(page, 1, 'delivery-trips');
   try {
     const read = await page.evaluate(async () => (await (await fetch('/api/console/stores/1/settings/sections/delivery-trips')).json()) as { result: { version: number } });
     expect(
-      await consoleWrite(page, 'PUT', '/api/console/stores/1/settings/sections/delivery-trips', {
+      (await consoleCall(page, 'PUT', '/settings/sections/delivery-trips', {
         value: { preset: 'custom', max_goods_cents: null, max_weight_grams: null, max_orders: 2 },
         version: read.result.version,
-      }),
+      })).status,
     ).toBe(200);
 
     // --- A vehicle ---
@@ -237,7 +225,7 @@ test('dispatch at tablet size: a vehicle, a trip from ready orders, reorder by k
     const [done, missed] = suggested.slice(0, 2);
     const deviceId = `e2e-phone-${randomUUID().slice(0, 8)}`;
     expect(
-      await consoleWrite(page, 'POST', '/api/console/stores/1/delivery/actions', {
+      (await consoleCall(page, 'POST', '/delivery/actions', {
         action_id: randomUUID(),
         device_id: deviceId,
         kind: 'deliver',
@@ -245,13 +233,13 @@ test('dispatch at tablet size: a vehicle, a trip from ready orders, reorder by k
         order_id: idOf(done),
         id_check: { document: 'drivers_licence', birth_date: '1990-01-01', name_matches: true },
         signature_png: `data:image/png;base64,${PNG_1PX}`,
-      }),
+      })).status,
     ).toBe(200);
     expect(
-      await consoleWrite(page, 'POST', '/api/console/stores/1/delivery/actions', { action_id: randomUUID(), device_id: deviceId, kind: 'fail', trip_id: tripId, order_id: idOf(missed), reason: 'not_home' }),
+      (await consoleCall(page, 'POST', '/delivery/actions', { action_id: randomUUID(), device_id: deviceId, kind: 'fail', trip_id: tripId, order_id: idOf(missed), reason: 'not_home' })).status,
     ).toBe(200);
     const since = new Date(Date.now() - 5 * 60_000).toISOString();
-    expect(await consoleWrite(page, 'POST', '/api/console/stores/1/delivery/devices/report', { device_id: deviceId, pending: 2, oldest_pending_at: since })).toBe(200);
+    expect((await consoleCall(page, 'POST', '/delivery/devices/report', { device_id: deviceId, pending: 2, oldest_pending_at: since })).status).toBe(200);
     await page.reload();
     const outcomes = page.getByTestId('stop-outcome');
     await expect(outcomes.nth(0)).toContainText('Delivered');

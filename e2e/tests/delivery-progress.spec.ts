@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { uniquePhone } from '../fixtures/account.ts';
-import { consoleUrl, dbAll, OWNER, staffLogin } from '../fixtures/console.ts';
+import { consoleCall, consoleUrl, dbAll, OWNER, staffLogin } from '../fixtures/console.ts';
 import { orderableEighth } from '../fixtures/stock.ts';
 import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
 
@@ -40,25 +40,17 @@ async function placeDelivery(request: APIRequestContext, phone: string, zip: str
 
 /** Confirm both orders, build a trip with them in this order and start it, through the console API as the signed-in owner. */
 async function startTrip(page: Page, orderIds: number[]): Promise<number> {
-  const answer = await page.evaluate(async (orderIds) => {
-    const session = (await (await fetch('/api/console/session')).json()) as { result: { csrfToken: string } };
-    const call = async (url: string, method: string, body?: unknown) => {
-      const r = await fetch(url, { method, headers: { 'content-type': 'application/json', 'x-csrf-token': session.result.csrfToken }, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: r.status, body: (await r.json()) as { result: any } };
-    };
-    const statuses: number[] = [];
-    for (const id of orderIds)
-      statuses.push((await call(`/api/console/stores/1/orders/${id}/transitions`, 'POST', { action: 'confirm', readyBy: new Date(Date.now() + 30 * 60_000).toISOString(), confirmClosed: true })).status);
-    const drivers = (await call('/api/console/stores/1/delivery/drivers', 'GET')).body.result.items as { id: number; active: boolean }[];
-    const vehicles = (await call('/api/console/stores/1/delivery/vehicles', 'GET')).body.result.items as { id: number; active: boolean }[];
-    const trip = await call('/api/console/stores/1/delivery/trips', 'POST', { driverId: drivers.find((d) => d.active)!.id, vehicleId: vehicles.find((v) => v.active)!.id, orderIds });
-    statuses.push(trip.status);
-    const start = await call(`/api/console/stores/1/delivery/trips/${trip.body.result.id}/start`, 'POST', {});
-    statuses.push(start.status);
-    return { statuses, tripId: trip.body.result.id as number, said: JSON.stringify(start.body) };
-  }, orderIds);
-  expect(answer.statuses, answer.said).toEqual([...orderIds.map(() => 200), 200, 200]);
-  return answer.tripId;
+  for (const id of orderIds) {
+    const confirmed = await consoleCall(page, 'POST', `/orders/${id}/transitions`, { action: 'confirm', readyBy: new Date(Date.now() + 30 * 60_000).toISOString(), confirmClosed: true });
+    expect(confirmed.status, JSON.stringify(confirmed.result)).toBe(200);
+  }
+  const drivers = (await consoleCall<{ items: { id: number; active: boolean }[] }>(page, 'GET', '/delivery/drivers')).result.items;
+  const vehicles = (await consoleCall<{ items: { id: number; active: boolean }[] }>(page, 'GET', '/delivery/vehicles')).result.items;
+  const trip = await consoleCall<{ id: number }>(page, 'POST', '/delivery/trips', { driverId: drivers.find((d) => d.active)!.id, vehicleId: vehicles.find((v) => v.active)!.id, orderIds });
+  expect(trip.status, JSON.stringify(trip.result)).toBe(200);
+  const start = await consoleCall(page, 'POST', `/delivery/trips/${trip.result.id}/start`, {});
+  expect(start.status, JSON.stringify(start.result)).toBe(200);
+  return trip.result.id;
 }
 
 /** What the driver routes write when the driver records a stop (the journey writes it straight to the e2e server's SQLite). */

@@ -8,38 +8,20 @@
  * Own data: a new customer and order; downtown's `loyalty` section is put back after.
  * The rules themselves (once-only under bursts, never negative, NY, expiry): apps/server/src/loyalty/loyalty.test.ts.
  */
-import { randomUUID } from 'node:crypto';
-import type { Page } from '@playwright/test';
-import { createCustomer, loginByPhone, newCustomer } from '../fixtures/account.ts';
+import { createCustomer, loginByPhone, newCustomer, placeOrder } from '../fixtures/account.ts';
 import { completeOrder, consoleUrl, keepSection, OWNER, staffLogin } from '../fixtures/console.ts';
-import { orderableEighth } from '../fixtures/stock.ts';
-import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
+import { expect, expectNoAxeViolations, expectNoSidewaysScroll, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
 
 test.use({ viewport: { width: 390, height: 844 } });
 test.describe.configure({ timeout: 90_000 });
 
 const DOWNTOWN = `downtown.localhost:${PORT}`;
 
-async function fitsWidth(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-}
-
 test('points: a completed order shows on the account with tier, expiry and history; the console saves a multiplier, refusing a typo', async ({ page, browser, request }) => {
   // The customer and an order, completed by the store through the console API.
   const customer = newCustomer({ firstname: 'Lola', lastname: 'Points' });
   const { token } = await createCustomer(request, customer);
-  const placed = await request.post(`http://127.0.0.1:${PORT}/api/order/save`, {
-    headers: { host: DOWNTOWN, authorization: `Bearer ${token}` },
-    data: {
-      idempotency_key: randomUUID(),
-      order_type: 'pickup',
-      license_type: customer.license_type,
-      personal_details: { firstName: customer.firstname, lastName: customer.lastname, emailAddress: customer.email, phone: customer.phone },
-      products: [{ ...orderableEighth(), qty: 1 }],
-    },
-  });
-  expect(placed.status(), await placed.text()).toBe(200);
-  const order = ((await placed.json()) as { result: { order_id: number; increment_id: string } }).result;
+  const order = await placeOrder(request, token, customer);
 
   await staffLogin(page, OWNER);
   await expect(page.getByRole('heading', { level: 1, name: 'Choose a store' })).toBeVisible();
@@ -72,7 +54,7 @@ test('points: a completed order shows on the account with tier, expiry and histo
     await expect(history.getByRole('listitem').first()).toContainText(`Earned on order ${order.increment_id}`);
     await expect(history.getByRole('listitem').first()).toContainText(`+${earned} point`);
     await expect(history.getByRole('listitem').nth(1)).toContainText('Sign-up bonus');
-    await fitsWidth(shopper);
+    await expectNoSidewaysScroll(shopper);
     await expectNoAxeViolations(shopper);
   } finally {
     await shopperContext.close();
@@ -95,7 +77,7 @@ test('points: a completed order shows on the account with tier, expiry and histo
     await expect(value).toHaveAttribute('aria-invalid', 'true');
     await expect(value).toHaveAccessibleDescription('Enter the multiplier as a number from 0 to 10 with at most two decimals, e.g. 2 or 1.5.');
     await expect(page.getByRole('alert').filter({ hasText: 'The loyalty programme was not saved:' })).toContainText('Multiplier 2: Enter the multiplier');
-    await fitsWidth(page);
+    await expectNoSidewaysScroll(page);
     await expectNoAxeViolations(page);
     await value.fill('3');
     await page.getByRole('button', { name: 'Save' }).click();

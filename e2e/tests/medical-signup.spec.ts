@@ -5,34 +5,16 @@
  * the ID and the card, and verifying releases it so Confirm is accepted. Phone size, axe clean.
  */
 import { randomUUID } from 'node:crypto';
-import type { APIRequestContext } from '@playwright/test';
 import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
 import { accountDialog, headerLogin, PNG_FILE, uniquePhone } from '../fixtures/account.ts';
+import { consoleApi } from '../fixtures/console.ts';
 import { medicalOnlySku } from '../fixtures/stock.ts';
 
 test.describe.configure({ timeout: 150_000 });
 test.use({ viewport: { width: 390, height: 844 } });
 
-const OWNER = { email: 'owner@demo.verdant.test', password: 'verdant-demo-staff' };
 const HOST = `downtown.localhost:${PORT}`;
 const API = `http://127.0.0.1:${PORT}`;
-
-async function consoleAs(request: APIRequestContext) {
-  const base = `${API}/api/console`;
-  const login = await request.post(`${base}/session`, { headers: { host: HOST }, data: OWNER });
-  expect(login.status(), await login.text()).toBe(200);
-  const { csrfToken } = ((await login.json()) as { result: { csrfToken: string } }).result;
-  const cookie = /verdant_staff=[^;]+/.exec(login.headersArray().find((h) => h.name.toLowerCase() === 'set-cookie')?.value ?? '')?.[0];
-  const headers = { host: HOST, cookie: cookie!, 'x-csrf-token': csrfToken };
-  return {
-    async get<T>(p: string): Promise<T> {
-      const res = await request.get(`${base}${p}`, { headers });
-      expect(res.status(), await res.text()).toBe(200);
-      return ((await res.json()) as { result: T }).result;
-    },
-    post: (p: string, data: unknown) => request.post(`${base}${p}`, { headers, data }),
-  };
-}
 
 test('SMS sign-up as medical asks for the card; a medical-only order is held, staff verify, it is released and confirmed', async ({ page, request }) => {
   const phone = uniquePhone();
@@ -110,7 +92,7 @@ test('SMS sign-up as medical asks for the card; a medical-only order is held, st
   await expect(status.getByTestId('order-hold')).toContainText('Held for verification');
 
   // Staff: held, Confirm refused; verify both documents; released; Confirm accepted.
-  const staff = await consoleAs(request);
+  const staff = await consoleApi(request);
   const storeId = (await staff.get<{ id: number; code: string }[]>('/stores')).find((s) => s.code === 'downtown')!.id;
   const orderId = (await staff.get<{ items: { id: number; increment_id: string }[] }>(`/stores/${storeId}/orders?q=${encodeURIComponent(number)}`)).items.find(
     (o) => o.increment_id === number,

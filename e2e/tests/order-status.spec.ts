@@ -4,12 +4,9 @@
  * the server's transition service), the page shows Confirmed with the ready-by time within a few
  * seconds, without a reload, and says so in a polite live region.
  */
-import type { APIRequestContext } from '@playwright/test';
 import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
 import { createCustomer, loginByPhone, newCustomer, placeOrderAs, PNG_FILE } from '../fixtures/account.ts';
-import { STORE_TIME_ZONE, storeClock } from '../fixtures/console.ts';
-
-const OWNER = { email: 'owner@demo.verdant.test', password: 'verdant-demo-staff' };
+import { consoleApi, STORE_TIME_ZONE, storeClock } from '../fixtures/console.ts';
 
 // Long journeys (registration, login, checkout, several axe scans) on a shared, busy machine.
 test.describe.configure({ timeout: 150_000 });
@@ -17,30 +14,6 @@ test.describe.configure({ timeout: 150_000 });
 test.beforeEach(async ({ context }) => {
   await passGateByCookie(context, 'downtown', 'recreational');
 });
-
-/**
- * The demo owner's console session: its cookie (sent by hand: the session cookie is `Secure`, and
- * these calls go to plain-HTTP loopback) and CSRF token for writes.
- */
-async function consoleAs(request: APIRequestContext, who = OWNER) {
-  const base = `http://127.0.0.1:${PORT}/api/console`;
-  const host = `downtown.localhost:${PORT}`;
-  const login = await request.post(`${base}/session`, { headers: { host }, data: who });
-  expect(login.status(), await login.text()).toBe(200);
-  const { csrfToken } = ((await login.json()) as { result: { csrfToken: string } }).result;
-  const setCookie = login.headersArray().find((h) => h.name.toLowerCase() === 'set-cookie')?.value ?? '';
-  const cookie = /verdant_staff=[^;]+/.exec(setCookie)?.[0];
-  expect(cookie).toBeTruthy();
-  const headers = { host, cookie: cookie!, 'x-csrf-token': csrfToken };
-  return {
-    async get<T>(path: string): Promise<T> {
-      const res = await request.get(`${base}${path}`, { headers });
-      expect(res.status(), await res.text()).toBe(200);
-      return ((await res.json()) as { result: T }).result;
-    },
-    post: (path: string, data: unknown) => request.post(`${base}${path}`, { headers, data }),
-  };
-}
 
 test('the open order page follows the order: Submitted, then Confirmed with its ready-by time, without a reload, announced', async ({
   page,
@@ -66,7 +39,7 @@ test('the open order page follows the order: Submitted, then Confirmed with its 
   // Survives only if the page is never loaded again.
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
 
-  const staff = await consoleAs(request);
+  const staff = await consoleApi(request);
   const stores = await staff.get<{ id: number; code: string; timezone: string }[]>('/stores');
   const store = stores.find((s) => s.code === 'downtown')!;
   const list = await staff.get<{ items: { id: number; increment_id: string }[] }>(
@@ -96,7 +69,7 @@ test('a cancelled order shows why, in the store’s words, and stops asking', as
   const customer = newCustomer({ firstname: 'Katherine', lastname: 'Johnson' });
   const { token } = await createCustomer(request, customer);
   const number = await placeOrderAs(request, token, customer);
-  const staff = await consoleAs(request);
+  const staff = await consoleApi(request);
   const store = (await staff.get<{ id: number; code: string }[]>('/stores')).find((s) => s.code === 'downtown')!;
   const order = (
     await staff.get<{ items: { id: number; increment_id: string }[] }>(`/stores/${store.id}/orders?q=${encodeURIComponent(number)}`)
@@ -159,7 +132,7 @@ test('a medical order held for verification says which documents, links to them,
   await expectNoAxeViolations(page);
 
   // Staff reject the ID with a reason the customer reads on their account.
-  const staff = await consoleAs(request);
+  const staff = await consoleApi(request);
   const store = (await staff.get<{ id: number; code: string }[]>('/stores')).find((s) => s.code === 'downtown')!;
   const listed = (
     await staff.get<{ items: { id: number; increment_id: string }[] }>(`/stores/${store.id}/orders?q=${encodeURIComponent(number)}`)

@@ -9,59 +9,16 @@
  * Axe clean on the product page's reviews and on the console page.
  */
 import { randomUUID } from 'node:crypto';
-import type { APIRequestContext } from '@playwright/test';
-import { createCustomer, loginByPhone, newCustomer } from '../fixtures/account.ts';
-import { consoleUrl, dbAll, OWNER, STAFF_PASSWORD, staffLogin } from '../fixtures/console.ts';
-import { orderableEighth } from '../fixtures/stock.ts';
-import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
-
-const API = `http://127.0.0.1:${PORT}/api`;
-const HOST = `downtown.localhost:${PORT}`;
+import { loginByPhone } from '../fixtures/account.ts';
+import { buyerWithCompletedOrder, consoleUrl } from '../fixtures/console.ts';
+import { expect, expectNoAxeViolations, passGateByCookie, storeUrl, test } from '../fixtures/store.ts';
 
 test.use({ viewport: { width: 390, height: 844 } });
 test.describe.configure({ timeout: 120_000 });
 
-type Session = { cookie: string; csrfToken: string };
-
-async function ownerSession(request: APIRequestContext): Promise<Session> {
-  const login = await request.post(`${API}/console/session`, { headers: { host: HOST }, data: { email: OWNER, password: STAFF_PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-  return {
-    cookie: /verdant_staff=[^;]+/.exec(login.headers()['set-cookie'] ?? '')![0],
-    csrfToken: ((await login.json()) as { result: { csrfToken: string } }).result.csrfToken,
-  };
-}
-
 test('a buyer reviews, staff approve, the product page publishes it as a verified buyer', async ({ page, browser, request }) => {
-  // A customer with a completed order of an eighth, through the API.
-  const customer = newCustomer({ firstname: 'Riley', lastname: 'Moss' });
-  const { token } = await createCustomer(request, customer);
-  const item = orderableEighth();
-  const placed = await request.post(`${API}/order/save`, {
-    headers: { host: HOST, authorization: `Bearer ${token}` },
-    data: {
-      idempotency_key: randomUUID(),
-      order_type: 'pickup',
-      license_type: 'recreational',
-      personal_details: { firstName: customer.firstname, lastName: customer.lastname, emailAddress: customer.email, phone: customer.phone },
-      products: [{ sku: item.sku, qty: 1, size: item.size }],
-    },
-  });
-  expect(placed.status(), await placed.text()).toBe(200);
-  const orderId = ((await placed.json()) as { result: { order_id: number } }).result.order_id;
-  const owner = await ownerSession(request);
-  for (const move of [
-    { action: 'confirm', readyBy: new Date(Date.now() + 30 * 60_000).toISOString(), confirmClosed: true },
-    { action: 'mark_ready' },
-    { action: 'complete', idChecked: true },
-  ]) {
-    const res = await request.post(`${API}/console/stores/1/orders/${orderId}/transitions`, { headers: { host: HOST, cookie: owner.cookie, 'x-csrf-token': owner.csrfToken }, data: move });
-    expect(res.status(), `${move.action}: ${await res.text()}`).toBe(200);
-  }
-  const [product] = dbAll<{ sku: string; slug: string }>(
-    `select coalesce(p.sku, c.sku) as sku, coalesce(p.slug, c.slug) as slug from products c left join products p on p.id = c.parent_id where c.store_id = 1 and c.sku = ?`,
-    item.sku,
-  );
+  // A customer with a completed order of an eighth: placed through the API, completed by the owner through the console API.
+  const { customer, product, staff, staffContext } = await buyerWithCompletedOrder(browser, request, { firstname: 'Riley', lastname: 'Moss' });
   const productUrl = storeUrl('downtown', `/p/${product.sku}/${product.slug}`);
   const title = `Smooth and bright ${randomUUID().slice(0, 6)}`;
 
@@ -93,10 +50,6 @@ test('a buyer reviews, staff approve, the product page publishes it as a verifie
   expect(phone.scroll, 'the product page overflows at 390 px').toBeLessThanOrEqual(phone.inner);
 
   // The owner approves it in the console (tablet), and the page works at 390 px too.
-  const staffContext = await browser.newContext({ viewport: { width: 1024, height: 768 } });
-  const staff = await staffContext.newPage();
-  await staffLogin(staff, OWNER);
-  await expect(staff.getByRole('button', { name: 'Sign out' })).toBeVisible();
   await staff.goto(consoleUrl('/stores/1/reviews'));
   await expect(staff.getByRole('heading', { level: 1, name: 'Reviews' })).toBeVisible();
   const card = staff.getByRole('article', { name: title });

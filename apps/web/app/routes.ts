@@ -9,7 +9,7 @@ import { STATIC_PAGE_IDENTIFIERS } from './lib/static-pages.ts';
  * Layouts (spec §2): default (header, main, footer), minimal (logo + main, for /error) and empty
  * (no chrome: the stand-alone age-gate page used when JavaScript is off).
  */
-const ACCOUNT_BLOCKS = ['shipping-details', 'newsletter', 'orders', 'orders/:orderId', 'points', 'recently-viewed'];
+const ACCOUNT_BLOCKS = ['shipping-details', 'newsletter', 'orders', 'orders/:orderId', 'points', 'reviews', 'recently-viewed'];
 
 const storeTree: RouteConfigEntry[] = [
   layout('layouts/default.tsx', { id: 'layout-default' }, [

@@ -21,6 +21,7 @@ import { productPath, type Store } from '@verdant/domain';
 import type { Database, Row, StockWatchOutcome } from '../db/schema.ts';
 import { mayMessage } from '../notifications/consent.ts';
 import type { OutboxSignal } from '../outbox/signal.ts';
+import { pollLoop, type PollTurn } from '../jobs/poll-loop.ts';
 import { storeSiteUrl } from '../users/password-reset.ts';
 import { unsubscribeToken } from './link.ts';
 
@@ -79,12 +80,6 @@ export function createAlertPlanner(options: AlertPlannerOptions): AlertPlanner {
   const pollMs = options.pollMs ?? 1000;
   const batchSize = options.batchSize ?? 200;
   const stores = new Map(options.stores.map((s) => [s.storeId, s]));
-  let started = false;
-  let stopped = false;
-  let again = false;
-  let timer: NodeJS.Timeout | null = null;
-  let inFlight: Promise<number> | null = null;
-  let unsubscribe: (() => void) | null = null;
 
   async function close(w: Row<'stock_watches'>, outcome: StockWatchOutcome): Promise<boolean> {
     const r = await db
@@ -159,11 +154,10 @@ export function createAlertPlanner(options: AlertPlannerOptions): AlertPlanner {
     return { closed: await close(w, 'queued'), queued: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 };
   }
 
-  async function pass(): Promise<number> {
+  async function pass(turn: PollTurn): Promise<number> {
     let count = 0;
     products = new Map();
     for (;;) {
-      again = false;
       const rows = await db
         .selectFrom('stock_watches')
         .selectAll()
@@ -176,67 +170,17 @@ export function createAlertPlanner(options: AlertPlannerOptions): AlertPlanner {
       let queued = false;
       // A few watches at a time (each is a handful of small queries; 1,000 watchers of one product are common).
       for (let i = 0; i < rows.length; i += PARALLEL) {
-        if (stopped) return count;
+        if (turn.stopped) return count;
         for (const r of await Promise.all(rows.slice(i, i + PARALLEL).map(planOne))) {
           if (r.closed) count++;
           queued ||= r.queued;
         }
       }
       if (queued) options.onQueued?.();
-      if (stopped || (rows.length < batchSize && !again)) return count;
+      if (!turn.more(rows.length >= batchSize)) return count;
     }
   }
 
-  function launch(): Promise<number> {
-    const p = pass()
-      .catch((err: unknown) => {
-        options.onError?.(err);
-        return 0;
-      })
-      .finally(() => {
-        inFlight = null;
-        if (stopped || !started) return;
-        if (again) return run();
-        timer = setTimeout(run, pollMs);
-        timer.unref();
-      });
-    inFlight = p;
-    return p;
-  }
-
-  function run(): void {
-    timer = null;
-    if (stopped) return;
-    if (inFlight) {
-      again = true;
-      return;
-    }
-    void launch();
-  }
-
-  return {
-    start() {
-      if (started || stopped) return;
-      started = true;
-      unsubscribe = options.signal?.onKick(() => {
-        if (timer) clearTimeout(timer);
-        run();
-      }) ?? null;
-      run();
-    },
-    async drain() {
-      let total = 0;
-      while (inFlight) total += await inFlight;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      return total + (await launch());
-    },
-    async stop() {
-      stopped = true;
-      unsubscribe?.();
-      if (timer) clearTimeout(timer);
-      timer = null;
-      while (inFlight) await inFlight.catch(() => undefined);
-    },
-  };
+  // Polls each pollMs and runs at once when the outbox is kicked (../jobs/poll-loop.ts).
+  return pollLoop({ pass, pollMs, onError: options.onError, wakeOn: options.signal });
 }

@@ -11,7 +11,9 @@
  *    transaction (menu-admin/audit.ts recordMenuChanges), which calls this: a variant whose stock
  *    went from 0 (or none) to more sets `restocked_at` on the watches of that size, of its product
  *    and of a simple product, by a guarded `UPDATE … WHERE restocked_at IS NULL`. So a restock that
- *    rolls back tells no one, and a burst of restocks marks each watch once.
+ *    rolls back tells no one, and a burst of restocks marks each watch once. Stock a cancelled order
+ *    or a failed delivery puts back (../orders/lifecycle/release.ts) calls it too, in the cancel's
+ *    transaction.
  *  - The alert planner (./planner.ts) turns marked watches into messages after the commit.
  */
 import type { Kysely, Transaction } from 'kysely';

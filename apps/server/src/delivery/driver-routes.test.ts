@@ -4,7 +4,7 @@
  * history row and the shopper's message), refusals in plain words (under 21 by one day in the store's
  * zone, the store's medical minimum age, the medical card, no signature), failed stops, the end of a
  * trip (stops still open named, cash differences per order, failed stops' goods back in stock once
- * under a burst of ends), the phone's retries (20 identical actions at once: applied once, the rest
+ * under a burst of ends, marking the back-in-stock watches of what was sold out), the phone's retries (20 identical actions at once: applied once, the rest
  * answered the first answer with replayed: true), a driver who sees and acts on its own trips only,
  * my-trips as the phone shows it and what each phone still holds.
  */
@@ -255,6 +255,36 @@ describeEachDatabase('delivery: the driver’s phone and the end of a trip', (ge
     // The failed order is free again for staff; a second end of nothing changes the stock.
     expect((await call('POST', `${BASE}/trips/${trip.id}/end`, { cash })).status).toBe(409);
     expect(await stockQty()).toBe(before + 2);
+  });
+
+  it('a failed stop bringing a sold-out product back marks its back-in-stock watch in the end’s transaction, once (issue 30)', async () => {
+    const gone = await addOrder({ totalCents: 2_000, taken: 2 });
+    const trip = await startedTrip(driverARecord, [gone]);
+    expect((await act({ kind: 'fail', trip_id: trip.id, order_id: gone, reason: 'not_home' })).status).toBe(200);
+    // The order holds the last units; a guest watches the product.
+    await db().updateTable('stock').set({ qty: 0, is_in_stock: 0 }).where('product_id', '=', product.id).execute();
+    const p = await db().selectFrom('products').select(['id', 'parent_id']).where('id', '=', product.id).executeTakeFirstOrThrow();
+    const watched = await db()
+      .insertInto('stock_watches')
+      .values({
+        store_id: 1,
+        product_id: p.parent_id ?? p.id,
+        variant_id: p.parent_id === null ? null : p.id,
+        target_key: p.parent_id === null ? `p${p.id}` : `v${p.id}`,
+        customer_id: null,
+        contact: 'door@phone.test',
+        channel: 'email',
+        subscriber_key: 'email:door@phone.test',
+        created_at: '2026-06-15T11:00:00.000Z',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const ends = await Promise.all(Array.from({ length: 5 }, () => act({ kind: 'end', trip_id: trip.id, cash: [] })));
+    expect(ends.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(await stockQty()).toBe(2);
+    const row = await db().selectFrom('stock_watches').select(['restocked_at', 'notified_at']).where('id', '=', watched.id).executeTakeFirstOrThrow();
+    expect(row.restocked_at).not.toBeNull();
+    await db().updateTable('stock').set({ qty: 100, is_in_stock: 1 }).where('product_id', '=', product.id).execute();
   });
 
   it('20 copies of one action at once (a phone retrying out of a dead zone): applied once, every other answered the first answer, replayed', async () => {

@@ -20,6 +20,7 @@ import type { Database, MessageDeliveriesTable } from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { WITHDRAWN_ERROR, mayMessage } from './consent.ts';
 import { RECEIPT_WAIT_MS, expireReceipts, writeFallback, type ReceiptDeps } from './receipts.ts';
+import { pollLoop, type PollTurn } from '../jobs/poll-loop.ts';
 
 /** Delay after the 1st, 2nd, … failure. */
 export const RETRY_SCHEDULE_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000];
@@ -89,11 +90,6 @@ export function createMessageSender(options: MessageSenderOptions): MessageSende
   const schedule = options.retrySchedule ?? RETRY_SCHEDULE_MS;
   const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
   const batchSize = options.batchSize ?? 50;
-  let started = false;
-  let stopped = false;
-  let again = false;
-  let timer: NodeJS.Timeout | null = null;
-  let inFlight: Promise<number> | null = null;
   const receiptDeps: ReceiptDeps = { db, now, timeZoneOf: (id) => options.timeZoneOf?.(id) };
   const receiptWaitMs = options.receiptWaitMs ?? RECEIPT_WAIT_MS;
 
@@ -216,73 +212,21 @@ export function createMessageSender(options: MessageSenderOptions): MessageSende
     await expireReceipts(receiptDeps, receiptWaitMs);
   }
 
-  async function pass(): Promise<number> {
+  async function pass(turn: PollTurn): Promise<number> {
     let count = 0;
     await overdueReceipts();
     for (;;) {
-      again = false;
       const rows = await due(now().toISOString());
       for (const row of rows) {
-        if (stopped) return count;
+        if (turn.stopped) return count;
         if (!(await lease(row.id))) continue;
         await sendOne(row);
         count++;
       }
-      if (stopped || (rows.length < batchSize && !again)) return count;
+      if (!turn.more(rows.length >= batchSize)) return count;
     }
   }
 
-  /** One loop turn; afterwards the next turn is scheduled (at once when woken meanwhile). */
-  function launch(): Promise<number> {
-    const p = pass()
-      .catch((err: unknown) => {
-        options.onError?.(err);
-        return 0;
-      })
-      .finally(() => {
-        inFlight = null;
-        if (stopped || !started) return;
-        if (again) return run();
-        timer = setTimeout(run, pollMs);
-        timer.unref();
-      });
-    inFlight = p;
-    return p;
-  }
-
-  function run(): void {
-    timer = null;
-    if (stopped) return;
-    if (inFlight) {
-      again = true;
-      return;
-    }
-    void launch();
-  }
-
-  return {
-    start() {
-      if (started || stopped) return;
-      started = true;
-      run();
-    },
-    wake() {
-      if (!started || stopped) return;
-      if (timer) clearTimeout(timer);
-      run();
-    },
-    async drain() {
-      let total = 0;
-      while (inFlight) total += await inFlight;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      return total + (await launch());
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      while (inFlight) await inFlight.catch(() => undefined);
-    },
-  };
+  // The loop (start, wake, drain, stop) is the workers' one polling loop (../jobs/poll-loop.ts).
+  return pollLoop({ pass, pollMs, onError: options.onError });
 }

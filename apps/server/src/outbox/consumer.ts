@@ -27,6 +27,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { OrderEventPayload } from './append.ts';
 import type { OutboxSignal } from './signal.ts';
+import { pollLoop, type PollTurn } from '../jobs/poll-loop.ts';
 
 export type OutboxColumn = 'pushed_at' | 'messages_at' | 'webhooks_at';
 
@@ -83,12 +84,6 @@ export function createOutboxConsumer(options: OutboxConsumerOptions): OutboxCons
   // Events this node's handler failed on: id → when to try again (wall clock; in memory only).
   const failing = new Map<number, number>();
 
-  let started = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let unsubscribe: (() => void) | null = null;
-  let inFlight: Promise<number> | null = null;
-  let again = false;
 
   const report = (err: unknown, event?: OutboxEvent) => options.onError?.(err, event);
 
@@ -143,78 +138,18 @@ export function createOutboxConsumer(options: OutboxConsumerOptions): OutboxCons
     return { read: events.length, handled: mine.length };
   }
 
-  async function pass(): Promise<number> {
+  async function pass(turn: PollTurn): Promise<number> {
     let handled = 0;
     for (;;) {
-      again = false;
       const r = await passOnce();
       handled += r.handled;
       // A full batch means more may wait; a kick during the pass means new rows were committed.
-      if (stopped || (r.read < batchSize && !again)) return handled;
+      if (!turn.more(r.read >= batchSize)) return handled;
     }
   }
 
-  function schedule(delay: number): void {
-    if (stopped || !started) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(run, delay);
-    // Never keeps a process alive on its own (stop() clears it anyway).
-    timer.unref();
-  }
-
-  /** One loop turn; afterwards the next turn is scheduled (at once when kicked meanwhile). */
-  function launch(): Promise<number> {
-    const p = pass()
-      .catch((err: unknown) => {
-        // The database was unreachable or the mark failed: the next poll tries again.
-        report(err);
-        return 0;
-      })
-      .finally(() => {
-        inFlight = null;
-        if (again && !stopped) run();
-        else schedule(pollMs);
-      });
-    inFlight = p;
-    return p;
-  }
-
-  function run(): void {
-    timer = null;
-    if (stopped) return;
-    if (inFlight) {
-      again = true;
-      return;
-    }
-    void launch();
-  }
-
-  return {
-    start() {
-      if (started || stopped) return;
-      started = true;
-      unsubscribe = options.signal.onKick(() => {
-        if (inFlight) again = true;
-        else if (started && !stopped) run();
-      });
-      run();
-    },
-    async drain() {
-      let total = 0;
-      while (inFlight) total += await inFlight;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      return total + (await launch());
-    },
-    async stop() {
-      stopped = true;
-      unsubscribe?.();
-      unsubscribe = null;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      while (inFlight) await inFlight.catch(() => undefined);
-    },
-  };
+  // The database unreachable or the mark failed: reported, and the next poll tries again (../jobs/poll-loop.ts).
+  return pollLoop({ pass, pollMs, onError: (err) => report(err), wakeOn: options.signal });
 }
 
 /** Create, start, and stop it when the app closes. */

@@ -19,7 +19,7 @@ function consoleRows(db: Db, storeId: number) {
     .innerJoin('customers', 'customers.id', 'reviews.customer_id')
     .leftJoin('products', 'products.id', 'reviews.product_id')
     .selectAll('reviews')
-    .select(['customers.firstname', 'customers.lastname', 'products.name as product_name'])
+    .select(['customers.firstname', 'customers.lastname', 'products.name as product_name', 'products.slug as product_slug'])
     .where('reviews.store_id', '=', storeId);
 }
 
@@ -27,7 +27,7 @@ type ConsoleRow = Awaited<ReturnType<ReturnType<typeof consoleRows>['executeTake
 
 function consoleView(r: ConsoleRow): ConsoleReview {
   return {
-    ...myReviewView(r, r.product_name ?? r.sku),
+    ...myReviewView(r, { name: r.product_name ?? r.sku, slug: r.product_slug ?? '' }),
     reject_reason: r.reject_reason,
     customer_name: [r.firstname, r.lastname].filter(Boolean).join(' ') || 'A customer',
     flags: flagsOf(r.flags),

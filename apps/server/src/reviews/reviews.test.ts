@@ -63,6 +63,28 @@ describeEachDatabase('product reviews', (getDb) => {
     expect(await h.db.selectFrom('reviews').select('id').where('customer_id', '=', b.customerId).execute()).toHaveLength(1);
   });
 
+  it('lists my reviews for the account ("My reviews"): mine only, this store only, newest first, with the product page and the shopper\'s reason', async () => {
+    const me = await buyer();
+    const other = await buyer();
+    const mine = (await write(me.token)).body.result;
+    expect((await write(other.token, { ...GOOD, title: 'Not mine at all' })).status).toBe(200);
+    // A review of this customer in another store (the store filter, not the token, keeps it out).
+    const elsewhere = await h.db.selectFrom('products').select(['id', 'sku']).where('store_id', '=', 2).where('parent_id', 'is', null).executeTakeFirstOrThrow();
+    const iso = h.clock.now.toISOString();
+    await h.db
+      .insertInto('reviews')
+      .values({ store_id: 2, product_id: elsewhere.id, sku: elsewhere.sku, customer_id: me.customerId, stars: 3, title: 'Other store', text: 'Written in the other store, not shown here.', created_at: iso, updated_at: iso })
+      .execute();
+    const product = await h.db.selectFrom('products').select(['name', 'slug']).where('store_id', '=', 1).where('sku', '=', JAR).executeTakeFirstOrThrow();
+    const listed = async () => (await call('GET', '/api/reviews/mine', me.token)).body.result as { id: number; title: string; status: string; path: string; product_name: string; reject_reason: string | null }[];
+    expect(await listed()).toEqual([expect.objectContaining({ id: mine.id, status: 'pending', product_name: product.name, path: `/p/${JAR}/${product.slug}`, reject_reason: null })]);
+    expect(Object.keys((await listed())[0]!)).not.toContain('flags');
+    const rejected = await decide(mine.id, { decision: 'reject', reason: 'Please describe the product itself.' });
+    expect(rejected.status).toBe(200);
+    expect(await listed()).toEqual([expect.objectContaining({ id: mine.id, status: 'rejected', reject_reason: 'Please describe the product itself.' })]);
+    expect((await call('GET', '/api/reviews/mine')).status).toBe(401);
+  });
+
   it('keeps one review per product under 20 parallel first writes; approve publishes it, an edit takes it back to moderation', async () => {
     const b = await buyer();
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => write(b.token, { ...GOOD, stars: 1 + (i % 5), title: `Jar take ${i}` })));

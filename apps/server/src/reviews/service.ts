@@ -17,6 +17,7 @@ import {
   REVIEWS_PAGE_SIZE,
   moderationFlags,
   moderationRuleName,
+  productPath,
   reviewAuthor,
   roundAverage,
   type ModerationFlag,
@@ -41,6 +42,7 @@ export interface ReviewedProduct {
   id: number;
   sku: string;
   name: string;
+  slug: string;
 }
 
 export async function reviewsEnabled(db: Db, store: Store): Promise<boolean> {
@@ -55,7 +57,7 @@ async function assertEnabled(db: Db, store: Store): Promise<void> {
 export async function productOf(db: Db, storeId: number, sku: string): Promise<ReviewedProduct | null> {
   const row = await db
     .selectFrom('products')
-    .select(['id', 'sku', 'name'])
+    .select(['id', 'sku', 'name', 'slug'])
     .where('store_id', '=', storeId)
     .where('sku', '=', sku)
     .where('parent_id', 'is', null)
@@ -134,11 +136,15 @@ export async function summaryOf(db: Db, storeId: number, productId: number): Pro
   return row ? { average: roundAverage(row.star_sum, row.review_count), count: row.review_count } : { average: 0, count: 0 };
 }
 
-export function myReviewView(r: { id: number; sku: string; stars: number; title: string; text: string; effects: string; flavours: string; status: ReviewStatus; reject_reason: string | null; helpful_count: number; created_at: string; updated_at: string }, productName: string): MyReview {
+export function myReviewView(
+  r: { id: number; sku: string; stars: number; title: string; text: string; effects: string; flavours: string; status: ReviewStatus; reject_reason: string | null; helpful_count: number; created_at: string; updated_at: string },
+  product: { name: string; slug: string },
+): MyReview {
   return {
     id: r.id,
     sku: r.sku,
-    product_name: productName,
+    product_name: product.name,
+    path: productPath({ sku: r.sku, slug: product.slug }),
     stars: r.stars,
     title: r.title,
     text: r.text,
@@ -195,7 +201,7 @@ export async function writeReview(db: Db, store: Store, customerId: number, sku:
       .where('customer_id', '=', customerId)
       .where('product_id', '=', product.id)
       .executeTakeFirstOrThrow();
-    return myReviewView(row, product.name);
+    return myReviewView(row, product);
   });
 }
 
@@ -235,19 +241,19 @@ export async function productReviews(db: Db, store: Store, sku: string, sort: Re
   return { enabled: true, summary, items, ...base };
 }
 
-/** The customer's reviews in this store, newest first, with their status. */
+/** The customer's reviews in this store, newest first, with their status and product page (the account's "My reviews"). */
 export async function myReviews(db: Db, storeId: number, customerId: number): Promise<MyReview[]> {
   const rows = await db
     .selectFrom('reviews')
     .leftJoin('products', 'products.id', 'reviews.product_id')
     .selectAll('reviews')
-    .select('products.name as product_name')
+    .select(['products.name as product_name', 'products.slug as product_slug'])
     .where('reviews.store_id', '=', storeId)
     .where('reviews.customer_id', '=', customerId)
     .orderBy('reviews.updated_at', 'desc')
     .orderBy('reviews.id', 'desc')
     .execute();
-  return rows.map((r) => myReviewView(r, r.product_name ?? r.sku));
+  return rows.map((r) => myReviewView(r, { name: r.product_name ?? r.sku, slug: r.product_slug ?? '' }));
 }
 
 /** Whether the customer may review the product, and their review of it. */
@@ -255,7 +261,7 @@ export async function myReviewOf(db: Db, store: Store, customerId: number, sku: 
   const product = await requireProduct(db, store.storeId, sku);
   const enabled = await reviewsEnabled(db, store);
   const row = await db.selectFrom('reviews').selectAll().where('store_id', '=', store.storeId).where('customer_id', '=', customerId).where('product_id', '=', product.id).executeTakeFirst();
-  return { can_review: enabled && (await hasBought(db, store.storeId, customerId, product)), review: row ? myReviewView(row, product.name) : null };
+  return { can_review: enabled && (await hasBought(db, store.storeId, customerId, product)), review: row ? myReviewView(row, product) : null };
 }
 
 /** Mark an approved review helpful: once per customer (the vote's key); answers the count. */

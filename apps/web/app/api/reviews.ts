@@ -1,6 +1,6 @@
 /**
- * The product page's review calls (issue 30; server: apps/server/src/reviews/routes.ts). Apart
- * from the session's calls so this code loads only with the reviews section.
+ * The review calls of the product page and the account's "My reviews" (issue 30; server:
+ * apps/server/src/reviews/routes.ts). Apart from the session's calls so this code loads only with them.
  */
 import type { MyReview, MyReviewOfProduct, ProductReviewsPage, ReviewInput, ReviewSort } from '@verdant/domain';
 import { callApi, callApiEnvelope } from './envelope.ts';
@@ -10,6 +10,8 @@ const productPath = (sku: string) => `/api/reviews/products/${encodeURIComponent
 
 export const reviewsApi = {
   page: (sku: string, sort: ReviewSort, page: number) => callApi<ProductReviewsPage>(productPath(sku), { query: { sort, page } }),
+  /** The account's "My reviews": every review I wrote in this store, newest first, with its status. */
+  all: (token: string) => callApi<MyReview[]>('/api/reviews/mine', { headers: bearer(token) }),
   mine: (token: string, sku: string) => callApi<MyReviewOfProduct>(`${productPath(sku)}/mine`, { headers: bearer(token) }),
   /** Write or edit: answers the review and the spec's "Review submitted for moderation". */
   async write(token: string, sku: string, input: ReviewInput): Promise<{ review: MyReview; message: string }> {

@@ -10,8 +10,9 @@ describe('account view', () => {
     expect(accountBlockOf('/my-account/orders').block).toBe('orders');
     expect(accountBlockOf('/my-account/recently-viewed').block).toBe('recently-viewed');
     expect(accountBlockOf('/downtown/my-account/points').block).toBe('points');
+    expect(accountBlockOf('/downtown/my-account/reviews')).toMatchObject({ block: 'reviews', title: 'My reviews' });
     expect(accountBlockOf('/my-account/orders/DO-000001', 'DO-000001')).toMatchObject({ block: 'order', title: 'Order DO-000001', orderId: 'DO-000001' });
-    expect(ACCOUNT_NAV.map((b) => b.block)).toEqual(['overview', 'shipping-details', 'newsletter', 'orders', 'points', 'recently-viewed']);
+    expect(ACCOUNT_NAV.map((b) => b.block)).toEqual(['overview', 'shipping-details', 'newsletter', 'orders', 'points', 'reviews', 'recently-viewed']);
   });
 
   it('pages the orders 5 at a time', () => {

@@ -5,7 +5,7 @@
  */
 import type { AccountOrder, Address, CurrentUser } from '../api/user.ts';
 
-export type AccountBlock = 'overview' | 'shipping-details' | 'newsletter' | 'orders' | 'order' | 'points' | 'recently-viewed';
+export type AccountBlock = 'overview' | 'shipping-details' | 'newsletter' | 'orders' | 'order' | 'points' | 'reviews' | 'recently-viewed';
 
 export interface AccountBlockInfo {
   block: AccountBlock;
@@ -21,6 +21,7 @@ export const ACCOUNT_NAV: readonly AccountBlockInfo[] = [
   { block: 'newsletter', path: '/my-account/newsletter', title: 'Newsletter' },
   { block: 'orders', path: '/my-account/orders', title: 'Orders' },
   { block: 'points', path: '/my-account/points', title: 'Points' },
+  { block: 'reviews', path: '/my-account/reviews', title: 'My reviews' },
   { block: 'recently-viewed', path: '/my-account/recently-viewed', title: 'Recently viewed' },
 ];
 

@@ -4,8 +4,8 @@ import { accountBlockOf } from '../lib/account-view.ts';
 import { pageMeta } from '../lib/meta.ts';
 
 /**
- * /my-account and its blocks (spec §2): shipping details, newsletter, orders, one order, recently
- * viewed. Login is required; the session is in the browser (IndexedDB), so the loader only names
+ * /my-account and its blocks (spec §2): shipping details, newsletter, orders, one order, points, my
+ * reviews, recently viewed. Login is required; the session is in the browser (IndexedDB), so the loader only names
  * the block and the page renders it once the session is read. Never indexed.
  */
 export function loader({ params, url }: Route.LoaderArgs) {

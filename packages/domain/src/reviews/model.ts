@@ -140,8 +140,10 @@ export interface MyReview {
   text: string;
   effects: string[];
   flavours: string[];
+  /** The product page (`/p/{sku}/{slug}`, without the store prefix); its form is at `#edit-review`. */
+  path: string;
   status: ReviewStatus;
-  /** The store's reason when rejected. */
+  /** The store's reason when rejected, written for the shopper (never the automatic flags). */
   reject_reason: string | null;
   helpful_count: number;
   created_at: string;

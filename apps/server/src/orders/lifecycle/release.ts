@@ -11,6 +11,9 @@
  *  - the deals' redemptions (issue 28): released once, each budget's counter − 1.
  * A cancel for "Sold out" puts no stock back (issue 26, @verdant/domain cancel-stock.ts): the store
  * said the items are not there; points, coupon use and the slot still go back.
+ * Stock that comes back from sold out (0 → more) marks the back-in-stock watches of it, here in the
+ * same transaction, once (issue 30, ../../alerts/watches.ts markRestocked): a cancel that rolls back
+ * marks none. A failed delivery's goods come back through this same cancel (../../delivery/stops.ts).
  */
 import { cancelRestocks, sizeWeightGrams, isSizeId } from '@verdant/domain';
 import type { Kysely } from 'kysely';
@@ -18,6 +21,7 @@ import type { Database, Row } from '../../db/schema.ts';
 import { releaseSlot } from '../../hours/booking.ts';
 import { releaseRedemptions } from '../../deals/redemptions.ts';
 import { reverseForOrder } from '../../loyalty/orders.ts';
+import { markRestocked, type StockChange } from '../../alerts/watches.ts';
 
 type Db = Kysely<Database>;
 
@@ -42,10 +46,11 @@ export async function releaseGoods(trx: Db, order: Row<'orders'>, iso: string): 
   const products = Object.keys(taken)
     .map(Number)
     .sort((a, b) => a - b);
+  const changes: StockChange[] = [];
   for (const productId of products) {
     const amount = taken[productId];
     if (!(amount > 0)) continue;
-    await trx
+    const row = await trx
       .updateTable('stock')
       .set((eb) => ({
         qty: eb('qty', '+', amount),
@@ -61,8 +66,14 @@ export async function releaseGoods(trx: Db, order: Row<'orders'>, iso: string): 
       }))
       .where('product_id', '=', productId)
       .where('manage_stock', '=', 1)
-      .execute();
+      .returning('qty')
+      .executeTakeFirst();
+    // The count after this release, read under the row's lock: the count before is it less this order's.
+    if (row) changes.push({ productId, field: 'stock', before: String(Number(row.qty) - amount), after: String(row.qty) });
   }
+  // Issue 30: stock a cancel or a failed delivery returns tells the watchers of what was sold out,
+  // as a restock through the menu history does (../../alerts/watches.ts), in this transaction.
+  if (changes.length) await markRestocked(trx, order.store_id, changes, new Date(iso));
 
   // Loyalty points: what the order redeemed comes back, what it earned goes (once; ../../loyalty/orders.ts).
   await reverseForOrder(trx, order, iso);

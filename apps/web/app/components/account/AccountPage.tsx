@@ -10,6 +10,7 @@ import { OrdersBlock } from './blocks/OrdersBlock.tsx';
 import { OverviewBlock } from './blocks/OverviewBlock.tsx';
 import { PointsBlock } from './blocks/PointsBlock.tsx';
 import { RecentlyViewedBlock } from './blocks/RecentlyViewedBlock.tsx';
+import { ReviewsBlock } from './blocks/ReviewsBlock.tsx';
 import { ShippingBlock } from './blocks/ShippingBlock.tsx';
 import { primaryButton, secondaryButton } from './ui.tsx';
 
@@ -73,6 +74,7 @@ export function AccountPage({ block, title, orderId }: Props) {
           {block === 'orders' ? <OrdersBlock /> : null}
           {block === 'order' && orderId ? <OrderBlock orderId={orderId} /> : null}
           {block === 'points' ? <PointsBlock /> : null}
+          {block === 'reviews' ? <ReviewsBlock /> : null}
           {block === 'recently-viewed' ? <RecentlyViewedBlock /> : null}
         </div>
       </div>

@@ -21,17 +21,7 @@ import { useRootData } from '../../lib/root-data.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
 import { useAuth, useAuthApi } from '../../state/use-auth.ts';
 import { button, ReviewForm } from './ReviewForm.tsx';
-
-
-export function Stars({ value, className = '' }: { value: number; className?: string }) {
-  const full = Math.round(value);
-  return (
-    <span role="img" aria-label={`${value} out of 5 stars`} className={`whitespace-nowrap text-amber-800 ${className}`}>
-      {'★'.repeat(full)}
-      <span className="text-stone-500">{'☆'.repeat(5 - full)}</span>
-    </span>
-  );
-}
+import { Stars } from './Stars.tsx';
 
 export function ProductReviews({ sku, initial }: { sku: string; initial: ProductReviewsPage | null }) {
   const [page, setPage] = useState<ProductReviewsPage | null>(initial);
@@ -180,6 +170,9 @@ function ReviewItem({ review }: { review: PublishedReview }) {
   );
 }
 
+/** Where the account's "My reviews" sends the shopper to edit a review (`/p/…#edit-review`). */
+const EDIT_REVIEW_ANCHOR = 'edit-review';
+
 /** The buyer's review: log in to write one, the form, or the review with its status and an edit button. */
 function WriteReview({ sku }: { sku: string }) {
   const hydrated = useHydrated();
@@ -199,12 +192,22 @@ function WriteReview({ sku }: { sku: string }) {
     auth
       .getState()
       .authorized((token) => reviewsApi.mine(token, sku))
-      .then((answer) => live && setMine(answer))
+      .then((answer) => {
+        if (!live) return;
+        setMine(answer);
+        // The account's "My reviews" links here with #edit-review: open the form on the review.
+        if (answer.review && answer.can_review && window.location.hash === `#${EDIT_REVIEW_ANCHOR}`) setEditing(true);
+      })
       .catch(() => live && setMine(null));
     return () => {
       live = false;
     };
   }, [auth, loaded, user, sku]);
+  useEffect(() => {
+    if (!editing || window.location.hash !== `#${EDIT_REVIEW_ANCHOR}`) return;
+    document.getElementById(EDIT_REVIEW_ANCHOR)?.scrollIntoView({ block: 'start' });
+    document.getElementById('review-title')?.focus();
+  }, [editing]);
 
   if (!hydrated || !loaded) return null;
   if (!user) {
@@ -247,15 +250,17 @@ function WriteReview({ sku }: { sku: string }) {
   }
 
   return (
-    <ReviewForm
-      sku={sku}
-      review={mine.review}
-      onCancel={mine.review ? () => setEditing(false) : null}
-      onSaved={(review, message) => {
-        setMine({ can_review: true, review });
-        setEditing(false);
-        setSubmitted(message);
-      }}
-    />
+    <div id={EDIT_REVIEW_ANCHOR}>
+      <ReviewForm
+        sku={sku}
+        review={mine.review}
+        onCancel={mine.review ? () => setEditing(false) : null}
+        onSaved={(review, message) => {
+          setMine({ can_review: true, review });
+          setEditing(false);
+          setSubmitted(message);
+        }}
+      />
+    </div>
   );
 }
