@@ -3,11 +3,14 @@
  * shows a THC in the range, and the count is the cards'), sort by THC high to low (the cards' THC in
  * that order, unknown last); edibles offer mg per package instead of %; stars on the cards of rated
  * products; Top rated puts them first by average; "4 stars & up" leaves only products rated 4 or
- * more. Without JavaScript the THC filter works as a plain form. A demo flower's page shows its lab
- * test date, batch and COA link. Axe clean; nothing scrolls sideways.
+ * more. Without JavaScript the THC filter works as a plain form. A store with reviews switched off
+ * (Harbor, put back after) offers no Top rated and no rating filter, and a link with them opens the
+ * list without them. A demo flower's page shows its lab test date, batch and COA link. Axe clean;
+ * nothing scrolls sideways.
  */
 import type { Locator, Page } from '@playwright/test';
 import { productCards } from '../fixtures/catalog.ts';
+import { consoleCall, consoleUrl, HARBOR_MANAGER, keepSection, staffLogin } from '../fixtures/console.ts';
 import { expect, expectNoAxeViolations, passGateByCookie, PORT, storeUrl, test } from '../fixtures/store.ts';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -183,4 +186,34 @@ test('a demo flower shows its lab test date, batch and certificate of analysis',
   expect(await sample.text()).toContain('Certificate of analysis');
   await expectNoAxeViolations(page);
   await noSidewaysScroll(page);
+});
+
+test('with reviews switched off: no Top rated, no rating filter, a link with them falls back', async ({ page, browser }) => {
+  const HARBOR = 4;
+  await staffLogin(page, HARBOR_MANAGER);
+  await expect(page).toHaveURL(consoleUrl(`/stores/${HARBOR}/orders`));
+  const putBack = await keepSection(page, HARBOR, 'reviews');
+  try {
+    const now = await consoleCall<{ version: number }>(page, 'GET', '/settings/sections/reviews', undefined, HARBOR);
+    const off = await consoleCall(page, 'PUT', '/settings/sections/reviews', { value: { enabled: false }, version: now.result.version }, HARBOR);
+    expect(off.status, JSON.stringify(off.result)).toBe(200);
+
+    const shopper = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'block' });
+    await passGateByCookie(shopper, 'harbor', 'recreational');
+    const phone = await shopper.newPage();
+    const response = await phone.goto(storeUrl('harbor', '/menu?rating=4&sort=top_rated'));
+    expect(response?.status()).toBe(200);
+    await expect(phone).toHaveURL(storeUrl('harbor', '/menu'));
+    await hydrated(phone);
+    await expect(phone.getByLabel('Sort by').locator('option', { hasText: 'THC: High to low' })).toHaveCount(1);
+    await expect(phone.getByLabel('Sort by').locator('option', { hasText: 'Top rated' })).toHaveCount(0);
+    const dialog = await openFilters(phone);
+    await expect(dialog.getByRole('group').first()).toBeVisible();
+    await expect(dialog.getByRole('group', { name: 'Customer rating' })).toHaveCount(0);
+    await closeFilters(phone);
+    expect(await phone.content()).not.toMatch(/out of 5|"rating":\{/);
+    await shopper.close();
+  } finally {
+    await putBack();
+  }
 });
