@@ -3,13 +3,14 @@
  * Top rated sort, the "4 stars & up" filter), read from the database, and follows every change on
  * every node within the catalogue's 2 s: two apps over one database and one Redis; a manager approves
  * a pending review on one node and the other's products API answers the new average and count; a
- * rejection that moves nothing changes nothing; switching the store's reviews off takes every rating
- * out of the other node's answers, and a rating filter or sort there then matches no rating.
+ * buyer's edit of a published review on the other node takes it off (count and average follow on the
+ * first node), and rejecting the edit leaves them; switching the store's reviews off takes every
+ * rating out of the other node's answers, and a rating filter or sort there then matches no rating.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ProductCard } from '@verdant/domain';
-import { REFERENCE_DATE, registry } from '../../test-support/cart/testing.ts';
+import { bearer, loginCustomer, REFERENCE_DATE, registry } from '../../test-support/cart/testing.ts';
 import type { StaffTestSession } from '../../test-support/staff/testing.ts';
 import { twoSeededNodes, type TwoNodes } from '../../test-support/multinode/in-process.ts';
 import { describeEachDatabase } from '../../test-support/databases.ts';
@@ -79,6 +80,32 @@ describeEachDatabase('product ratings in the catalogue on two nodes', (getDb) =>
     expect(await ratingOf(a)).toEqual({ average: 4.7, count: 3 });
     await expect.poll(() => ratingOf(b), { timeout: REACH_MS, interval: 20 }).toEqual({ average: 4.7, count: 3 });
     expect(Date.now() - started).toBeLessThan(REACH_MS);
+  });
+
+  it('a buyer’s edit on the other node takes the review off the rating; rejecting the edit leaves it off', async () => {
+    // Maya Chen, the demo's 5-star buyer (seed/demo-reviews.ts), edits her published review on node b.
+    const maya = await loginCustomer(b, '(916) 555-0711');
+    const started = Date.now();
+    const edited = await b.inject({
+      method: 'POST',
+      url: `/api/reviews/products/${encodeURIComponent(sku)}`,
+      headers: { host: HOST, ...bearer(maya.token) },
+      payload: { stars: 2, title: 'Changed my mind', text: 'The second jar was drier than the first one, sadly.', effects: [], flavours: [] },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().result.status).toBe('pending');
+    // 4 and 5 stars left published.
+    expect(await ratingOf(b)).toEqual({ average: 4.5, count: 2 });
+    await expect.poll(() => ratingOf(a), { timeout: REACH_MS, interval: 20 }).toEqual({ average: 4.5, count: 2 });
+    expect(Date.now() - started).toBeLessThan(REACH_MS);
+    const rejected = await a.inject({
+      method: 'POST',
+      url: `/api/console/stores/1/reviews/${edited.json().result.id}/decision`,
+      headers: owner.headers,
+      payload: { decision: 'reject', reason: 'Please keep to the product itself.' },
+    });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    for (const app of [a, b]) expect(await ratingOf(app)).toEqual({ average: 4.5, count: 2 });
   });
 
   it('with reviews switched off, no node answers a rating; a rating filter matches nothing and Top rated is the default order', async () => {
