@@ -67,7 +67,7 @@ test('filter flower by THC, sort by THC, edibles by mg', async ({ page }) => {
   await page.goto(storeUrl('downtown', '/menu/flower'));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Flower');
   let dialog = await openFilters(page);
-  const thc = dialog.getByRole('group', { name: 'THC %' });
+  const thc = dialog.getByRole('group', { name: 'THC', exact: true });
   await expect(thc).toBeVisible();
   // Flower is sold by %: no mg per package here.
   await expect(dialog.getByRole('group', { name: 'THC per package' })).toHaveCount(0);
@@ -77,7 +77,7 @@ test('filter flower by THC, sort by THC, edibles by mg', async ({ page }) => {
   const expected = Number(/(\d+) products?/.exec(label)?.[1]);
   await box.check();
   await expect(page).toHaveURL(new RegExp(`[?&]thc=${value}(&|$)`));
-  await expect(dialog.getByRole('group', { name: 'THC %' }).getByRole('checkbox', { checked: true })).toHaveCount(1);
+  await expect(dialog.getByRole('group', { name: 'THC', exact: true }).getByRole('checkbox', { checked: true })).toHaveCount(1);
   await closeFilters(page);
   await expect(resultCount(page)).toHaveText(`${expected} ${expected === 1 ? 'product' : 'products'}`);
   await expect(productCards(page)).toHaveCount(expected);
@@ -110,7 +110,7 @@ test('filter flower by THC, sort by THC, edibles by mg', async ({ page }) => {
   await page.goto(storeUrl('downtown', '/menu/edibles'));
   dialog = await openFilters(page);
   await expect(dialog.getByRole('group', { name: 'THC per package' }).getByRole('checkbox', { name: /^10–100 mg/ })).toBeVisible();
-  await expect(dialog.getByRole('group', { name: 'THC %' })).toHaveCount(0);
+  await expect(dialog.getByRole('group', { name: 'THC', exact: true })).toHaveCount(0);
   await expectNoAxeViolations(page);
   await closeFilters(page);
 });
@@ -155,7 +155,7 @@ test('the THC filter works without JavaScript', async ({ browser }) => {
   await page.getByRole('main').getByRole('link', { name: /^Filters/ }).click();
   const panel = page.getByRole('complementary', { name: 'Product filters' });
   await expect(panel).toBeVisible();
-  const box = panel.getByRole('group', { name: 'THC %' }).getByRole('checkbox').last();
+  const box = panel.getByRole('group', { name: 'THC', exact: true }).getByRole('checkbox').last();
   const value = (await box.getAttribute('value'))!;
   await box.check();
   await panel.getByRole('button', { name: 'Apply filters' }).click();

@@ -66,8 +66,8 @@ export const POTENCY_RANGES: Readonly<Record<PotencyKey, readonly PotencyRange[]
 };
 
 export const POTENCY_TITLES: Readonly<Record<PotencyKey, string>> = {
-  thc: 'THC %',
-  cbd: 'CBD %',
+  thc: 'THC',
+  cbd: 'CBD',
   thc_mg: 'THC per package',
   cbd_mg: 'CBD per package',
 };
