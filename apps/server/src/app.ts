@@ -238,11 +238,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.deals.onChanged((storeId) => app.invalidateStore(storeId));
   bindStoreLimits(deps.registry.stores);
   // Tax lines (issue 14) feed the catalogue's `taxrule` view and the offline snapshot: a save rebuilds the store there and on every node.
+  // Issue 30: so does the `reviews` switch: a store that shows no reviews carries no rating in its documents.
   app.storeSettings.onSaved(async (storeId, section) => {
-    if (section === 'tax')
+    if (section === 'tax' || section === 'reviews')
       await catalog
         .catalogChanged(storeId)
-        .catch((err: unknown) => app.log.warn({ err, storeId }, 'tax lines saved; catalogue not rebuilt'));
+        .catch((err: unknown) => app.log.warn({ err, storeId, section }, 'settings saved; catalogue not rebuilt'));
   });
   app.addHook('onClose', async () => catalog.close());
   // Issue 28: the pages show the deals live now (deals/page-deals.ts), read through the deals' 1 s cache.

@@ -108,6 +108,8 @@ export interface ProductCard {
   staff_pick: boolean;
   best_seller: boolean;
   updated_at: string;
+  /** Issue 30: the approved reviews' average and count; absent when unrated or the store shows no reviews. */
+  rating?: import('./potency-rating.ts').ProductRating;
   /** Issue 28: the deal live now (words, price after a per-item deal), added by the page's loader; absent: none. */
   deal?: ProductDealView;
 }

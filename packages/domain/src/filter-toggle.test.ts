@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { POTENCY_RANGES } from './potency-rating.ts';
 import { FILTER_KEYS, PRICE_RANGES, SORT_OPTIONS, type ActiveFilters, type FilterKey, type SortKey } from './filters.ts';
 import {
   compareFilterValues,
@@ -104,6 +105,11 @@ describe('filter properties', () => {
     staff_pick: ['1'],
     best_seller: ['1'],
     price: PRICE_RANGES.map((r) => r.key),
+    thc: POTENCY_RANGES.thc.map((r) => r.key),
+    cbd: POTENCY_RANGES.cbd.map((r) => r.key),
+    thc_mg: POTENCY_RANGES.thc_mg.map((r) => r.key),
+    cbd_mg: POTENCY_RANGES.cbd_mg.map((r) => r.key),
+    rating: ['4', '3'],
     license_type: ['recreational', 'medical', 'both'],
     brand_id: ['1', '2', '10', '123'],
     discount_group_id: ['3', '4', '40'],

@@ -7,6 +7,7 @@
 import { FILTER_KEYS, PRICE_RANGES, DEFAULT_SORT, isFilterKey, isSortKey } from './filters.ts';
 import type { ActiveFilters, FilterKey, SortKey } from './filters.ts';
 import { isSizeId } from './sizes.ts';
+import { isPotencyKey, isPotencyRangeKey, isRatingFloor } from './potency-rating.ts';
 
 export interface ToggleFilterOptions {
   /** A single-choice variant: its value replaces the key's list. */
@@ -98,6 +99,10 @@ export function isValidFilterValue(key: FilterKey, value: string): boolean {
     case 'brand_id':
     case 'discount_group_id':
       return /^[1-9]\d{0,9}$/.test(value);
+    case 'rating':
+      return isRatingFloor(value);
+    default:
+      return isPotencyKey(key) && isPotencyRangeKey(key, value);
   }
 }
 

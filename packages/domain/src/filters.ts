@@ -4,8 +4,26 @@
  * and crawled; `packages/search` turns them into a query.
  */
 
-/** The default filters of spec §9, in the order the filter panel shows them. */
-export const FILTER_KEYS = ['size', 'sale', 'staff_pick', 'best_seller', 'price', 'license_type', 'brand_id', 'discount_group_id'] as const;
+/**
+ * The default filters of spec §9, in the order the filter panel shows them, with issue 30's potency
+ * ranges (`thc`, `cbd` in %, `thc_mg`, `cbd_mg` per package) and rating floor (`rating=4`: 4 stars
+ * and up) after the price (potency-rating.ts).
+ */
+export const FILTER_KEYS = [
+  'size',
+  'sale',
+  'staff_pick',
+  'best_seller',
+  'price',
+  'thc',
+  'cbd',
+  'thc_mg',
+  'cbd_mg',
+  'rating',
+  'license_type',
+  'brand_id',
+  'discount_group_id',
+] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
 /** Active filter values by key; values are URL strings (`92`, `0-50`, `1`, `medical`). */
@@ -23,17 +41,58 @@ export const PRICE_RANGES: readonly { key: string; from: number; to: number | nu
   { key: '150-', from: 15000, to: null },
 ];
 
-/** Sort options of spec §9: label → attribute and direction. The first is the default. */
+/**
+ * Sort options of spec §9 and issue 30: label → the fields and directions the catalogue index sorts
+ * by. The first is the default. Products without a value of a field come after those with one; ties
+ * keep the default order (Latest). THC sorts by the percentage a card shows, then by the mg per
+ * package (edibles, which show mg): on a list of flower it is the %, on a list of edibles the mg, and
+ * a mixed list has the % products first. Top rated: the average (one decimal) then the number of
+ * reviews; unrated products last. `reviews: true`: only offered when the store shows reviews.
+ */
 export const SORT_OPTIONS = [
-  { key: 'latest', label: 'Latest', field: 'updated_at', order: 'desc' },
-  { key: 'price_asc', label: 'Price: Low to high', field: 'final_price', order: 'asc' },
-  { key: 'price_desc', label: 'Price: High to low', field: 'final_price', order: 'desc' },
-] as const;
+  { key: 'latest', label: 'Latest', fields: [{ field: 'updated_at', order: 'desc' }] },
+  { key: 'price_asc', label: 'Price: Low to high', fields: [{ field: 'final_price', order: 'asc' }] },
+  { key: 'price_desc', label: 'Price: High to low', fields: [{ field: 'final_price', order: 'desc' }] },
+  {
+    key: 'thc_desc',
+    label: 'THC: High to low',
+    fields: [
+      { field: 'thc_percent', order: 'desc' },
+      { field: 'thc_mg', order: 'desc' },
+      { field: 'updated_at', order: 'desc' },
+    ],
+  },
+  {
+    key: 'thc_asc',
+    label: 'THC: Low to high',
+    fields: [
+      { field: 'thc_percent', order: 'asc' },
+      { field: 'thc_mg', order: 'asc' },
+      { field: 'updated_at', order: 'desc' },
+    ],
+  },
+  {
+    key: 'top_rated',
+    label: 'Top rated',
+    reviews: true,
+    fields: [
+      { field: 'rating.average', order: 'desc' },
+      { field: 'rating.count', order: 'desc' },
+      { field: 'updated_at', order: 'desc' },
+    ],
+  },
+] as const satisfies readonly { key: string; label: string; reviews?: true; fields: readonly { field: string; order: 'asc' | 'desc' }[] }[];
 export type SortKey = (typeof SORT_OPTIONS)[number]['key'];
 export const DEFAULT_SORT: SortKey = 'latest';
 
 export function isSortKey(value: unknown): value is SortKey {
   return SORT_OPTIONS.some((o) => o.key === value);
+}
+
+/** Filters and sorts that read reviews: left out (and ignored in a URL) when the store shows no reviews. */
+export const RATING_FILTER_KEY = 'rating' satisfies FilterKey;
+export function sortNeedsReviews(key: SortKey | undefined): boolean {
+  return SORT_OPTIONS.some((o) => o.key === key && 'reviews' in o && o.reviews);
 }
 
 /** Aggregation size for a filter (spec §9: 300 by default, 10 for size). */

@@ -13,6 +13,7 @@ export * from './catalog.ts';
 export * from './product.ts';
 export * from './pages.ts';
 export * from './filters.ts';
+export * from './potency-rating.ts';
 export * from './catalog-messages.ts';
 export * from './stock.ts';
 export * from './unit-price.ts';

@@ -44,6 +44,8 @@ export function toProductCard(product: CatalogProduct, now: Date, customerGroupI
     staff_pick: product.staff_pick,
     best_seller: product.best_seller,
     updated_at: product.updated_at,
+    // Part of the card (and so of its fragment-cache key): a new rating is a new card.
+    ...(product.rating ? { rating: { average: product.rating.average, count: product.rating.count } } : {}),
   };
 }
 

@@ -192,6 +192,11 @@ export interface CatalogProduct extends PriceFields {
   lab_tested_at?: string;
   batch_number?: string;
   coa_url?: string;
+  /**
+   * Issue 30: the average and count of the product's approved reviews; present only when it has one
+   * and the store shows reviews (so a store with reviews switched off carries no rating anywhere).
+   */
+  rating?: import('./potency-rating.ts').ProductRating;
   description: string;
   short_description: string;
   discovery_tags: string[];

@@ -25,6 +25,10 @@ export interface CatalogRows {
   tierPrices: Row<'tier_prices'>[];
   qtyDiscounts: Row<'qty_discounts'>[];
   attributes: Row<'attributes'>[];
+  /** Issue 30: the approved reviews' count and star sum of the products in scope (documents' `rating`). */
+  reviewStats?: Row<'review_product_stats'>[];
+  /** Issue 30: the saved `reviews` settings of the stores in scope (a store that shows none carries no rating). */
+  reviewSettings?: Row<'store_settings'>[];
 }
 
 type ProductIdQuery = SelectQueryBuilder<Database, 'products', { id: number }>;
@@ -68,6 +72,8 @@ export async function readCatalogRows(db: Kysely<Database>, scope: RowScope): Pr
     tierPrices,
     qtyDiscounts,
     attributes,
+    reviewStats,
+    reviewSettings,
   ] = await Promise.all([
     empty
       ? none<Row<'products'>>()
@@ -153,6 +159,16 @@ export async function readCatalogRows(db: Kysely<Database>, scope: RowScope): Pr
       ? none<Row<'qty_discounts'>>()
       : db.selectFrom('qty_discounts').selectAll().where('product_id', 'in', ids()).orderBy('qty_to_buy').execute(),
     db.selectFrom('attributes').selectAll().orderBy('position').orderBy('attribute_id').execute(),
+    empty
+      ? none<Row<'review_product_stats'>>()
+      : db
+          .selectFrom('review_product_stats')
+          .selectAll()
+          .where('store_id', 'in', stores)
+          .where('review_count', '>', 0)
+          .where('product_id', 'in', ids())
+          .execute(),
+    db.selectFrom('store_settings').selectAll().where('store_id', 'in', stores).where('section', '=', 'reviews').execute(),
   ]);
   const strings = new Map<string, string>();
   for (const list of [products, productCategories, categories, media, attributeValues, configurableOptions, configurableValues, stock, prices]) {
@@ -175,6 +191,8 @@ export async function readCatalogRows(db: Kysely<Database>, scope: RowScope): Pr
     tierPrices,
     qtyDiscounts,
     attributes,
+    reviewStats,
+    reviewSettings,
   };
 }
 

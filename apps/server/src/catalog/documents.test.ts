@@ -174,7 +174,8 @@ describeEachDatabase('catalogue documents', (getDb) => {
     queries = 0;
     await loadDocuments(db, { storeIds: [1, 2, 3, 4] }, options);
     expect(queries).toBe(one);
-    expect(one).toBeLessThanOrEqual(16);
+    // 16 catalogue tables, and (issue 30) the review stats and the stores' `reviews` setting.
+    expect(one).toBeLessThanOrEqual(18);
   });
 
   it('finds what a change touches: parent and siblings of a child, kits of a member', async () => {

@@ -8,6 +8,7 @@
  * Reading is ./catalog-rows.ts (one query per table); this file only assembles, in memory.
  */
 import type { Kysely } from 'kysely';
+import { roundAverage } from '@verdant/domain';
 import type {
   BundleOption,
   CatalogAttribute,
@@ -39,6 +40,21 @@ export interface BuildOptions {
   customerGroupFor(storeId: number): number;
   /** When configurable and kit summary prices are judged. */
   now: Date;
+  /**
+   * Issue 30: whether the store shows reviews, from its saved `reviews` setting (undefined: none
+   * saved). Absent: the saved value, else shown (the setting's default). The index manager asks the
+   * settings section (the stores file's value counts too).
+   */
+  reviewsShown?(storeId: number, saved: Row<'store_settings'> | undefined): boolean;
+}
+
+function savedReviewsShown(saved: Row<'store_settings'> | undefined): boolean {
+  if (!saved) return true;
+  try {
+    return (JSON.parse(saved.value) as { enabled?: unknown }).enabled !== false;
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -121,6 +137,22 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
     (p) => p.parent_id as number,
   );
   const bySku = new Map(rows.products.map((p) => [`${p.store_id}:${p.sku}`, p]));
+  // Issue 30: ratings of the stores that show reviews (frozen objects: documents are read-only).
+  const savedReviews = new Map((rows.reviewSettings ?? []).map((r) => [r.store_id, r]));
+  const shown = new Map<number, boolean>();
+  const reviewsShown = (storeId: number) => {
+    let on = shown.get(storeId);
+    if (on === undefined) {
+      const saved = savedReviews.get(storeId);
+      shown.set(storeId, (on = options.reviewsShown ? options.reviewsShown(storeId, saved) : savedReviewsShown(saved)));
+    }
+    return on;
+  };
+  const ratings = new Map(
+    (rows.reviewStats ?? [])
+      .filter((r) => r.review_count > 0 && reviewsShown(r.store_id))
+      .map((r) => [`${r.store_id}:${r.product_id}`, Object.freeze({ average: roundAverage(r.star_sum, r.review_count), count: r.review_count })]),
+  );
 
   // One frozen stock object per distinct content (a size's document and its entry in the parent
   // repeat it; most quantities repeat across products): an object and two boxed numbers each before.
@@ -357,6 +389,8 @@ export function buildDocuments(rows: CatalogRows, options: BuildOptions): StoreD
       coa_url: p.coa_url ?? agreed(sizes.map((c) => c.coa_url)),
     };
     for (const [key, value] of Object.entries(lab)) if (value != null) (doc as unknown as Record<string, unknown>)[key] = value;
+    const rating = ratings.get(`${p.store_id}:${p.id}`);
+    if (rating) doc.rating = rating;
     return doc;
   };
 

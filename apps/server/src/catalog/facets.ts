@@ -3,14 +3,17 @@
  * with the value as the URL carries it and a label a shopper reads — sizes by their long label
  * (`3.5 g (1/8 oz)`), brands and deals by their attribute option, price buckets as '< $50',
  * '$50 - 100', '$100 - 150', '> $150', flags as 'On sale', 'Staff pick', 'Best seller', licences
- * as 'Recreational' / 'Medical'. Empty buckets are left out unless selected (so a chosen chip
+ * as 'Recreational' / 'Medical', potency ranges as '20–25%' / 'Up to 10 mg', ratings as '4 stars & up'. Empty buckets are left out unless selected (so a chosen chip
  * never disappears).
  */
 import {
   FILTER_KEYS,
   LICENSE_LABELS,
   isLicenseType,
+  isPotencyKey,
+  potencyRangeLabel,
   priceRangeLabel,
+  ratingFloorLabel,
   sizeLongLabel,
   type ActiveFilters,
   type CatalogAttribute,
@@ -50,6 +53,8 @@ export function facetsFrom(
         label = FLAG_LABELS[key] as string;
       } else if (key === 'size') label = sizeLongLabel(Number(value));
       else if (key === 'price') label = priceRangeLabel(value);
+      else if (isPotencyKey(key)) label = potencyRangeLabel(key, value);
+      else if (key === 'rating') label = ratingFloorLabel(value);
       else if (key === 'license_type')
         label = isLicenseType(value) ? LICENSE_LABELS[value] : (options.get(value) ?? value);
       else label = options.get(value) ?? value;

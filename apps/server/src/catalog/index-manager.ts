@@ -22,6 +22,8 @@ import type { Database } from '../db/schema.ts';
 import { affectedProductIds } from './catalog-rows.ts';
 import { inProcessBus, type CatalogChange, type ChangeBus } from './change-bus.ts';
 import { loadDocuments, type BuildOptions } from './documents.ts';
+import { REVIEWS_SECTION } from '../reviews/section.ts';
+import { sectionValue } from '../store-settings/read.ts';
 import { sellableRecords } from './sellables.ts';
 import { stockInfo, withStock } from './stock-patch.ts';
 import { StoreCatalog, type StoreContent } from './store-catalog.ts';
@@ -103,7 +105,16 @@ export class CatalogIndexManager {
 
   private buildOptions(): BuildOptions {
     const groups = new Map(this.opts.stores.map((s) => [s.storeId, s.tax.userGroupId]));
-    return { customerGroupFor: (id) => groups.get(id) ?? 0, now: (this.opts.clock ?? (() => new Date()))() };
+    const stores = new Map(this.opts.stores.map((s) => [s.storeId, s]));
+    return {
+      customerGroupFor: (id) => groups.get(id) ?? 0,
+      now: (this.opts.clock ?? (() => new Date()))(),
+      // Issue 30: the saved setting, else the stores file's, else shown (settings section `reviews`).
+      reviewsShown: (id, saved) => {
+        const store = stores.get(id);
+        return store ? sectionValue(store, REVIEWS_SECTION, saved).value.enabled : true;
+      },
+    };
   }
 
   /**

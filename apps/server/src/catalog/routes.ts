@@ -122,7 +122,8 @@ export function registerCatalogRoutes(app: FastifyInstance, deps: CatalogRouteDe
           summary: 'Search and filter the store\'s products (catalogue search of spec §7)',
           description:
             'Besides these parameters, filters and the sort are query parameters too: an attribute code with a value (repeatable, e.g. `brand=12&brand=13`), ' +
-            '`price=10-20`, `sizes=92` for the size filter, `sort=price:asc`. Unknown filters or sorts are a 400.',
+            '`price=0-50`, `sizes=92` for the size filter, potency ranges `thc=20-25` / `cbd=0-1` (%) and `thc_mg=10-100` / `cbd_mg=0-10` (mg per package), ' +
+            '`rating=4` (4 stars and up), `sort=price_asc|price_desc|thc_desc|thc_asc|top_rated`. Unknown filters or sorts are a 400.',
           tags: ['Catalogue'],
           query: listQuery,
           security: 'none',

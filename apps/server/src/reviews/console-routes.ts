@@ -1,7 +1,9 @@
 /**
  * Review moderation in the console (issue 30; contract: packages/domain/src/console-api/reviews.ts),
  * permission `reviews:moderate` (managers and owners). A decision drops the store's cached pages on
- * this node (other nodes within the output cache's minute), so an approved review shows at once.
+ * this node (other nodes within the output cache's minute), so an approved review shows at once; a
+ * decision that moves the product's average or count reindexes it in the catalogue on every node
+ * (./rating-refresh.ts: cards' stars, Top rated, the rating filter).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -13,6 +15,7 @@ import { dbId } from '../http/ids.ts';
 import { parseOr400 } from '../http/parse.ts';
 import { staffOf } from '../staff/guard.ts';
 import { decideReview, reviewQueue } from './moderation.ts';
+import { ratingRefresh } from './rating-refresh.ts';
 
 const PREFIX = '/api/console/stores/:storeId/reviews';
 const MODERATE = { config: { console: { permission: 'reviews:moderate' as const } } };
@@ -30,7 +33,7 @@ export function registerReviewConsoleRoutes(app: FastifyInstance, deps: { db: Ky
   app.post(`${PREFIX}/:reviewId/decision`, MODERATE, async (request) => {
     const { storeId, reviewId } = parseOr400(reviewParams, request.params);
     const decision = parseOr400(reviewDecisionSchema, request.body);
-    const review = await decideReview(deps.db, storeId, reviewId, decision, staffOf(request).name, now());
+    const review = await decideReview(deps.db, storeId, reviewId, decision, staffOf(request).name, now(), ratingRefresh(app, request.log));
     app.invalidateStore(storeId);
     return ok(review);
   });

@@ -9,7 +9,7 @@ import { REVIEW_MESSAGES, type ReviewStatus } from '@verdant/domain';
 import type { ConsoleReview, ConsoleReviewQueue } from '@verdant/domain/console-api';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/envelope.ts';
-import { flagsOf, myReviewView, recomputeStats } from './service.ts';
+import { flagsOf, myReviewView, recomputeStats, type RatingChanged } from './service.ts';
 
 type Db = Kysely<Database>;
 
@@ -63,9 +63,10 @@ export async function decideReview(
   decision: { decision: 'approve' } | { decision: 'reject'; reason: string },
   staffName: string,
   now: Date,
+  ratingChanged?: RatingChanged,
 ): Promise<ConsoleReview> {
   const iso = now.toISOString();
-  await db.transaction().execute(async (trx) => {
+  const moved = await db.transaction().execute(async (trx) => {
     const done = await trx
       .updateTable('reviews')
       .set({
@@ -84,8 +85,9 @@ export async function decideReview(
       if (!exists) throw new ApiError(404, REVIEW_MESSAGES.reviewNotFound, { errorCode: 'review_not_found' });
       throw new ApiError(409, REVIEW_MESSAGES.notPending, { errorCode: 'not_pending' });
     }
-    await recomputeStats(trx, storeId, done.product_id, iso);
+    return (await recomputeStats(trx, storeId, done.product_id, iso)) ? done.product_id : null;
   });
+  if (moved !== null) await ratingChanged?.(storeId, moved);
   const row = await consoleRows(db, storeId).where('reviews.id', '=', reviewId).executeTakeFirstOrThrow();
   return consoleView(row);
 }

@@ -19,6 +19,7 @@ import { ApiError, ok } from '../http/envelope.ts';
 import { dbId } from '../http/ids.ts';
 import { parseOr400 } from '../http/parse.ts';
 import { myReviewOf, myReviews, productReviews, voteHelpful, writeReview } from './service.ts';
+import { ratingRefresh } from './rating-refresh.ts';
 
 const skuParams = z.object({ sku: z.string().min(1).max(128) });
 const reviewParams = z.object({ reviewId: dbId('reviewId must be a review id') });
@@ -70,7 +71,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: { db: Kysely<Da
       const { customerId } = await requireCustomer(request);
       const { sku } = parseOr400(skuParams, request.params, 'shopper');
       const input = parseOr400(reviewInputSchema, request.body, 'shopper');
-      const review = await writeReview(db, request.store, customerId, sku, input, now());
+      const review = await writeReview(db, request.store, customerId, sku, input, now(), ratingRefresh(app, request.log));
       return ok(review, { message: REVIEW_MESSAGES.submitted });
     },
   );

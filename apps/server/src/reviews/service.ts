@@ -114,8 +114,18 @@ export function flagsOf(json: string): ModerationFlag[] {
   }
 }
 
-/** Recompute a product's published count and star sum from its approved rows (inside the change's transaction). */
-export async function recomputeStats(trx: Db, storeId: number, productId: number, iso: string): Promise<void> {
+/**
+ * Recompute a product's published count and star sum from its approved rows (inside the change's
+ * transaction). True when they changed: the product's rating in the catalogue must then be
+ * refreshed after the commit (issue 30: cards, sort and filter by rating).
+ */
+export async function recomputeStats(trx: Db, storeId: number, productId: number, iso: string): Promise<boolean> {
+  const before = await trx
+    .selectFrom('review_product_stats')
+    .select(['review_count', 'star_sum'])
+    .where('store_id', '=', storeId)
+    .where('product_id', '=', productId)
+    .executeTakeFirst();
   const agg = await trx
     .selectFrom('reviews')
     .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('stars').as('s')])
@@ -129,7 +139,11 @@ export async function recomputeStats(trx: Db, storeId: number, productId: number
     .values({ store_id: storeId, product_id: productId, ...values })
     .onConflict((oc) => oc.columns(['store_id', 'product_id']).doUpdateSet(values))
     .execute();
+  return Number(before?.review_count ?? 0) !== values.review_count || Number(before?.star_sum ?? 0) !== values.star_sum;
 }
+
+/** Called after the commit of a change that moved a product's rating (the catalogue reindexes it on every node). */
+export type RatingChanged = (storeId: number, productId: number) => Promise<void>;
 
 export async function summaryOf(db: Db, storeId: number, productId: number): Promise<ReviewSummary> {
   const row = await db.selectFrom('review_product_stats').select(['review_count', 'star_sum']).where('store_id', '=', storeId).where('product_id', '=', productId).executeTakeFirst();
@@ -162,7 +176,15 @@ export function myReviewView(
  * Write (or edit) the customer's review of a product: refused when reviews are off, the product is
  * unknown or the customer did not buy it; otherwise one row per (store, customer, product), pending.
  */
-export async function writeReview(db: Db, store: Store, customerId: number, sku: string, input: ReviewInputParsed, now: Date): Promise<MyReview> {
+export async function writeReview(
+  db: Db,
+  store: Store,
+  customerId: number,
+  sku: string,
+  input: ReviewInputParsed,
+  now: Date,
+  ratingChanged?: RatingChanged,
+): Promise<MyReview> {
   await assertEnabled(db, store);
   const product = await requireProduct(db, store.storeId, sku);
   if (!(await hasBought(db, store.storeId, customerId, product))) throw new ApiError(403, REVIEW_MESSAGES.notBuyer, { errorCode: 'not_a_buyer' });
@@ -175,7 +197,8 @@ export async function writeReview(db: Db, store: Store, customerId: number, sku:
     flavours: JSON.stringify(input.flavours),
     flags: JSON.stringify(moderationFlags([input.title, input.text])),
   };
-  return db.transaction().execute(async (trx) => {
+  let moved = false;
+  const review = await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('reviews')
       .values({ store_id: store.storeId, product_id: product.id, sku: product.sku, customer_id: customerId, ...content, status: 'pending', created_at: iso, updated_at: iso })
@@ -193,7 +216,7 @@ export async function writeReview(db: Db, store: Store, customerId: number, sku:
       )
       .execute();
     // An edit of a published review takes it off the page until approved again.
-    await recomputeStats(trx, store.storeId, product.id, iso);
+    moved = await recomputeStats(trx, store.storeId, product.id, iso);
     const row = await trx
       .selectFrom('reviews')
       .selectAll()
@@ -203,6 +226,8 @@ export async function writeReview(db: Db, store: Store, customerId: number, sku:
       .executeTakeFirstOrThrow();
     return myReviewView(row, product);
   });
+  if (moved) await ratingChanged?.(store.storeId, product.id);
+  return review;
 }
 
 /** The approved reviews of a product, newest or most helpful first, a page at a time, with the average and count. */

@@ -140,6 +140,21 @@ function listProduct(ctx: StoreContext, m: MasterProduct, fields: ProductFields)
   return id;
 }
 
+/** The demo's certificate of analysis (a sample page served with the storefront's static files). */
+export const DEMO_COA_URL = '/demo/coa-sample.html';
+
+/**
+ * Lab facts of a demo flower (issue 30), as a menu import gives them: tested 7–66 days before the
+ * reference date, a batch number, the sample COA. From the sku alone (no draw from the store's
+ * random sequence, so the rest of the demo stays as it was).
+ */
+function demoLabFacts(ctx: StoreContext, m: MasterProduct): Pick<ProductFields, 'lab_tested_at' | 'batch_number' | 'coa_url'> {
+  let h = 0;
+  for (const ch of m.sku) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  const tested = shiftDays(ctx.reference, -(7 + (h % 60)), 0).slice(0, 10);
+  return { lab_tested_at: tested, batch_number: `B-${tested.slice(2, 4)}${tested.slice(5, 7)}-${String(10 + (h % 90))}`, coa_url: DEMO_COA_URL };
+}
+
 /**
  * Flower: a configurable parent with one child per size 91–95. Stock is kept in grams on the
  * children (each size is its own sealed package; a 3.5 g child with 10 jars holds 35 g); the
@@ -149,7 +164,7 @@ function addFlower(ctx: StoreContext, m: MasterProduct): void {
   const mm = merchandise(ctx, m);
   const { rng } = mm;
   const pinned = MUST_CARRY.has(m.key);
-  const parentId = listProduct(ctx, m, { ...baseFields(m, mm), type_id: 'configurable', uom: 'g' });
+  const parentId = listProduct(ctx, m, { ...baseFields(m, mm), type_id: 'configurable', uom: 'g', ...demoLabFacts(ctx, m) });
   addSizeOptions(ctx, parentId);
   const prices = flowerSizePrices(storePrice(m.basePriceCents, ctx.storeId, rng));
   const soldOut = !pinned && rng.chance(0.04);

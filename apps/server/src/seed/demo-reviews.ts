@@ -20,6 +20,7 @@ import { requestHash } from '../orders/idempotency.ts';
 import { orderSaveSchema } from '../orders/schema.ts';
 import { writeReview } from '../reviews/service.ts';
 import { decideReview } from '../reviews/moderation.ts';
+import { toE164 } from '../users/phone.ts';
 import { GUEST_CUSTOMER_TAX_CLASS, reviewInputSchema } from '@verdant/domain';
 
 const STORES = ['downtown', 'eastside'] as const;
@@ -77,13 +78,15 @@ export async function ensureDemoReviews(db: Kysely<Database>, stores: readonly S
     if (has) continue;
     for (const r of REVIEWERS) {
       const phone = `(916) 555-07${store.storeId}${r.n}`;
+      // As a login stores it (E.164), so the demo's reviewers can sign in with their number.
+      const identity = toE164(phone) as string;
       const iso = at.toISOString();
       await db
         .insertInto('customers')
-        .values({ store_id: store.storeId, phone: phone.replace(/\D/g, ''), firstname: r.first, lastname: r.last, license_type: 'recreational', birthday: '1987-03-09', phone_verified_at: iso, id_verified: 1, id_status: 'verified', created_from: 'demo_seed', created_at: iso, updated_at: iso })
+        .values({ store_id: store.storeId, phone: identity, firstname: r.first, lastname: r.last, license_type: 'recreational', birthday: '1987-03-09', phone_verified_at: iso, id_verified: 1, id_status: 'verified', created_from: 'demo_seed', created_at: iso, updated_at: iso })
         .onConflict((oc) => oc.doNothing())
         .execute();
-      const customer = await db.selectFrom('customers').selectAll().where('store_id', '=', store.storeId).where('phone', '=', phone.replace(/\D/g, '')).executeTakeFirst();
+      const customer = await db.selectFrom('customers').selectAll().where('store_id', '=', store.storeId).where('phone', '=', identity).executeTakeFirst();
       if (!customer) continue;
       const key = `6a1e0c2d-3000-4b1c-8a0e-${String(store.storeId).padStart(6, '0')}${String(r.n).padStart(6, '0')}`;
       const input = orderSaveSchema.parse({

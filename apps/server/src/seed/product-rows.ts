@@ -37,6 +37,10 @@ export interface ProductFields {
   strain_type?: string | null;
   thc_percent?: number | null;
   cbd_percent?: number | null;
+  /** Lab facts (issue 30): the demo's flower shows a test date, batch and COA link like an imported menu's. */
+  lab_tested_at?: string | null;
+  batch_number?: string | null;
+  coa_url?: string | null;
   description?: string;
   short_description?: string;
   discovery_tags?: string;
@@ -87,10 +91,10 @@ export function addProduct(ctx: StoreContext, f: ProductFields): number {
     updated_at: f.updated_at,
     // Menu-import fields (migration 0012): the demo has no POS behind it.
     external_id: null,
-    batch_number: null,
+    batch_number: f.batch_number ?? null,
     package_id: null,
-    lab_tested_at: null,
-    coa_url: null,
+    lab_tested_at: f.lab_tested_at ?? null,
+    coa_url: f.coa_url ?? null,
   });
   return id;
 }

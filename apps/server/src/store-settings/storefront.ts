@@ -32,15 +32,18 @@ export interface StorefrontOptions {
   dealDisplay: DealDisplaySettings;
   /** Issue 30: "Prices exclude about 25 % in taxes, …" from the store's tax lines (domain cannabisTaxShare); null: none apply. */
   taxNote: string | null;
+  /** Issue 30: the setting `reviews` (stars on cards, Top rated and the rating filter only when shown). */
+  reviews: boolean;
 }
 
 export async function storefrontOptions(settings: StoreSettings, storeId: number): Promise<StorefrontOptions> {
-  const [zones, age, limits, dealDisplay, tax] = await Promise.all([
+  const [zones, age, limits, dealDisplay, tax, reviews] = await Promise.all([
     settings.get(storeId, ZONES_SECTION),
     settings.get(storeId, AGE_SECTION),
     settings.get(storeId, LIMITS),
     settings.get(storeId, DEAL_DISPLAY_SECTION),
     settings.get(storeId, TAX_SECTION),
+    settings.get(storeId, REVIEWS_SECTION),
   ]);
   const share = cannabisTaxShare(tax.value.lines);
   return {
@@ -49,6 +52,7 @@ export async function storefrontOptions(settings: StoreSettings, storeId: number
     perOrderLimit: isSpecPerOrderModel(normaliseLimitModel(limits.value.model)),
     dealDisplay: dealDisplay.value,
     taxNote: share ? taxShareNote(share) : null,
+    reviews: reviews.value.enabled,
   };
 }
 

@@ -6,8 +6,12 @@ import {
   compareFilterValues,
   FILTER_KEYS,
   isLicenseType,
+  isPotencyKey,
   LICENSE_LABELS,
+  POTENCY_TITLES,
+  potencyRangeLabel,
   priceRangeLabel,
+  ratingFloorLabel,
   sizeLongLabel,
   type ActiveFilters,
   type CatalogAttribute,
@@ -22,6 +26,8 @@ export const FILTER_TITLES: Readonly<Record<FilterKey, string>> = {
   staff_pick: 'Staff picks',
   best_seller: 'Best sellers',
   price: 'Price',
+  ...POTENCY_TITLES,
+  rating: 'Customer rating',
   license_type: 'License type',
   brand_id: 'Brand',
   discount_group_id: 'Deals',
@@ -60,8 +66,10 @@ export function fallbackFilterLabel(key: FilterKey, value: string, money?: Money
     case 'staff_pick':
     case 'best_seller':
       return FLAG_LABELS[key] ?? value;
+    case 'rating':
+      return ratingFloorLabel(value);
     default:
-      return value;
+      return isPotencyKey(key) ? potencyRangeLabel(key, value) : value;
   }
 }
 
@@ -111,9 +119,12 @@ export function filterGroups(
       if (key === 'license_type' && scope.licenseScoped) continue;
       if (options.every((o) => o.count >= scope.total)) continue;
     }
-    // Sizes and price ranges read best in their natural order (1 g … 28 g, < $50 … > $150).
-    if (key === 'size' || key === 'price') options.sort((a, b) => compareFilterValues(a.value, b.value));
-    const meta = attributes.find((a) => a.attribute_code === key);
+    // Sizes, price and potency ranges read best in their natural order (1 g … 28 g, < $50 … > $150,
+    // Under 15% … 80% and up); rating floors best first (4 stars & up, 3 stars & up).
+    if (key === 'size' || key === 'price' || isPotencyKey(key)) options.sort((a, b) => compareFilterValues(a.value, b.value));
+    if (key === 'rating') options.sort((a, b) => compareFilterValues(b.value, a.value));
+    // Potency and rating are ours, not catalogue attributes (an attribute `thc_mg` labels the value, not the filter).
+    const meta = isPotencyKey(key) || key === 'rating' ? undefined : attributes.find((a) => a.attribute_code === key);
     groups.push({ key, title: meta?.frontend_label || FILTER_TITLES[key], options });
   }
   return groups;

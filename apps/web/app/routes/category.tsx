@@ -1,5 +1,5 @@
 import { data, redirect, type ShouldRevalidateFunctionArgs } from 'react-router';
-import { categoryPath, PAGE_SIZE, type CatalogCategory } from '@verdant/domain';
+import { categoryPath, PAGE_SIZE, sortNeedsReviews, type CatalogCategory } from '@verdant/domain';
 import type { Route } from './+types/category';
 import { offlineFallback } from '../lib/offline-catalog.ts';
 import { CategoryView, type CategoryViewData } from '../components/catalog/CategoryView.tsx';
@@ -44,6 +44,12 @@ async function load({ request, url, params, context }: Route.LoaderArgs) {
 
   const parsed = parseCatalogQuery(url.searchParams);
   if (parsed.invalid) throw redirect(`${url.pathname}${catalogSearch(parsed)}`, 302);
+  // Issue 30: a store that shows no reviews has no Top rated sort or rating filter; a URL with them
+  // (shared, bookmarked, from before the switch) goes to the same list without them.
+  if ((sortNeedsReviews(parsed.sort) || parsed.filters.rating) && (await context.storeOptions?.(store.storeId))?.reviews === false) {
+    const { rating: _rating, ...filters } = parsed.filters;
+    throw redirect(`${url.pathname}${catalogSearch({ ...parsed, filters, sort: sortNeedsReviews(parsed.sort) ? undefined : parsed.sort })}`, 302);
+  }
   const { invalid: _invalid, ...query } = parsed;
   const { licenseType } = readShopper(request.headers.get('Cookie'), store);
   const tooShort = isSearchTextTooShort(query.text);

@@ -13,6 +13,9 @@ import {
   aggregationSize,
   isFilterKey,
   isLicenseType,
+  isPotencyKey,
+  isPotencyRangeKey,
+  isRatingFloor,
   isSortKey,
 } from '@verdant/domain';
 import { ENABLED_STATUSES, VISIBLE_IN_CATALOG } from '../constants.ts';
@@ -35,6 +38,11 @@ export const PRODUCT_FILTER_FIELDS: Readonly<Record<FilterKey, string>> = Object
   staff_pick: 'staff_pick',
   best_seller: 'best_seller',
   price: PRODUCT_FIELDS.finalPrice,
+  thc: PRODUCT_FIELDS.thcRange,
+  cbd: PRODUCT_FIELDS.cbdRange,
+  thc_mg: PRODUCT_FIELDS.thcMgRange,
+  cbd_mg: PRODUCT_FIELDS.cbdMgRange,
+  rating: PRODUCT_FIELDS.ratingFloors,
   license_type: 'license_type',
   brand_id: 'brand_id',
   discount_group_id: 'discount_group_id',
@@ -101,6 +109,14 @@ export function productPanelFilter(key: string, raw: unknown): Filter | undefine
     case 'price':
       // Several buckets are ORed on the one field, so the disjunctive price facet can skip them.
       return { field, op: 'range', anyOf: [...new Set(values)].map(priceBounds) };
+    case 'rating':
+      for (const v of values) if (!isRatingFloor(v)) throw new InvalidQueryError(`rating: unknown value "${v}" (expected 4 or 3)`);
+      return { field, op: 'in', values: [...new Set(values)] };
+    default:
+      // Potency: the product's range key (schemas.ts) is one of the chosen ranges.
+      if (!isPotencyKey(key)) throw new InvalidQueryError(`unknown filter "${key}"`);
+      for (const v of values) if (!isPotencyRangeKey(key, v)) throw new InvalidQueryError(`${key}: unknown range "${v}"`);
+      return { field, op: 'in', values: [...new Set(values)] };
   }
 }
 
@@ -137,7 +153,7 @@ export function productSearchQuery(params: ProductQueryParams): SearchQuery {
   const option = params.sort !== undefined ? SORT_OPTIONS.find((o) => o.key === params.sort) : text ? undefined : SORT_OPTIONS[0];
   const query: SearchQuery = { filters, aggregations: productAggregations() };
   if (text !== undefined) query.text = text;
-  if (option) query.sort = [{ field: option.field, order: option.order }];
+  if (option) query.sort = option.fields.map((f) => ({ field: f.field, order: f.order }));
   if (params.start !== undefined) query.start = params.start;
   if (params.size !== undefined) query.size = params.size;
   return query;

@@ -1,7 +1,15 @@
 /**
  * Index schemas of the catalogue entities (spec §3, §7, §9). One index per store and entity type.
  */
-import { type CatalogAttribute, type CatalogCategory, type CatalogProduct, availableChildren } from '@verdant/domain';
+import {
+  type CatalogAttribute,
+  type CatalogCategory,
+  type CatalogProduct,
+  availableChildren,
+  infusedPotency,
+  potencyRangeOf,
+  ratingFloorsOf,
+} from '@verdant/domain';
 import { SEARCH_BOOSTS } from '../constants.ts';
 import { createIndex } from '../engine/create-index.ts';
 import type { IndexSchema, TextOptions } from '../engine/schema.ts';
@@ -19,7 +27,20 @@ export const PRODUCT_FIELDS = {
   sizes: 'sizes',
   /** The product's sku and its children's skus (derived): lookups by any of them. */
   skus: 'skus',
+  /** Issue 30: THC / CBD in mg per package (edibles, tinctures, topicals: the thc_mg / cbd_mg attributes). */
+  thcMg: 'thc_mg',
+  cbdMg: 'cbd_mg',
+  /** Issue 30: the potency filters' range keys the product falls in (potency-rating.ts), none when unknown. */
+  thcRange: 'thc_range',
+  cbdRange: 'cbd_range',
+  thcMgRange: 'thc_mg_range',
+  cbdMgRange: 'cbd_mg_range',
+  /** Issue 30: the rating floors the product's average reaches (`4`, `3`). */
+  ratingFloors: 'rating_floors',
 } as const;
+
+/** A range key as a field value: absent (unknown potency) rather than null. */
+const rangeOf = (key: Parameters<typeof potencyRangeOf>[0], value: number | null | undefined) => potencyRangeOf(key, value) ?? undefined;
 
 /** The sizes a shopper can buy the product in: its own and its available children's. */
 function productSizes(doc: CatalogProduct): number[] {
@@ -45,6 +66,15 @@ export function createProductSchema({ customerGroupId = 0, textOptions }: Produc
     derived: {
       [PRODUCT_FIELDS.sizes]: productSizes,
       [PRODUCT_FIELDS.skus]: (doc) => [doc.sku, ...(doc.configurable_children ?? []).map((c) => c.sku)],
+      // Potency as the card shows it: the product's % (a product with sizes: the one they agree on),
+      // and the mg per package of infused products.
+      [PRODUCT_FIELDS.thcMg]: (doc) => infusedPotency(doc)?.thcMg ?? undefined,
+      [PRODUCT_FIELDS.cbdMg]: (doc) => infusedPotency(doc)?.cbdMg ?? undefined,
+      [PRODUCT_FIELDS.thcRange]: (doc) => rangeOf('thc', doc.thc_percent),
+      [PRODUCT_FIELDS.cbdRange]: (doc) => rangeOf('cbd', doc.cbd_percent),
+      [PRODUCT_FIELDS.thcMgRange]: (doc) => rangeOf('thc_mg', infusedPotency(doc)?.thcMg),
+      [PRODUCT_FIELDS.cbdMgRange]: (doc) => rangeOf('cbd_mg', infusedPotency(doc)?.cbdMg),
+      [PRODUCT_FIELDS.ratingFloors]: (doc) => ratingFloorsOf(doc.rating),
     },
     computed: {
       prepare: prepareProduct,

@@ -2,12 +2,18 @@ import { DEFAULT_SORT, isSortKey, SORT_OPTIONS } from '@verdant/domain';
 import { catalogSearch, sortSearch, type CatalogQuery } from '../../lib/catalog-query.ts';
 import { useCatalogNavigation } from '../../lib/use-catalog-navigation.ts';
 import { useHydrated } from '../../lib/use-hydrated.ts';
+import { useOptionalRootData } from '../../lib/root-data.ts';
 
 export const SORT_LABEL = 'Sort by';
 
-/** Sort (spec §9: Latest by default, Price: Low to high, Price: High to low); a GET form without JS. */
+/**
+ * Sort (spec §9: Latest by default, Price: Low to high, Price: High to low; issue 30: THC high/low,
+ * Top rated when the store shows reviews); a GET form without JS.
+ */
 export function SortSelect({ query }: { query: CatalogQuery }) {
   const hydrated = useHydrated();
+  const reviews = useOptionalRootData()?.store.reviews !== false;
+  const options = SORT_OPTIONS.filter((o) => reviews || !('reviews' in o && o.reviews));
   const nav = useCatalogNavigation(query);
   const keep = new URLSearchParams(catalogSearch({ filters: query.filters, text: query.text }).slice(1));
   const value = nav.current.sort ?? DEFAULT_SORT;
@@ -28,7 +34,7 @@ export function SortSelect({ query }: { query: CatalogQuery }) {
         }}
         className="min-h-11 rounded-full border border-stone-400 bg-white px-4 text-sm"
       >
-        {SORT_OPTIONS.map((o) => (
+        {options.map((o) => (
           <option key={o.key} value={o.key}>
             {o.label}
           </option>

@@ -103,6 +103,9 @@ describeEachDatabase('product cards from the fragment cache', (getDb) => {
       { ...card, final_price: card.price - 100, sale: true },
       { ...card, name: `${card.name} (new batch)` },
       { ...card, updated_at: '2026-06-16T00:00:00.000Z', new: true },
+      // Issue 30: a rating, and a rating that moved, are new cards.
+      { ...card, rating: { average: 4.5, count: 12 } },
+      { ...card, rating: { average: 4.6, count: 13 } },
     ]) {
       cardFragments.setRenderer(undefined);
       const full = renderCards([changed], opts);
@@ -127,6 +130,7 @@ describeEachDatabase('product cards from the fragment cache', (getDb) => {
       { ...card, final_price: card.price - 100, sale: true },
       { ...card, name: `${card.name} (new batch)` },
       { ...card, image: '/x/changed.png' },
+      { ...card, rating: { average: 3, count: 1 } },
     ]) {
       cardFragments.setRenderer(undefined);
       const full = renderCards([changed], opts);
@@ -139,6 +143,27 @@ describeEachDatabase('product cards from the fragment cache', (getDb) => {
       expect(full).not.toBe(before);
     }
   });
+});
+
+it('shows the rating (stars, average, count, and the words a screen reader hears) only on a rated card', () => {
+  const base: ProductCardData = toProductCard(
+    {
+      ...({} as Parameters<typeof toProductCard>[0]),
+      id: 1, sku: 'X', type_id: 'simple', name: 'Rated', slug: 'rated', url_path: 'rated', brand: null, image: null, strain_type: null,
+      thc_percent: null, cbd_percent: null, license_type: 'both', price: 1000, special_price: null, special_from_date: null, special_to_date: null,
+      tier_prices: [], custom_attributes: [], configurable_children: [], bundle_options: [], product_links: [], new: false, staff_pick: false,
+      best_seller: false, updated_at: '2026-06-01T00:00:00.000Z',
+    },
+    NOW,
+  );
+  const opts = { basePath: '', storeCode: 'downtown' };
+  const rated = renderCards([{ ...base, rating: { average: 4.5, count: 12 } }], opts).replace(/<!-- -->/g, '');
+  expect(rated).toContain('<span class="sr-only">Rated 4.5 out of 5, 12 reviews</span>');
+  expect(rated).toContain('★★★★★<span class="text-stone-500"></span>');
+  expect(rated).toContain('4.5 (12)');
+  const unrated = renderCards([base], opts);
+  expect(unrated).not.toContain('card-rating');
+  expect(unrated).not.toContain('out of 5');
 });
 
 it('keeps the fragment cache within its memory bound, least recently used out first', () => {

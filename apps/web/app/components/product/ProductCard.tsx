@@ -1,4 +1,12 @@
-import { cardPriceMeasure, potencySummary, saleBadgeWord, type DealDisplayRules, type ProductCard as ProductCardData } from '@verdant/domain';
+import {
+  cardPriceMeasure,
+  potencySummary,
+  ratingText,
+  saleBadgeWord,
+  type DealDisplayRules,
+  type ProductCard as ProductCardData,
+  type ProductRating,
+} from '@verdant/domain';
 import type { ReactNode } from 'react';
 import { PathLink, StorePathLink } from '../store/StoreLink.tsx';
 import { SaveToggle, SaveToggleButton } from '../saved/SaveToggle.tsx';
@@ -211,6 +219,7 @@ function CardBody({ product, money, link, rules, fragment = false }: { product: 
         </p>
       ) : null}
       {potency ? <p className="card-facts">{potency}</p> : null}
+      {product.rating ? <CardRating rating={product.rating} /> : null}
       {product.deal?.words.length ? <p className="card-deal">{product.deal.words[0]}</p> : null}
       <Price
         price={product.price}
@@ -225,5 +234,26 @@ function CardBody({ product, money, link, rules, fragment = false }: { product: 
       {/* Issue 30: quick add; in a fragment (and until the page runs) its empty, button-high slot. */}
       {fragment ? <QuickAddSlot product={product} /> : <QuickAdd product={product} money={money} />}
     </>
+  );
+}
+
+/**
+ * Issue 30: the approved reviews' average and count ("★★★★☆ 4.5 (12)"); a screen reader hears
+ * "Rated 4.5 out of 5, 12 reviews". Only on a card whose data carries a rating (none when the store
+ * shows no reviews), so it is part of the card's fragment-cache key.
+ */
+export function CardRating({ rating }: { rating: ProductRating }) {
+  const full = Math.round(rating.average);
+  return (
+    <p className="card-rating">
+      <span className="stars" aria-hidden="true">
+        {'★'.repeat(full)}
+        <span className="text-stone-500">{'☆'.repeat(5 - full)}</span>
+      </span>
+      <span aria-hidden="true">
+        {rating.average.toFixed(1)} ({rating.count})
+      </span>
+      <span className="sr-only">{ratingText(rating)}</span>
+    </p>
   );
 }

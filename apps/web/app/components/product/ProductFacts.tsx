@@ -43,7 +43,8 @@ export function ProductFacts({ product }: { product: CatalogProduct }) {
 
 /** The lab test date, batch and certificate of analysis a menu gives (nothing when it gives none). */
 export function LabFacts({ product }: { product: Pick<CatalogProduct, 'lab_tested_at' | 'batch_number' | 'coa_url' | 'name'> }) {
-  const coa = product.coa_url && /^https?:\/\//i.test(product.coa_url) ? product.coa_url : null;
+  // A web address, or a path of this site (the demo's sample COA); never `javascript:`, `//host` or `/\\host`.
+  const coa = product.coa_url && (/^https?:\/\//i.test(product.coa_url) || /^\/(?![/\\])/.test(product.coa_url)) ? product.coa_url : null;
   if (!product.lab_tested_at && !product.batch_number && !coa) return null;
   return (
     <section aria-labelledby="lab-facts-heading" className="mt-3 text-sm" data-testid="lab-facts">
