@@ -5,7 +5,7 @@
  *    member's notes still say who wrote them) and when. Keyed by customer_id, so merging two
  *    profiles (a later issue) re-points the rows.
  *  - the directory's search indexes, per store: lower(firstname), lower(lastname) and email
- *    (stored lower-cased). A prefix search is a range `>= 'jan' and < 'jao'` on them
+ *    (stored lower-cased; PostgreSQL only — SQLite ranges over 0005's (store_id, email)). A prefix search is a range `>= 'jan' and < 'jao'` on them
  *    (customers/directory.ts), which both databases answer from a btree: on PostgreSQL the index
  *    columns are in the "C" collation (byte order = code point order, as SQLite's BINARY), which the
  *    query names too; a phone is an exact match on the (store_id, phone) unique index of 0005.
@@ -13,10 +13,11 @@
 import { sql, type Kysely } from 'kysely';
 import { index, notNull, ref, withId, type DialectMigration, type SqlDialect } from './helpers.ts';
 
-const SEARCH_INDEXES: [string, string][] = [
-  ['customers_store_id_lower_firstname_idx', 'lower(firstname)'],
-  ['customers_store_id_lower_lastname_idx', 'lower(lastname)'],
-  ['customers_store_id_email_c_idx', 'email'],
+/** name, expression, dialects. SQLite ranges over e-mail on 0005's (store_id, email) index (BINARY already). */
+const SEARCH_INDEXES: [string, string, SqlDialect[]][] = [
+  ['customers_store_id_lower_firstname_idx', 'lower(firstname)', ['sqlite', 'postgres']],
+  ['customers_store_id_lower_lastname_idx', 'lower(lastname)', ['sqlite', 'postgres']],
+  ['customers_store_id_email_c_idx', 'email', ['postgres']],
 ];
 
 async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
@@ -30,14 +31,15 @@ async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .execute();
   await index(db, 'customer_notes', ['customer_id', 'id']);
 
-  for (const [name, expr] of SEARCH_INDEXES) {
+  for (const [name, expr, dialects] of SEARCH_INDEXES) {
+    if (!dialects.includes(dialect)) continue;
     const column = dialect === 'postgres' ? sql.raw(`(${expr}) collate "C"`) : sql.raw(`${expr}`);
     await sql`create index ${sql.id(name)} on customers (store_id, ${column})`.execute(db);
   }
 }
 
-async function down(db: Kysely<any>): Promise<void> {
-  for (const [name] of SEARCH_INDEXES) await db.schema.dropIndex(name).execute();
+async function down(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
+  for (const [name, , dialects] of SEARCH_INDEXES) if (dialects.includes(dialect)) await db.schema.dropIndex(name).execute();
   await db.schema.dropTable('customer_notes').execute();
 }
 
