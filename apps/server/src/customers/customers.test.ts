@@ -25,6 +25,7 @@ it('reads a search as a phone, an e-mail or a name', () => {
   expect(planSearch('0142').matched_by).toBe('name');
   expect(prefixEnd('jan')).toBe('jao');
   expect(prefixEnd('zé')).toBe('zê');
+  expect(prefixEnd('a\u{10FFFF}')).toBe('b');
 });
 
 describeEachDatabase('customer records', (getDb) => {
@@ -86,6 +87,11 @@ describeEachDatabase('customer records', (getDb) => {
     expect((await get(`${BASE}?q=${'x'.repeat(101)}`, manager)).status).toBe(400);
     expect((await get(`${BASE}?page=0`, manager)).status).toBe(400);
     expect((await get(`${BASE}?page=abc`, manager)).status).toBe(400);
+    // The last code point there is, and a lone surrogate: an answer, not a 500.
+    expect((await get(`${BASE}?q=${encodeURIComponent('z\u{10FFFF}')}`, manager)).status).toBe(200);
+    expect((await get(`${BASE}?q=%ED%A0%80`, manager)).status).toBeLessThan(500);
+    expect((await get(`${BASE}?q=ab%00c`, manager)).status).toBeLessThan(500);
+    expect((await get(`${BASE}?q=ab%00c%40x`, manager)).status).toBeLessThan(500);
   });
 
   it('pages 20 at a time, in name order, with the total', async () => {
@@ -197,6 +203,8 @@ describeEachDatabase('customer records', (getDb) => {
     expect((await h.console('POST', `${BASE}/${jane.customerId}/notes`, { text: '   ' }, manager)).status).toBe(400);
     expect((await h.console('POST', `${BASE}/${jane.customerId}/notes`, { text: 'x'.repeat(2001) }, manager)).status).toBe(400);
     expect((await h.console('POST', `${BASE}/${jane.customerId}/notes`, {}, manager)).status).toBe(400);
+    // A NUL (PostgreSQL cannot store one in text): a 4xx, never a 500.
+    expect((await h.console('POST', `${BASE}/${jane.customerId}/notes`, { text: 'a\u0000b' }, manager)).status).toBe(400);
     const max = await h.console('POST', `${BASE}/${jane.customerId}/notes`, { text: 'y'.repeat(2000) }, manager);
     expect(max.status).toBe(200);
     const posts = await Promise.all(

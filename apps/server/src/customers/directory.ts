@@ -50,8 +50,12 @@ export function planSearch(q: string): SearchPlan {
 /** The first string after every string that starts with `prefix` (code point order): 'jan' → 'jao'. */
 export function prefixEnd(prefix: string): string {
   const points = [...prefix];
-  const last = points.pop() as string;
-  return points.join('') + String.fromCodePoint((last.codePointAt(0) as number) + 1);
+  while (points.length) {
+    const last = (points.pop() as string).codePointAt(0) as number;
+    // The last code point has no successor: every string after the shorter prefix's range.
+    if (last < 0x10ffff) return points.join('') + String.fromCodePoint(last + 1);
+  }
+  return '\u{10FFFF}'.repeat(2);
 }
 
 /** `expr` starts with `prefix`, as a range the index answers (PostgreSQL: in the index's "C" collation). */
