@@ -60,6 +60,9 @@ const lazyPages = {
   loyalty: page(() => import('./routes/settings-loyalty.tsx'), 'LoyaltySettingsPage'),
   // Issue 30: review moderation and the store's switch for reviews.
   reviews: page(() => import('./routes/reviews.tsx'), 'ReviewsPage'),
+  // Issue 31: customer records, one module, two pages.
+  customers: page(() => import('./routes/customers.tsx'), 'CustomersPage'),
+  customer: page(() => import('./routes/customers.tsx'), 'CustomerProfilePage'),
   // The driver's phone (issue 29): one chunk, its layout and pages.
   driverLayout: page(() => import('./routes/driver.tsx'), 'DriverLayout'),
   driverToday: page(() => import('./routes/driver.tsx'), 'DriverTodayPage'),
@@ -137,6 +140,8 @@ const routes: RouteObject[] = [
               { path: 'settings-record-retention', ...lazy('recordRetention') },
               { path: 'settings-loyalty', ...lazy('loyalty') },
               { path: 'reviews', ...lazy('reviews') },
+              { path: 'customers', ...lazy('customers') },
+              { path: 'customers/:customerId', ...lazy('customer') },
               { path: 'dispatch', ...lazy('dispatch') },
               { path: 'dispatch/trips/:tripId', ...lazy('trip') },
               { path: 'drivers', ...lazy('drivers') },

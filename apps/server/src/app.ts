@@ -31,6 +31,7 @@ import { registerStockAlertRoutes } from './alerts/routes.ts';
 import { GUEST_WATCHES_PER_IP_PER_HOUR } from './alerts/service.ts';
 import { registerReviewRoutes } from './reviews/routes.ts';
 import { registerReviewConsoleRoutes } from './reviews/console-routes.ts';
+import { registerCustomerConsoleRoutes } from './customers/console-routes.ts';
 import { productReviews } from './reviews/index.ts';
 import { registerNewsletterRoutes } from './newsletter/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
@@ -284,6 +285,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Issue 30: product reviews (shopper) and their moderation (console).
   registerReviewRoutes(app, { db: deps.db, now: deps.clock });
   registerReviewConsoleRoutes(app, { db: deps.db, now: deps.clock });
+  // Issue 31: customer records (directory, profile, staff notes).
+  registerCustomerConsoleRoutes(app, { db: deps.db, stores: deps.registry.stores, now: deps.clock });
   registerNewsletterRoutes(app);
   registerUploadRoutes(app);
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });

@@ -185,6 +185,8 @@ export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
                     {item(`/stores/${store.id}/deals`, 'Deals', false)}
                     {/* Issue 29: delivery dispatch (budtenders read it; a driver has its own view). */}
                     {staff?.role !== 'driver' && item(`/stores/${store.id}/dispatch`, 'Dispatch', false)}
+                    {/* Issue 31: customers:lookup (everyone but drivers; budtenders get the counter view). */}
+                    {staff?.role !== 'driver' && item(`/stores/${store.id}/customers`, 'Customers', false)}
                     {can(staff, 'reports:read') && item(`/stores/${store.id}/reports`, 'Reports')}
                     {/* Issue 30: reviews:moderate (managers and owners, as the server checks it). */}
                     {can(staff, 'reviews:moderate') && item(`/stores/${store.id}/reviews`, 'Reviews')}

@@ -232,6 +232,14 @@ export function OrderPage() {
                 : []),
             ]}
           />
+          {/* Issue 31: the customer's record (a driver never reaches this page). */}
+          {c.id != null && (
+            <p className="mt-2">
+              <Link className="link" to={`/stores/${store.id}/customers/${c.id}`}>
+                Customer record
+              </Link>
+            </p>
+          )}
         </Section>
         <Section title="Verification">
           <VerificationPanel

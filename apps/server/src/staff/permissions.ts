@@ -38,6 +38,13 @@ export const PERMISSIONS = [
   'trips:drive',
   // Reviews (issue 30): approve or reject what the store publishes (a compliance call: managers, owners).
   'reviews:moderate',
+  // Customer records (issue 31): look a customer up and open the counter view of the profile
+  // (everyone but drivers: a budtender finds the customer at the counter, sees orders, points and
+  // documents, the phone masked); the full record — phone, spend, consents, staff notes (managers,
+  // owners); write a staff note (managers, owners). docs/operators/customers.md
+  'customers:lookup',
+  'customers:read',
+  'customers:note',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -51,7 +58,7 @@ export type RoutePermission = Permission | 'public';
 export const ROLE_PERMISSIONS: Readonly<Record<StaffRole, readonly Permission[]>> = {
   owner: PERMISSIONS,
   manager: PERMISSIONS,
-  budtender: ['self', 'orders:read', 'orders:write', 'customers:verify', 'menu:read', 'menu:stock', 'deals:read', 'delivery:read', 'trips:read'],
+  budtender: ['self', 'orders:read', 'orders:write', 'customers:verify', 'customers:lookup', 'menu:read', 'menu:stock', 'deals:read', 'delivery:read', 'trips:read'],
   driver: ['self', 'trips:read', 'trips:drive'],
 };
 

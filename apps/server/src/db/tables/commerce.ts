@@ -46,6 +46,18 @@ export interface CustomersTable {
   updated_at: Timestamp;
 }
 
+/** Staff notes on a customer (migration 0041, issue 31): append-only. */
+export interface CustomerNotesTable {
+  id: Generated<number>;
+  store_id: number;
+  customer_id: number;
+  staff_id: number | null;
+  /** The member's name when the note was written. */
+  author_name: string;
+  text: string;
+  created_at: Timestamp;
+}
+
 export interface CustomerAddressesTable {
   id: Generated<number>;
   customer_id: number;
