@@ -18,3 +18,4 @@ export * from './delivery.ts';
 export * from './driver.ts';
 export * from './delivery-records.ts';
 export * from './reviews.ts';
+export * from './privacy.ts';
