@@ -235,14 +235,15 @@ const ROLE_LABELS: Record<string, string> = { owner: 'owner', manager: 'manager'
 
 /** Who looked at the document's images (newest first; the last five, with the count of all read). */
 function ViewLog({ views, label, timeZone }: { views: DocumentView[]; label: string; timeZone: string }) {
-  if (views.length === 0) return <p className="text-sm text-stone-700">No one has viewed the {label.toLowerCase()} image yet.</p>;
+  const named = label === 'ID' ? label : label.toLowerCase();
+  if (views.length === 0) return <p className="text-sm text-stone-700">No one has viewed the {named} image yet.</p>;
   const shown = views.slice(0, 5);
   return (
     <div className="text-sm text-stone-700">
       <p className="font-semibold">
         {label} views ({views.length === 50 ? '50 or more' : views.length}):
       </p>
-      <ul aria-label={`Who viewed the ${label.toLowerCase()}`} className="grid gap-0.5">
+      <ul aria-label={`Who viewed the ${named}`} className="grid gap-0.5">
         {shown.map((v) => (
           <li key={v.id} className="[overflow-wrap:anywhere]">
             Viewed by {v.staff.name} ({ROLE_LABELS[v.staff.role] ?? v.staff.role}) at {dateTime(v.viewed_at, timeZone)}

@@ -58,6 +58,8 @@ export interface PublicStore {
   dealDisplay: Record<LicenseType, { preset: string; rules: DealDisplayRules }>;
   /** Issue 30: the menu's note that prices exclude taxes, with how much, from the store's tax lines (server store-settings/storefront.ts); null: none. */
   taxNote: string | null;
+  /** Issue 31: what happens to an uploaded ID or medical card image (setting `data-retention`); null: not known. */
+  documentImagesNote: { id: string; medcard: string } | null;
 }
 
 /**
@@ -68,7 +70,7 @@ export interface PublicStore {
 export function toPublicStore(
   store: Store,
   hours?: HoursSettings | null,
-  options?: { delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings; taxNote?: string | null } | null,
+  options?: { delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings; taxNote?: string | null; documentImagesNote?: { id: string; medcard: string } } | null,
 ): PublicStore {
   const { delivery_radius_miles, ...place } = store.dispensarySettings.place_info;
   return {
@@ -100,6 +102,7 @@ export function toPublicStore(
       }),
     ) as PublicStore['dealDisplay'],
     taxNote: options?.taxNote ?? null,
+    documentImagesNote: options?.documentImagesNote ?? null,
   };
 }
 
