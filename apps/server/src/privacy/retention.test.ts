@@ -17,6 +17,7 @@ import { lifecycleHarness, type LifecycleHarness } from '../../test-support/orde
 import { accountsOf } from '../auth/context.ts';
 import { deleteDueImages } from './images.ts';
 import { DATA_RETENTION_SECTION } from './section.ts';
+import { storefrontOptions } from '../store-settings/storefront.ts';
 import { runRetentionJob, type RetentionJobDeps } from './job.ts';
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4];
@@ -131,6 +132,12 @@ describeEachDatabase('data retention and the document view log', (getDb) => {
         order: { id: order.id, increment_id: order.increment_id },
       },
     ]);
+    // The shopper's side: the account page is told what happens to the image, and that it went.
+    expect((await storefrontOptions(h.app.storeSettings, 1)).documentImagesNote.id).toBe(
+      'The store checks the image of your ID and then deletes it: only the result of the check is kept.',
+    );
+    const mine = await h.app.inject({ method: 'GET', url: '/api/user/uploads', headers: { host: 'downtown.localhost', authorization: `Bearer ${c.token}` } });
+    expect(mine.json().result).toEqual([expect.objectContaining({ id: c.id, kind: 'id', original_name: null, sha256: '', deleted_at: h.clock.now.toISOString() })]);
     // The decision, not the image, is what the job would find: nothing left for it.
     expect(await deleteDueImages(h.db, dataDir(), 1, dataRetentionOfPreset('OR'), h.clock.now)).toEqual({ id: 0, medcard: 0 });
   });
