@@ -27,6 +27,7 @@ const SETTINGS_PAGES = [
   { path: 'settings-deal-floor', heading: 'Lowest price after a deal' },
   { path: 'settings-deal-display', heading: 'How deals are shown' },
   { path: 'settings-loyalty', heading: 'Loyalty programme' },
+  { path: 'settings-data-retention', heading: 'Data retention' },
 ];
 
 /** A guest's delivery order through the order API; answers its id and delivery fee. */

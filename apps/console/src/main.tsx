@@ -57,6 +57,7 @@ const lazyPages = {
   deliveryReceipt: page(() => import('./routes/delivery-records.tsx'), 'DeliveryReceiptPage'),
   endOfDay: page(() => import('./routes/delivery-records.tsx'), 'EndOfDayPage'),
   recordRetention: page(() => import('./routes/settings-record-retention.tsx'), 'RecordRetentionSettingsPage'),
+  dataRetention: page(() => import('./routes/settings-data-retention.tsx'), 'DataRetentionSettingsPage'),
   loyalty: page(() => import('./routes/settings-loyalty.tsx'), 'LoyaltySettingsPage'),
   // Issue 30: review moderation and the store's switch for reviews.
   reviews: page(() => import('./routes/reviews.tsx'), 'ReviewsPage'),
@@ -138,6 +139,7 @@ const routes: RouteObject[] = [
               { path: 'delivery-records/orders/:orderId/receipt', ...lazy('deliveryReceipt') },
               { path: 'delivery-records/end-of-day', ...lazy('endOfDay') },
               { path: 'settings-record-retention', ...lazy('recordRetention') },
+              { path: 'settings-data-retention', ...lazy('dataRetention') },
               { path: 'settings-loyalty', ...lazy('loyalty') },
               { path: 'reviews', ...lazy('reviews') },
               { path: 'customers', ...lazy('customers') },

@@ -44,6 +44,7 @@ export * from './zones/index.ts';
 export * from './deals/index.ts';
 export * from './delivery-trips.ts';
 export * from './record-retention.ts';
+export * from './data-retention.ts';
 export * from './loyalty/index.ts';
 export * from './trip-progress.ts';
 export * from './consent.ts';

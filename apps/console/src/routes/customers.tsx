@@ -262,9 +262,16 @@ export function CustomerProfilePage() {
             <ul className="mt-1 grid gap-1">
               {v.documents.map((d) => (
                 <li key={d.id} className="break-words">
-                  <a className="link" href={d.url} target="_blank" rel="noreferrer">
-                    {d.kind === 'id' ? 'ID' : 'Medical card'} ({d.mime}), {dateTime(d.created_at, tz)}
-                  </a>
+                  {d.deleted_at ? (
+                    <span>
+                      {d.kind === 'id' ? 'ID' : 'Medical card'} ({d.mime}), {dateTime(d.created_at, tz)} · image deleted{' '}
+                      {dateTime(d.deleted_at, tz)} (data retention)
+                    </span>
+                  ) : (
+                    <a className="link" href={d.url} target="_blank" rel="noreferrer">
+                      {d.kind === 'id' ? 'ID' : 'Medical card'} ({d.mime}), {dateTime(d.created_at, tz)}
+                    </a>
+                  )}
                   {d.views && d.views.length > 0 && (
                     <span className="text-sm text-stone-700">
                       {' '}

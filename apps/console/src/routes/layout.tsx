@@ -202,6 +202,7 @@ export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-loyalty`, 'Loyalty')}
                     {item(`/stores/${store.id}/delivery-records`, 'Delivery records', false)}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-record-retention`, 'Record retention')}
+                    {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-data-retention`, 'Data retention')}
                     {can(staff, 'webhooks:manage') && item(`/stores/${store.id}/webhooks`, 'Webhooks')}
                     {/* api-keys:manage: managers and owners, as the server checks it. */}
                     {(staff?.role === 'owner' || staff?.role === 'manager') && item(`/stores/${store.id}/api-keys`, 'API keys')}

@@ -17,7 +17,8 @@ import {
 import { FieldProblems, SaveButton, SettingsForm, SettingsHistory, SettingsLoading } from '../components/settings/SettingsForm.tsx';
 import { PageTitle } from '../components/ui.tsx';
 import { useSettingsSection } from '../lib/use-settings-section.ts';
-import { useTitle } from './layout.tsx';
+import { useStore, useTitle } from './layout.tsx';
+import { Link } from 'react-router';
 
 const YEARS = 'retention-years';
 const PRESET = 'retention-preset';
@@ -39,6 +40,7 @@ export function yearsProblem(text: string): string | null {
 
 export function RecordRetentionSettingsPage() {
   useTitle('Delivery record retention');
+  const { store } = useStore();
   const helpId = useId();
   const form = useSettingsSection<RecordRetention, Draft>({
     section: 'record-retention',
@@ -61,7 +63,11 @@ export function RecordRetentionSettingsPage() {
       <p className="mb-4 max-w-3xl text-stone-700">
         How long the store keeps its delivery records: trips and their manifests, each stop’s ID check and the customer’s signature, and
         the delivery receipts. A record younger than this cannot be deleted; ended trips older than this are removed with their
-        signatures every hour. Orders themselves are kept as sales records.
+        signatures every hour. Orders themselves are kept as sales records, and ID and medical card images as long as the store’s{' '}
+        <Link className="link" to={`/stores/${store.id}/settings-data-retention`}>
+          data retention
+        </Link>{' '}
+        says.
       </p>
       <SettingsForm form={form} label="Delivery record retention" problemsTitle="The record retention was not saved:" className="card grid max-w-md gap-3" noValidate>
         <label htmlFor={PRESET} className="font-semibold">

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Dialog } from '../components/Dialog.tsx';
 import { Badge, ErrorNote } from '../components/ui.tsx';
 import { api, errorText } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
-import type { ConsoleStore, DocumentState, OrderDetail, VerificationRequestBody } from '../lib/types.ts';
+import { useResource } from '../lib/use-resource.ts';
+import type { ConsoleStore, DocumentState, DocumentView, OrderDetail, VerificationRequestBody } from '../lib/types.ts';
 
 const DOC_LABELS = { id: 'ID', medcard: 'Medical card' } as const;
 const STATE_LABELS: Record<DocumentState, string> = {
@@ -38,6 +39,17 @@ export function VerificationPanel({
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Issue 31: every fetch of an image is in the document view log; the panel shows it beside each document.
+  const views = useResource(customer.id === null ? null : `${store.id}:${customer.id}`, () =>
+    api<DocumentView[]>('GET', `/stores/${store.id}/customers/${customer.id}/document-views?limit=50`),
+  );
+  const reloadViews = views.reload;
+  // A document opened in a new tab is logged there: read the log again when staff come back.
+  useEffect(() => {
+    const again = () => void reloadViews();
+    window.addEventListener('focus', again);
+    return () => window.removeEventListener('focus', again);
+  }, [reloadViews]);
   if (customer.id === null) return <p className="text-stone-700">A guest order: documents are checked at the counter.</p>;
   const docs: Document[] = order.license_type === 'medical' ? ['id', 'medcard'] : ['id'];
 
@@ -62,6 +74,7 @@ export function VerificationPanel({
       setReason('');
       const released = result.releasedOrderIds?.includes(order.id) ? ' The order is no longer held: it can be confirmed.' : '';
       onChanged(`${DOC_LABELS[document]} ${decision === 'verified' ? 'verified' : 'rejected'}.${released}`);
+      void reloadViews();
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -89,7 +102,13 @@ export function VerificationPanel({
               </div>
               {why && <p className="text-sm text-stone-700 [overflow-wrap:anywhere]">Reason: {why}</p>}
               {/* The upload beside its buttons: staff look at the document they are about to verify. */}
-              <DocumentUploads uploads={uploads.filter((u) => u.kind === doc)} label={DOC_LABELS[doc]} timeZone={store.timezone} />
+              <DocumentUploads
+                uploads={uploads.filter((u) => u.kind === doc)}
+                label={DOC_LABELS[doc]}
+                timeZone={store.timezone}
+                onShown={() => void reloadViews()}
+              />
+              <ViewLog views={(views.data ?? []).filter((v) => v.document === doc)} label={DOC_LABELS[doc]} timeZone={store.timezone} />
               <span className="flex flex-wrap gap-2">
                 <button
                   type="button"
@@ -176,16 +195,32 @@ export function VerificationPanel({
   );
 }
 
-/** A document's uploads (the latest is kept): a preview of a picture and a link that opens the file. */
-function DocumentUploads({ uploads, label, timeZone }: { uploads: OrderDetail['uploads']; label: string; timeZone: string }) {
+/** A document's uploads (the latest is kept): a preview of a picture and a link that opens the file; a deleted image says so. */
+function DocumentUploads({
+  uploads,
+  label,
+  timeZone,
+  onShown,
+}: {
+  uploads: OrderDetail['uploads'];
+  label: string;
+  timeZone: string;
+  onShown: () => void;
+}) {
   if (uploads.length === 0) return <p className="text-sm text-stone-700">Nothing uploaded: check it at the counter.</p>;
   return (
     <ul className="grid gap-2">
       {uploads.map((u) => {
         const name = `${label} uploaded ${dateTime(u.created_at, timeZone)}`;
+        if (u.deleted_at)
+          return (
+            <li key={u.id} className="min-w-0 text-sm text-stone-700">
+              The {name} was deleted {dateTime(u.deleted_at, timeZone)} after the check, as the store’s data retention says. The decision is kept.
+            </li>
+          );
         return (
           <li key={u.id} className="min-w-0">
-            {u.mime.startsWith('image/') && <img src={u.url} alt={name} className="mb-1 max-h-48 max-w-full rounded border border-stone-300" />}
+            {u.mime.startsWith('image/') && <img src={u.url} alt={name} onLoad={onShown} className="mb-1 max-h-48 max-w-full rounded border border-stone-300" />}
             <a href={u.url} target="_blank" rel="noopener noreferrer" className="link [overflow-wrap:anywhere]">
               Open the {name} ({u.mime === 'application/pdf' ? 'PDF, ' : ''}new tab)
             </a>
@@ -193,5 +228,29 @@ function DocumentUploads({ uploads, label, timeZone }: { uploads: OrderDetail['u
         );
       })}
     </ul>
+  );
+}
+
+const ROLE_LABELS: Record<string, string> = { owner: 'owner', manager: 'manager', budtender: 'budtender', driver: 'driver' };
+
+/** Who looked at the document's images (newest first; the last five, with the count of all read). */
+function ViewLog({ views, label, timeZone }: { views: DocumentView[]; label: string; timeZone: string }) {
+  const named = label === 'ID' ? label : label.toLowerCase();
+  if (views.length === 0) return <p className="text-sm text-stone-700">No one has viewed the {named} image yet.</p>;
+  const shown = views.slice(0, 5);
+  return (
+    <div className="text-sm text-stone-700">
+      <p className="font-semibold">
+        {label} views ({views.length === 50 ? '50 or more' : views.length}):
+      </p>
+      <ul aria-label={`Who viewed the ${named}`} className="grid gap-0.5">
+        {shown.map((v) => (
+          <li key={v.id} className="[overflow-wrap:anywhere]">
+            Viewed by {v.staff.name} ({ROLE_LABELS[v.staff.role] ?? v.staff.role}) at {dateTime(v.viewed_at, timeZone)}
+            {v.order ? ` — order #${v.order.increment_id}` : ''}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -65,7 +65,7 @@ export async function customerProfile(db: Db, store: Store, customerId: number, 
     staffNames(db, [c.id_reviewed_by, c.medcard_reviewed_by]),
     db
       .selectFrom('uploads')
-      .select(['id', 'kind', 'mime', 'created_at'])
+      .select(['id', 'kind', 'mime', 'created_at', 'purged_at'])
       .where('store_id', '=', storeId)
       .where('customer_id', '=', c.id)
       .orderBy('id', 'desc')
@@ -81,6 +81,22 @@ export async function customerProfile(db: Db, store: Store, customerId: number, 
       .orderBy('reviews.id', 'desc')
       .execute(),
   ]);
+  // Issue 31: who opened each file and when (the document view log, migration 0040), newest first.
+  const viewRows = uploads.length
+    ? await db
+        .selectFrom('document_views')
+        .select(['upload_id', 'viewed_at', 'staff_name'])
+        .where('store_id', '=', storeId)
+        .where('customer_id', '=', c.id)
+        .where(
+          'upload_id',
+          'in',
+          uploads.map((u) => u.id),
+        )
+        .orderBy('id', 'desc')
+        .execute()
+    : [];
+  const viewsOf = (uploadId: number) => viewRows.filter((v) => v.upload_id === uploadId).map((v) => ({ at: v.viewed_at, staff_name: v.staff_name }));
   const itemCounts = recent.length
     ? await db
         .selectFrom('order_items')
@@ -143,8 +159,16 @@ export async function customerProfile(db: Db, store: Store, customerId: number, 
       medcard_reviewed_at: c.medcard_reviewed_at,
       medcard_reviewed_by: c.medcard_reviewed_by != null ? (reviewers.get(c.medcard_reviewed_by) ?? null) : null,
       phone_verified_at: c.phone_verified_at ?? null,
-      // `views` (who opened each file, when) is filled by the document view log of branch s41-retention.
-      documents: uploads.map((u) => ({ id: u.id, kind: u.kind, mime: u.mime, created_at: u.created_at, url: uploadUrl(storeId, c.id, u.id) })),
+      // `views`: who opened each file and when; `deleted_at`: the retention rules removed the image (the row stays).
+      documents: uploads.map((u) => ({
+        id: u.id,
+        kind: u.kind,
+        mime: u.mime,
+        created_at: u.created_at,
+        url: uploadUrl(storeId, c.id, u.id),
+        views: viewsOf(u.id),
+        deleted_at: u.purged_at ?? null,
+      })),
     },
     consents,
     notes,

@@ -20,6 +20,7 @@ import type * as D from './tables/deals.ts';
 import type * as V from './tables/delivery.ts';
 import type * as A from './tables/alerts.ts';
 import type * as R from './tables/reviews.ts';
+import type * as P from './tables/privacy.ts';
 
 export type * from './tables/common.ts';
 export type * from './tables/catalog.ts';
@@ -31,6 +32,7 @@ export type * from './tables/deals.ts';
 export type * from './tables/delivery.ts';
 export type * from './tables/alerts.ts';
 export type * from './tables/reviews.ts';
+export type * from './tables/privacy.ts';
 
 export interface Database {
   stores: C.StoresTable;
@@ -107,6 +109,8 @@ export interface Database {
   review_votes: R.ReviewVotesTable;
   review_product_stats: R.ReviewProductStatsTable;
   customer_notes: O.CustomerNotesTable;
+  document_views: P.DocumentViewsTable;
+  retention_runs: P.RetentionRunsTable;
 }
 
 export type TableName = keyof Database;
@@ -190,4 +194,6 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'review_votes',
   'review_product_stats',
   'customer_notes',
+  'document_views',
+  'retention_runs',
 ];

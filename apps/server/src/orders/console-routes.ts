@@ -7,7 +7,9 @@
  *   POST /orders/:orderId/transitions         orders:write  a lifecycle move
  *   POST /orders/:orderId/opened              orders:read   staff opened the order (its "New" ends)
  *   POST /customers/:customerId/verification  customers:verify
- *   GET  /customers/:customerId/uploads/:uploadId  customers:verify  the file, never cached
+ *   GET  /customers/:customerId/uploads/:uploadId  customers:verify  the file, never cached; ?order= the
+ *        order it is opened from. Every answer with the file writes the document view log first
+ *        (issue 31, ../privacy/views.ts); an image deleted under the store's data retention is 410.
  *   GET  /reports/daily(.csv)                 reports:read
  *   GET|PUT /settings/orders                  orders:read | settings:write
  */
@@ -43,6 +45,9 @@ import { applyTransition, type OrderActor } from './lifecycle/transitions.ts';
 import { reviewDocument } from './lifecycle/verification.ts';
 import { dailyDealColumns, dailyReport, dailyReportCsv, dailyTaxLineColumns } from './report.ts';
 import { taxLinesReport } from '../tax/order-lines.ts';
+import { deleteImagesNotKept } from '../privacy/images.ts';
+import { DATA_RETENTION_SECTION } from '../privacy/section.ts';
+import { recordDocumentView } from '../privacy/views.ts';
 
 export interface ConsoleOrderDeps {
   db: Db;
@@ -52,6 +57,7 @@ export interface ConsoleOrderDeps {
 const PREFIX = '/api/console/stores/:storeId';
 const id = dbId();
 const storeParams = z.object({ storeId: id });
+const uploadQuery = z.object({ order: id.optional() }).strict();
 
 const perm = (permission: 'orders:read' | 'orders:write' | 'customers:verify' | 'reports:read' | 'settings:write') => ({
   config: { console: { permission } },
@@ -135,25 +141,39 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, deps: ConsoleOr
     const store = await storeOf(request);
     const { customerId } = parseOr400(z.object({ customerId: id }), request.params);
     const body = parseOr400(verificationBody, request.body);
-    const result = await reviewDocument(db, { storeId: store.id, customerId, ...body, actor: actorOf(request), now: now() });
+    const at = now();
+    const result = await reviewDocument(db, { storeId: store.id, customerId, ...body, actor: actorOf(request), now: at });
     if (result.orderIds.length) app.outbox.kick();
+    // Issue 31: a store that keeps no image of this kind (Oregon) deletes it now the decision is recorded.
+    const retention = (await app.storeSettings.get(store.id, DATA_RETENTION_SECTION)).value;
+    await deleteImagesNotKept(db, accountsOf(app).dataDir, { storeId: store.id, customerId, document: body.document, settings: retention, now: at });
     return ok(result);
   });
 
   app.get(`${PREFIX}/customers/:customerId/uploads/:uploadId`, perm('customers:verify'), async (request, reply) => {
     const store = await storeOf(request);
     const { customerId, uploadId } = parseOr400(z.object({ customerId: id, uploadId: id }), request.params);
+    const { order: orderId } = parseOr400(uploadQuery, request.query);
     const upload = await db
       .selectFrom('uploads')
-      .select(['stored_path', 'mime', 'size_bytes'])
+      .select(['stored_path', 'mime', 'size_bytes', 'kind', 'purged_at'])
       .where('id', '=', uploadId)
       .where('customer_id', '=', customerId)
       .where('store_id', '=', store.id)
       .executeTakeFirst();
     if (!upload) throw new ApiError(404, 'File not found.', { errorCode: 'upload_not_found' });
+    if (upload.purged_at || !upload.stored_path)
+      throw new ApiError(410, 'The image was deleted after the check (the store’s data retention).', { errorCode: 'upload_deleted' });
+    if (orderId != null) {
+      const order = await db.selectFrom('orders').select('id').where('id', '=', orderId).where('store_id', '=', store.id).where('customer_id', '=', customerId).executeTakeFirst();
+      if (!order) throw new ApiError(404, 'No such order of this customer.', { errorCode: 'order_not_found' });
+    }
     const file = path.join(accountsOf(app).dataDir, upload.stored_path);
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) throw new ApiError(404, 'File not found.', { errorCode: 'upload_not_found' });
+    // Issue 31: the view is on record before a byte of the image leaves.
+    const staff = staffOf(request);
+    await recordDocumentView(db, { storeId: store.id, customerId, uploadId, document: upload.kind, orderId: orderId ?? null, staff: { id: staff.id, name: staff.name, role: staff.role }, at: now() });
     // A customer's ID: never in a shared or browser cache, never sniffed into something else.
     return reply
       .header('cache-control', 'no-store, private')

@@ -12,6 +12,7 @@ import '../deals/floor-section.ts';
 import '../orders/curbside/section.ts';
 import '../delivery/limits-section.ts';
 import '../delivery/retention-section.ts';
+import '../privacy/section.ts';
 import '../loyalty/section.ts';
 import '../reviews/section.ts';
 export {};

@@ -8,7 +8,7 @@
  */
 import { REVIEWS_SECTION } from '../reviews/section.ts';
 import type { FastifyInstance } from 'fastify';
-import { cannabisTaxShare, isSpecPerOrderModel, normaliseLimitModel, publicDelivery, taxShareNote, type DealDisplaySettings, type PublicDelivery } from '@verdant/domain';
+import { cannabisTaxShare, imageKeptText, isSpecPerOrderModel, normaliseLimitModel, publicDelivery, taxShareNote, type DealDisplaySettings, type PublicDelivery } from '@verdant/domain';
 import { LIMITS } from '../limits/section.ts';
 import { AGE_SECTION } from '../age/section.ts';
 import { HOURS } from '../hours/section.ts';
@@ -17,6 +17,7 @@ import { DEAL_DISPLAY_SECTION } from '../deals/display-section.ts';
 import { DEAL_FLOOR_SECTION } from '../deals/floor-section.ts';
 import { TAX_SECTION } from '../tax/section.ts';
 import type { StoreSettings } from './service.ts';
+import { DATA_RETENTION_SECTION } from '../privacy/section.ts';
 
 export interface StorefrontOptions {
   delivery: PublicDelivery;
@@ -34,16 +35,19 @@ export interface StorefrontOptions {
   taxNote: string | null;
   /** Issue 30: the setting `reviews` (stars on cards, Top rated and the rating filter only when shown). */
   reviews: boolean;
+  /** Issue 31: what the account page says happens to an uploaded ID or medical card image (setting `data-retention`). */
+  documentImagesNote: { id: string; medcard: string };
 }
 
 export async function storefrontOptions(settings: StoreSettings, storeId: number): Promise<StorefrontOptions> {
-  const [zones, age, limits, dealDisplay, tax, reviews] = await Promise.all([
+  const [zones, age, limits, dealDisplay, tax, reviews, retention] = await Promise.all([
     settings.get(storeId, ZONES_SECTION),
     settings.get(storeId, AGE_SECTION),
     settings.get(storeId, LIMITS),
     settings.get(storeId, DEAL_DISPLAY_SECTION),
     settings.get(storeId, TAX_SECTION),
     settings.get(storeId, REVIEWS_SECTION),
+    settings.get(storeId, DATA_RETENTION_SECTION),
   ]);
   const share = cannabisTaxShare(tax.value.lines);
   return {
@@ -53,11 +57,12 @@ export async function storefrontOptions(settings: StoreSettings, storeId: number
     dealDisplay: dealDisplay.value,
     taxNote: share ? taxShareNote(share) : null,
     reviews: reviews.value.enabled,
+    documentImagesNote: { id: imageKeptText(retention.value, 'id'), medcard: imageKeptText(retention.value, 'medcard') },
   };
 }
 
 /** The sections whose values the storefront's pages render. */
-export const PAGE_SECTIONS: readonly string[] = [HOURS.name, ZONES_SECTION.name, AGE_SECTION.name, LIMITS.name, DEAL_DISPLAY_SECTION.name, DEAL_FLOOR_SECTION.name, TAX_SECTION.name, REVIEWS_SECTION.name];
+export const PAGE_SECTIONS: readonly string[] = [HOURS.name, ZONES_SECTION.name, AGE_SECTION.name, LIMITS.name, DEAL_DISPLAY_SECTION.name, DEAL_FLOOR_SECTION.name, TAX_SECTION.name, REVIEWS_SECTION.name, DATA_RETENTION_SECTION.name];
 
 /**
  * After a save of a section the pages show (console or any other writer: StoreSettings.onSaved),

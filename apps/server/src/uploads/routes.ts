@@ -143,12 +143,12 @@ export function registerUploadRoutes(app: FastifyInstance): void {
 
     scope.get(
       '/api/user/uploads',
-      { config: { docs: { summary: 'List my uploaded documents', tags: ['User'], security: 'customer', errors: { 401: 'No valid customer token' } } } },
+      { config: { docs: { summary: 'List my uploaded documents', description: '`deleted_at`: the image was deleted after the check, as the store’s data retention says (the result of the check is kept).', tags: ['User'], security: 'customer', errors: { 401: 'No valid customer token' } } } },
       async (request) => {
       const claims = await requireCustomer(request);
       const rows = await accountsOf(app)
         .db.selectFrom('uploads')
-        .select(['id', 'kind', 'mime', 'size_bytes', 'sha256', 'original_name', 'created_at'])
+        .select(['id', 'kind', 'mime', 'size_bytes', 'sha256', 'original_name', 'created_at', 'purged_at as deleted_at'])
         .where('customer_id', '=', claims.customerId)
         .where('store_id', '=', request.store.storeId)
         .orderBy('id', 'desc')

@@ -146,6 +146,8 @@ export interface UploadedDocument {
   sha256: string;
   original_name?: string | null;
   created_at: string;
+  /** Issue 31: the image was deleted after the check (the store's data retention); the result is kept. */
+  deleted_at?: string | null;
 }
 
 /** What confirming an SMS code came to: logged in, or a new phone that must give licence and birthday. */

@@ -60,6 +60,8 @@ export interface PublicStore {
   taxNote: string | null;
   /** Issue 30: whether the store shows product reviews (setting `reviews`): stars on cards, Top rated, the rating filter. */
   reviews: boolean;
+  /** Issue 31: what happens to an uploaded ID or medical card image (setting `data-retention`); null: not known. */
+  documentImagesNote: { id: string; medcard: string } | null;
 }
 
 /**
@@ -70,7 +72,7 @@ export interface PublicStore {
 export function toPublicStore(
   store: Store,
   hours?: HoursSettings | null,
-  options?: { delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings; taxNote?: string | null; reviews?: boolean } | null,
+  options?: { delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings; taxNote?: string | null; reviews?: boolean; documentImagesNote?: { id: string; medcard: string } } | null,
 ): PublicStore {
   const { delivery_radius_miles, ...place } = store.dispensarySettings.place_info;
   return {
@@ -103,6 +105,7 @@ export function toPublicStore(
     ) as PublicStore['dealDisplay'],
     taxNote: options?.taxNote ?? null,
     reviews: options?.reviews ?? true,
+    documentImagesNote: options?.documentImagesNote ?? null,
   };
 }
 

@@ -104,6 +104,8 @@ export interface CustomerDocument {
   /** The staff-only file route (permission customers:verify). The profile never carries the image. */
   url: string;
   views?: CustomerDocumentView[];
+  /** When the store's retention rules deleted the image (the decision stays on the record); null: kept. */
+  deleted_at?: string | null;
 }
 
 export interface CustomerVerification {

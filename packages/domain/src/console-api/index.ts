@@ -19,3 +19,4 @@ export * from './driver.ts';
 export * from './delivery-records.ts';
 export * from './reviews.ts';
 export * from './customers.ts';
+export * from './privacy.ts';

@@ -174,8 +174,12 @@ export interface OrderDetail extends OrderSummary {
   customer: OrderCustomer;
   /** Null on orders placed before every order carried a date of birth (issue 14). */
   age_check: OrderAgeCheck | null;
-  /** `url` is GET /customers/:customerId/uploads/:uploadId: the file itself (its own type, never cached). */
-  uploads: { id: number; kind: string; mime: string; created_at: string; url: string }[];
+  /**
+   * `url` is GET /customers/:customerId/uploads/:uploadId?order=: the file itself (its own type, never
+   * cached; each fetch is written to the document view log). `reviewed_at`: the decision the retention
+   * period runs from; `deleted_at`: the image was deleted under the store's data retention (issue 31).
+   */
+  uploads: { id: number; kind: string; mime: string; created_at: string; reviewed_at: string | null; deleted_at: string | null; url: string }[];
   shipping_address: unknown;
   notes: string | null;
   /** What the confirm form offers (issue 26); null unless the order waits to be confirmed. */

@@ -153,6 +153,10 @@ export interface UploadsTable {
   size_bytes: number;
   sha256: string;
   created_at: Timestamp;
+  /** Issue 31 (migration 0040): when staff decided on the document while this was its file. */
+  reviewed_at: Timestamp | null;
+  /** When the image was deleted under the store's data retention (the row stays, stored_path ''). */
+  purged_at: Timestamp | null;
 }
 
 export interface OrdersTable {

@@ -15,8 +15,9 @@ import { orderOfStore } from '../lifecycle/transitions.ts';
 import { holdOf, localDate, orderSettings, type Db, type StoreFacts } from '../lifecycle/store-facts.ts';
 import { customerNameOf } from './list.ts';
 
-export function uploadUrl(storeId: number, customerId: number, uploadId: number): string {
-  return `/api/console/stores/${storeId}/customers/${customerId}/uploads/${uploadId}`;
+/** The staff-only file route; `orderId` is recorded in the document view log (issue 31). */
+export function uploadUrl(storeId: number, customerId: number, uploadId: number, orderId?: number): string {
+  return `/api/console/stores/${storeId}/customers/${customerId}/uploads/${uploadId}${orderId != null ? `?order=${orderId}` : ''}`;
 }
 
 function json(text: string | null): unknown {
@@ -47,7 +48,7 @@ export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, 
     order.customer_id != null
       ? db
           .selectFrom('uploads')
-          .select(['id', 'kind', 'mime', 'created_at'])
+          .select(['id', 'kind', 'mime', 'created_at', 'reviewed_at', 'purged_at'])
           .where('customer_id', '=', order.customer_id)
           .where('store_id', '=', store.id)
           .orderBy('id', 'desc')
@@ -151,7 +152,9 @@ export async function detailOf(db: Db, store: StoreFacts, order: Row<'orders'>, 
       kind: u.kind,
       mime: u.mime,
       created_at: u.created_at,
-      url: uploadUrl(store.id, order.customer_id as number, u.id),
+      reviewed_at: u.reviewed_at,
+      deleted_at: u.purged_at,
+      url: uploadUrl(store.id, order.customer_id as number, u.id, order.id),
     })),
     shipping_address: json(order.shipping_address),
     notes: null as string | null,

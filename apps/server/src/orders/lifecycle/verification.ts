@@ -88,6 +88,15 @@ export async function reviewDocument(db: Db, req: VerificationRequest): Promise<
       })
       .where('id', '=', req.customerId)
       .execute();
+    // Issue 31: the retention period of the document's image runs from the decision on it.
+    await trx
+      .updateTable('uploads')
+      .set({ reviewed_at: iso })
+      .where('customer_id', '=', req.customerId)
+      .where('store_id', '=', req.storeId)
+      .where('kind', '=', doc)
+      .where('purged_at', 'is', null)
+      .execute();
     const after = await docsNow();
     const settings = await orderSettings(trx, req.storeId);
     const released: number[] = [];

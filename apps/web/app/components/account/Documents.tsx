@@ -67,7 +67,9 @@ export function Documents({ idPrefix }: { idPrefix: string }) {
                 {docs == null
                   ? 'Checking…'
                   : latest
-                    ? `On file: ${latest.original_name ?? 'document'} (uploaded ${formatDate(latest.created_at, store.placeInfo.timezone)})`
+                    ? latest.deleted_at
+                      ? `Checked, and the image deleted on ${formatDate(latest.deleted_at, store.placeInfo.timezone)}`
+                      : `On file: ${latest.original_name ?? 'document'} (uploaded ${formatDate(latest.created_at, store.placeInfo.timezone)})`
                     : 'Not uploaded yet'}
               </span>
               {review ? (
@@ -82,6 +84,13 @@ export function Documents({ idPrefix }: { idPrefix: string }) {
           );
         })}
       </ul>
+      {store.documentImagesNote ? (
+        <ul className="space-y-1 text-sm text-stone-700" data-testid="document-retention">
+          {kinds.map((kind) => (
+            <li key={kind}>{store.documentImagesNote?.[kind]}</li>
+          ))}
+        </ul>
+      ) : null}
       {kinds.map((kind) => (
         <UploadForm key={kind} id={`${idPrefix}-upload-${kind}`} kind={kind} onUploaded={afterUpload} />
       ))}
