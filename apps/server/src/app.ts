@@ -34,6 +34,7 @@ import { registerReviewConsoleRoutes } from './reviews/console-routes.ts';
 import { productReviews } from './reviews/index.ts';
 import { registerNewsletterRoutes } from './newsletter/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
+import { registerPrivacyRoutes } from './privacy/routes.ts';
 import { createStorefrontServices } from './ssr/services.ts';
 import { loadWebBuild, registerSsr } from './ssr/mount.ts';
 import { trackOrderFor } from './ssr/order-tracking.ts';
@@ -285,6 +286,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerReviewConsoleRoutes(app, { db: deps.db, now: deps.clock });
   registerNewsletterRoutes(app);
   registerUploadRoutes(app);
+  registerPrivacyRoutes(app);
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
   registerWebhooks(app, { db: deps.db, production: deps.config.production });
   // Issue 14: a saved hours, zones or age section drops the store's cached pages (what they show of it).

@@ -106,6 +106,7 @@ export interface Database {
   reviews: R.ReviewsTable;
   review_votes: R.ReviewVotesTable;
   review_product_stats: R.ReviewProductStatsTable;
+  data_deletions: O.DataDeletionsTable;
 }
 
 export type TableName = keyof Database;
@@ -188,4 +189,5 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'reviews',
   'review_votes',
   'review_product_stats',
+  'data_deletions',
 ];
