@@ -104,7 +104,7 @@ async function person(app: FastifyInstance, t: TestDatabase, tag: string, digits
   // The sign-up bonus made the loyalty account already.
   if (!(await db.selectFrom('loyalty_accounts').select('id').where('customer_id', '=', id).executeTakeFirst()))
     await db.insertInto('loyalty_accounts').values({ customer_id: id, store_id, balance: 120, last_purchase_at: iso, bonus_at: iso, reminded_for: null, created_at: iso, updated_at: iso }).execute();
-  await db.insertInto('loyalty_ledger').values({ customer_id: id, store_id, order_id: orderIds[0], kind: 'earned', points: 120, balance_after: 120, note: null, created_at: iso }).execute();
+  await db.insertInto('loyalty_ledger').values({ customer_id: id, store_id, order_id: orderIds[0], kind: 'earn', points: 120, balance_after: 120, note: null, created_at: iso }).execute();
   const deal = await db
     .insertInto('deals')
     .values({ store_id, code: `D${tag}`, kind: 'percent', title: 'Deal', status: 'ended', record: '{}', created_at: iso, created_by: 'test', updated_at: iso, updated_by: 'test' } as never)
@@ -257,7 +257,7 @@ describeEachDatabase('data rights: export and deletion', (getDb) => {
 
   it('refuses while an order is open and deletes nothing', async () => {
     const t = getDb();
-    await t.db.updateTable('orders').set({ status: 'pending' }).where('id', '=', b.orderIds[0]).execute();
+    await t.db.updateTable('orders').set({ status: 'submitted' }).where('id', '=', b.orderIds[0]).execute();
     const res = await deleteOf(app, b.token);
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ errorCode: 'open_orders' });
