@@ -36,6 +36,7 @@ import { productReviews } from './reviews/index.ts';
 import { registerNewsletterRoutes } from './newsletter/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { registerPrivacyRoutes } from './privacy/routes.ts';
+import { registerDataRightsRoutes } from './privacy/rights-routes.ts';
 import { createStorefrontServices } from './ssr/services.ts';
 import { loadWebBuild, registerSsr } from './ssr/mount.ts';
 import { trackOrderFor } from './ssr/order-tracking.ts';
@@ -292,6 +293,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerUploadRoutes(app);
   // Issue 31: the data-retention job, its run log and the document view log.
   registerPrivacyRoutes(app, { db: deps.db, storeIds: deps.registry.stores.map((s) => s.storeId), now: deps.clock });
+  // Issue 31: the shopper's data export and account deletion (privacy/rights-routes.ts).
+  registerDataRightsRoutes(app);
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
   registerWebhooks(app, { db: deps.db, production: deps.config.production });
   // Issue 14: a saved hours, zones or age section drops the store's cached pages (what they show of it).

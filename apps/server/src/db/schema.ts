@@ -111,6 +111,7 @@ export interface Database {
   customer_notes: O.CustomerNotesTable;
   document_views: P.DocumentViewsTable;
   retention_runs: P.RetentionRunsTable;
+  data_deletions: O.DataDeletionsTable;
 }
 
 export type TableName = keyof Database;
@@ -196,4 +197,5 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'customer_notes',
   'document_views',
   'retention_runs',
+  'data_deletions',
 ];

@@ -37,6 +37,8 @@ export interface StorefrontOptions {
   reviews: boolean;
   /** Issue 31: what the account page says happens to an uploaded ID or medical card image (setting `data-retention`). */
   documentImagesNote: { id: string; medcard: string };
+  /** Issue 31: years the store keeps its sales records (setting `data-retention`), said on the account deletion dialog. */
+  salesRecordYears: number;
 }
 
 export async function storefrontOptions(settings: StoreSettings, storeId: number): Promise<StorefrontOptions> {
@@ -58,6 +60,7 @@ export async function storefrontOptions(settings: StoreSettings, storeId: number
     taxNote: share ? taxShareNote(share) : null,
     reviews: reviews.value.enabled,
     documentImagesNote: { id: imageKeptText(retention.value, 'id'), medcard: imageKeptText(retention.value, 'medcard') },
+    salesRecordYears: retention.value.salesRecordYears,
   };
 }
 

@@ -30,6 +30,24 @@ export const accountApi = {
     if (!res.ok || body?.code !== 200) throw new ApiError(body?.code ?? res.status, typeof body?.result === 'string' ? body.result : `HTTP ${res.status}`);
     return body.result as UploadedDocument;
   },
+  /** Issue 31: everything the store holds about the customer, as one zip (docs/operators/privacy.md). */
+  async dataExport(token: string): Promise<{ blob: Blob; filename: string }> {
+    let res: Response;
+    try {
+      res = await fetch(apiUrl('/api/user/data-export'), { headers: { ...bearer(token) }, credentials: 'same-origin' });
+    } catch {
+      throw new NetworkError();
+    }
+    if (!res.ok) {
+      const body = (await res.json().catch(() => null)) as { code?: number; result?: unknown } | null;
+      throw new ApiError(body?.code ?? res.status, typeof body?.result === 'string' ? body.result : `HTTP ${res.status}`);
+    }
+    const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'my-data.zip';
+    return { blob: await res.blob(), filename: name };
+  },
+  /** Issue 31: delete the account (sales records kept anonymised); refused while an order is open. */
+  deleteAccount: (token: string) =>
+    callApi<{ deleted: boolean; orders_kept: number; retention_years: number }>('/api/user/delete', { method: 'POST', headers: bearer(token), body: { confirm: true } }),
   /** The customer's own subscription (the server answers only for the session's e-mail, or a signed link's). */
   newsletterStatus: (token: string, email: string) => callApi<{ isSubscribed: boolean }>('/api/newsletter', { headers: bearer(token), query: { email } }),
   subscribe: (token: string, email: string) => callApi<{ isSubscribed: boolean; skipped: boolean }>('/api/newsletter', { method: 'POST', headers: bearer(token), body: { email } }),

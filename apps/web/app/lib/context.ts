@@ -191,7 +191,7 @@ export type AppContext = {
    * product. Absent (offline): the page shows no reviews.
    */
   productReviews?(sku: string, sort: ReviewSort, page: number): Promise<ProductReviewsPage | null>;
-  storeOptions?(storeId: number): Promise<{ delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings; taxNote?: string | null; reviews?: boolean; documentImagesNote?: { id: string; medcard: string } }>;
+  storeOptions?(storeId: number): Promise<{ delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings; taxNote?: string | null; reviews?: boolean; documentImagesNote?: { id: string; medcard: string }; salesRecordYears?: number }>;
 };
 
 declare module 'react-router' {

@@ -62,6 +62,8 @@ export interface PublicStore {
   reviews: boolean;
   /** Issue 31: what happens to an uploaded ID or medical card image (setting `data-retention`); null: not known. */
   documentImagesNote: { id: string; medcard: string } | null;
+  /** Issue 31: years the store keeps its sales records (setting `data-retention`); null: not known (the default 7). */
+  salesRecordYears: number | null;
 }
 
 /**
@@ -72,7 +74,7 @@ export interface PublicStore {
 export function toPublicStore(
   store: Store,
   hours?: HoursSettings | null,
-  options?: { delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings; taxNote?: string | null; reviews?: boolean; documentImagesNote?: { id: string; medcard: string } } | null,
+  options?: { delivery: PublicDelivery; medicalMinimumAge: number; perOrderLimit?: boolean; dealDisplay?: DealDisplaySettings; taxNote?: string | null; reviews?: boolean; documentImagesNote?: { id: string; medcard: string }; salesRecordYears?: number } | null,
 ): PublicStore {
   const { delivery_radius_miles, ...place } = store.dispensarySettings.place_info;
   return {
@@ -106,6 +108,7 @@ export function toPublicStore(
     taxNote: options?.taxNote ?? null,
     reviews: options?.reviews ?? true,
     documentImagesNote: options?.documentImagesNote ?? null,
+    salesRecordYears: options?.salesRecordYears ?? null,
   };
 }
 

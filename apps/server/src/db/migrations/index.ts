@@ -33,6 +33,7 @@ import { migration0032 } from './0032_reviews.ts';
 import { migration0033 } from './0033_consent_and_alerts.ts';
 import { migration0034 } from './0034_loyalty.ts';
 import { migration0035 } from './0035_message_receipts.ts';
+import { migration0039 } from './0039_data_deletions.ts';
 import { migration0040 } from './0040_data_retention.ts';
 import { migration0041 } from './0041_customer_records.ts';
 
@@ -66,6 +67,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0033_consent_and_alerts': migration0033,
   '0034_loyalty': migration0034,
   '0035_message_receipts': migration0035,
+  '0039_data_deletions': migration0039,
   '0040_data_retention': migration0040,
   '0041_customer_records': migration0041,
 };

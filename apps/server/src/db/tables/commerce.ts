@@ -332,3 +332,13 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+/** One account deletion (migration 0039, privacy/): no personal data, only when, where and what was kept. */
+export interface DataDeletionsTable {
+  id: Generated<number>;
+  store_id: number;
+  requested_at: Timestamp;
+  /** Orders kept as sales records (anonymised). */
+  orders_kept: Defaulted<number>;
+  uploads_removed: Defaulted<number>;
+}

@@ -8,6 +8,7 @@ import { AUTH_COPY } from '../../../state/auth-types.ts';
 import { notify } from '../../../state/notifications.ts';
 import { useAuth, useAuthApi } from '../../../state/use-auth.ts';
 import { Field } from '../../checkout/Field.tsx';
+import { DataRights } from '../DataRights.tsx';
 import { Documents } from '../Documents.tsx';
 import { NameForm } from '../NameForm.tsx';
 import { StockWatches } from '../StockWatches.tsx';
@@ -62,6 +63,7 @@ export function OverviewBlock() {
         <Documents idPrefix="account" />
       </Block>
       <StockWatches />
+      <DataRights />
     </div>
   );
 }
