@@ -126,6 +126,13 @@ async function person(app: FastifyInstance, t: TestDatabase, tag: string, digits
     .insertInto('driver_actions')
     .values({ store_id, action_id: `a-${tag}`, staff_id: null, device_id: null, trip_id: trip.id, kind: 'deliver', payload: JSON.stringify({ signature_png: `data:image/png;base64,SIG${tag}`, name: `${first} ${last}` }), answer_status: 200, answer: '{}', taken_at: iso, received_at: iso })
     .execute();
+  // Issue 31's customer record: a staff note about the shopper (naming them) and a staff view of their ID image.
+  await db.insertInto('customer_notes').values({ store_id, customer_id: id, staff_id: null, author_name: 'Olga Owner', text: `Asked for ${first} ${last}'s usual`, created_at: iso }).execute();
+  const uploadId = (await db.selectFrom('uploads').select('id').where('customer_id', '=', id).executeTakeFirstOrThrow()).id;
+  await db
+    .insertInto('document_views')
+    .values({ store_id, customer_id: id, upload_id: uploadId, document: 'id', order_id: orderIds[0], staff_id: null, staff_name: 'Olga Owner', staff_role: 'owner', viewed_at: iso })
+    .execute();
   return { token, id, phone: digits, e164, first, last, email, street, uploadPath, orderIds };
 }
 
