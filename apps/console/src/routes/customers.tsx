@@ -11,13 +11,17 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ORDER_STATUS_LABELS } from '@verdant/domain';
-import { Badge, ErrorNote, Loading, PageTitle } from '../components/ui.tsx';
+import { Badge, ErrorNote, Facts, Loading, PageTitle, RecordSection } from '../components/ui.tsx';
 import { api, errorText, query } from '../lib/api.ts';
 import { date, dateTime, money, titleCase } from '../lib/format.ts';
 import { useResource } from '../lib/use-resource.ts';
 import type { CustomerList, CustomerListItem, CustomerNote, CustomerProfile } from '../lib/types.ts';
 import { useStore, useTitle } from './layout.tsx';
 import { statusTone } from './queue.tsx';
+
+function Section(props: { title: string; children: ReactNode; testId?: string }) {
+  return <RecordSection {...props} idPrefix="customer" />;
+}
 
 const NOTE_MAX = 2000;
 
@@ -133,31 +137,6 @@ function CustomerCard({ customer: c, storeId, timeZone }: { customer: CustomerLi
         {c.orders_count === 0 ? 'No orders yet' : `${c.orders_count} ${c.orders_count === 1 ? 'order' : 'orders'}, last ${date(c.last_order_at, timeZone)}`}
       </p>
     </article>
-  );
-}
-
-function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
-  const id = `customer-${title.toLowerCase().replace(/\W+/g, '-')}`;
-  return (
-    <section aria-labelledby={id} className="card min-w-0" data-testid={testId}>
-      <h2 id={id} className="mb-3 text-lg font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
-
-function Facts({ rows }: { rows: [string, ReactNode][] }) {
-  return (
-    <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1">
-      {rows.map(([term, value]) => (
-        <div key={term} className="contents">
-          <dt className="font-medium text-stone-700">{term}</dt>
-          <dd className="[overflow-wrap:anywhere]">{value ?? '—'}</dd>
-        </div>
-      ))}
-    </dl>
   );
 }
 

@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import { CANCEL_REASON_LABELS, formatAddress, isSizeId, ORDER_STATUS_LABELS, sizeLongLabel, type CancelReason } from '@verdant/domain';
 import { slotLabel } from '@verdant/domain';
 import { Address } from '../components/Address.tsx';
-import { Badge, ErrorNote, Loading } from '../components/ui.tsx';
+import { Badge, ErrorNote, Facts, Loading, RecordSection } from '../components/ui.tsx';
 import { api } from '../lib/api.ts';
 import { dateTime, money, titleCase } from '../lib/format.ts';
 import { useResource } from '../lib/use-resource.ts';
@@ -16,29 +16,8 @@ import { OrderDeals } from './order-deals.tsx';
 import { HOLD_LABELS, statusTone } from './queue.tsx';
 import { VerificationPanel } from './verification.tsx';
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = `section-${title.toLowerCase().replace(/\W+/g, '-')}`;
-  return (
-    <section aria-labelledby={id} className="card min-w-0">
-      <h2 id={id} tabIndex={-1} className="mb-3 text-lg font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
-
-function Facts({ rows }: { rows: [string, ReactNode][] }) {
-  return (
-    <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1">
-      {rows.map(([term, value]) => (
-        <div key={term} className="contents">
-          <dt className="font-medium text-stone-700">{term}</dt>
-          <dd className="[overflow-wrap:anywhere]">{value ?? '—'}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+function Section(props: { title: string; children: ReactNode }) {
+  return <RecordSection {...props} idPrefix="section" />;
 }
 
 function grams(value: number | null | undefined): string {

@@ -24,6 +24,7 @@ import type { OutboxSignal } from '../outbox/signal.ts';
 import { pollLoop, type PollTurn } from '../jobs/poll-loop.ts';
 import { storeSiteUrl } from '../users/password-reset.ts';
 import { unsubscribeToken } from './link.ts';
+import { queueMessages } from '../notifications/queue.ts';
 
 export const BACK_IN_STOCK = 'back_in_stock';
 const PARALLEL = 8;
@@ -130,28 +131,21 @@ export function createAlertPlanner(options: AlertPlannerOptions): AlertPlanner {
     };
     const mail = w.channel === 'email' ? backInStockEmail(text) : null;
     const at = t.toISOString();
-    const inserted = await db
-      .insertInto('message_deliveries')
-      .values({
-        event_id: `stock_${w.id}_${w.restocked_at}`,
-        store_id: w.store_id,
-        order_id: null,
-        customer_id: w.customer_id,
-        channel: w.channel,
-        recipient,
-        template: BACK_IN_STOCK,
-        purpose: 'marketing',
-        subject: mail?.subject ?? null,
-        body: mail?.text ?? backInStockSms(text),
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: decision.at.toISOString(),
-        created_at: at,
-        updated_at: at,
-      })
-      .onConflict((oc) => oc.columns(['event_id', 'channel', 'recipient', 'template']).doNothing())
-      .executeTakeFirst();
-    return { closed: await close(w, 'queued'), queued: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 };
+    const message = {
+      event_id: `stock_${w.id}_${w.restocked_at}`,
+      store_id: w.store_id,
+      order_id: null,
+      customer_id: w.customer_id,
+      channel: w.channel,
+      recipient,
+      template: BACK_IN_STOCK,
+      purpose: 'marketing' as const,
+      subject: mail?.subject ?? null,
+      body: mail?.text ?? backInStockSms(text),
+      next_attempt_at: decision.at.toISOString(),
+    };
+    const queued = await queueMessages(db, [message], at);
+    return { closed: await close(w, 'queued'), queued: queued > 0 };
   }
 
   async function pass(turn: PollTurn): Promise<number> {

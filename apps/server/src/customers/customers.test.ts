@@ -12,6 +12,7 @@ import { loginCustomer } from '../../test-support/cart/testing.ts';
 import { lifecycleHarness, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
 import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
 import { planSearch, prefixEnd } from './directory.ts';
+import { customerRow } from '../../test-support/customers/rows.ts';
 
 const BASE = '/api/console/stores/1/customers';
 
@@ -52,7 +53,7 @@ describeEachDatabase('customer records', (getDb) => {
     const iso = h.clock.now.toISOString();
     const other = await db
       .insertInto('customers')
-      .values({ store_id: 2, phone: '+19165550144', email: 'zelda.other@customers.test', firstname: 'Zelda', lastname: 'Quillfeather', license_type: 'recreational', birthday: '1990-01-01', medcard_number: null, medcard_expiry: null, created_from: null, password_hash: null, id_review_reason: null, id_reviewed_by: null, id_reviewed_at: null, medcard_review_reason: null, medcard_reviewed_by: null, medcard_reviewed_at: null, created_at: iso, updated_at: iso })
+      .values(customerRow({ store_id: 2, phone: '+19165550144', email: 'zelda.other@customers.test', firstname: 'Zelda', lastname: 'Quillfeather' }, iso))
       .returning('id')
       .executeTakeFirstOrThrow();
     otherStore = other.id;
@@ -99,27 +100,12 @@ describeEachDatabase('customer records', (getDb) => {
     await h.db
       .insertInto('customers')
       .values(
-        Array.from({ length: 45 }, (_, i) => ({
-          store_id: 1,
-          phone: `+1916555${String(7000 + i).padStart(4, '0')}`,
-          email: null,
-          firstname: 'Pat',
-          lastname: `Pagetester${String(i).padStart(2, '0')}`,
-          license_type: 'recreational' as const,
-          birthday: '1990-01-01',
-          medcard_number: null,
-          medcard_expiry: null,
-          created_from: null,
-          password_hash: null,
-          id_review_reason: null,
-          id_reviewed_by: null,
-          id_reviewed_at: null,
-          medcard_review_reason: null,
-          medcard_reviewed_by: null,
-          medcard_reviewed_at: null,
-          created_at: iso,
-          updated_at: iso,
-        })),
+        Array.from({ length: 45 }, (_, i) =>
+          customerRow(
+            { store_id: 1, phone: `+1916555${String(7000 + i).padStart(4, '0')}`, email: null, firstname: 'Pat', lastname: `Pagetester${String(i).padStart(2, '0')}` },
+            iso,
+          ),
+        ),
       )
       .execute();
     const first = await search('pagetester');

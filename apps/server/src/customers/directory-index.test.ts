@@ -9,6 +9,7 @@ import { describeEachDatabase } from '../../test-support/databases.ts';
 import { seedDemo, readStoresFile } from '../seed/index.ts';
 import { DEMO_STORES_FILE } from '../config.ts';
 import { pageQuery, planSearch, searchCustomers } from './directory.ts';
+import { customerRow } from '../../test-support/customers/rows.ts';
 
 const COUNT = 10_000;
 const FIRST = ['Ana', 'Ben', 'Cleo', 'Dev', 'Eli', 'Fay', 'Gus', 'Hana', 'Ivo', 'Jo'];
@@ -24,27 +25,14 @@ describeEachDatabase('customer directory indexes', (getDb) => {
         .values(
           Array.from({ length: 500 }, (_, k) => {
             const i = start + k;
-            return {
+            const fields = {
               store_id: 1 + (i % 2),
               phone: `+1916${String(2000000 + i).padStart(7, '0')}`,
               email: `shopper${i}@index.test`,
               firstname: FIRST[i % FIRST.length],
               lastname: `Surname${i}`,
-              license_type: 'recreational' as const,
-              birthday: '1990-01-01',
-              medcard_number: null,
-              medcard_expiry: null,
-              created_from: null,
-              password_hash: null,
-              id_review_reason: null,
-              id_reviewed_by: null,
-              id_reviewed_at: null,
-              medcard_review_reason: null,
-              medcard_reviewed_by: null,
-              medcard_reviewed_at: null,
-              created_at: iso,
-              updated_at: iso,
             };
+            return customerRow(fields, iso);
           }),
         )
         .execute();

@@ -22,6 +22,7 @@ import { inWriteTransaction } from '../db/group-commit.ts';
 import type { Database } from '../db/schema.ts';
 import { toE164 } from '../users/phone.ts';
 import { remainingStops, storeOfId, tripDeliverySettings } from './progress.ts';
+import { queueMessages, type QueuedMessage } from '../notifications/queue.ts';
 
 type Db = Kysely<Database>;
 
@@ -93,25 +94,17 @@ async function tellNear(db: Db, store: Store, stopId: number, chosen: 'sms' | 'e
     const fallback = otherAddress
       ? (({ subject, body: text }) => ({ fallback_channel: other, fallback_recipient: otherAddress, fallback_subject: subject, fallback_body: text }))(render(other))
       : {};
-    await trx
-      .insertInto('message_deliveries')
-      .values({
-        event_id: `trip-stop-near:${stopId}`,
-        store_id: store.storeId,
-        order_id: order.id,
-        channel,
-        recipient: channel === 'sms' ? phone! : email!,
-        template: NEAR_TEMPLATE,
-        ...body,
-        ...fallback,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: iso,
-        created_at: iso,
-        updated_at: iso,
-      })
-      .onConflict((oc) => oc.columns(['event_id', 'channel', 'recipient', 'template']).doNothing())
-      .execute();
+    const message: QueuedMessage = {
+      event_id: `trip-stop-near:${stopId}`,
+      store_id: store.storeId,
+      order_id: order.id,
+      channel,
+      recipient: channel === 'sms' ? phone! : email!,
+      template: NEAR_TEMPLATE,
+      ...body,
+      ...fallback,
+    };
+    await queueMessages(trx, [message], iso);
     return true;
   });
 }

@@ -22,6 +22,7 @@ import { contactKey, mayMessage } from '../notifications/consent.ts';
 import { postEntry, type Db } from './ledger.ts';
 import { LOYALTY_SECTION } from './section.ts';
 import { every } from '../jobs/every.ts';
+import { queueMessages } from '../notifications/queue.ts';
 
 const DAY_MS = 86_400_000;
 const BATCH = 200;
@@ -100,12 +101,11 @@ export async function runLoyaltyJob(db: Db, stores: readonly Store[], now: Date)
           const decision = await mayMessage(trx, { storeId: store.storeId, customerId: a.customer_id, contact: m.recipient, channel: m.channel, purpose: 'marketing', now, timeZone: store.dispensarySettings.place_info.timezone });
           if (decision.send) rows.push({ ...m, next_attempt_at: decision.at.toISOString() });
         }
-        if (rows.length)
-          await trx
-            .insertInto('message_deliveries')
-            .values(rows.map((m) => ({ event_id: eventId, store_id: store.storeId, order_id: null, customer_id: a.customer_id, template: LOYALTY_REMINDER_TEMPLATE, ...m, purpose: 'marketing' as const, status: 'pending' as const, attempts: 0, created_at: iso, updated_at: iso })))
-            .onConflict((oc) => oc.columns(['event_id', 'channel', 'recipient', 'template']).doNothing())
-            .execute();
+        await queueMessages(
+          trx,
+          rows.map((m) => ({ event_id: eventId, store_id: store.storeId, order_id: null, customer_id: a.customer_id, template: LOYALTY_REMINDER_TEMPLATE, ...m, purpose: 'marketing' as const })),
+          iso,
+        );
         return true;
       });
       if (sent) result.reminded++;

@@ -27,6 +27,7 @@ import {
   type OrderMessageContext,
   type ShopperTemplate,
 } from './templates.ts';
+import { queueMessages } from './queue.ts';
 
 export interface StoreInfo {
   name: string;
@@ -215,22 +216,9 @@ export async function recordMessages(deps: PlanDeps, event: OutboxEvent): Promis
   const planned = await planMessages(deps, event);
   if (!planned.length) return 0;
   const at = (deps.now ?? (() => new Date()))().toISOString();
-  const result = await deps.db
-    .insertInto('message_deliveries')
-    .values(
-      planned.map((m) => ({
-        event_id: event.event_id,
-        store_id: event.store_id,
-        order_id: event.order_id,
-        ...m,
-        status: 'pending' as const,
-        attempts: 0,
-        next_attempt_at: at,
-        created_at: at,
-        updated_at: at,
-      })),
-    )
-    .onConflict((oc) => oc.columns(['event_id', 'channel', 'recipient', 'template']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0);
+  return queueMessages(
+    deps.db,
+    planned.map((m) => ({ event_id: event.event_id, store_id: event.store_id, order_id: event.order_id, ...m })),
+    at,
+  );
 }

@@ -16,6 +16,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, DeliveryChannel, Row } from '../db/schema.ts';
 import { mayMessage } from './consent.ts';
+import { queueMessages } from './queue.ts';
 
 /**
  * 15 minutes: carriers report most texts within seconds to a few minutes; a pickup order's "ready"
@@ -84,29 +85,21 @@ export async function writeFallback(deps: ReceiptDeps, row: FallbackSource): Pro
   });
   if (!decision.send) return false;
   const at = t.toISOString();
-  const result = await deps.db
-    .insertInto('message_deliveries')
-    .values({
-      event_id: row.event_id,
-      store_id: row.store_id,
-      order_id: row.order_id,
-      customer_id: row.customer_id,
-      channel: row.fallback_channel,
-      recipient: row.fallback_recipient,
-      template: row.template,
-      purpose: row.purpose,
-      subject: row.fallback_subject,
-      body: row.fallback_body,
-      fallback_of: row.id,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: decision.at.toISOString(),
-      created_at: at,
-      updated_at: at,
-    })
-    .onConflict((oc) => oc.columns(['event_id', 'channel', 'recipient', 'template']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  const fallback = {
+    event_id: row.event_id,
+    store_id: row.store_id,
+    order_id: row.order_id,
+    customer_id: row.customer_id,
+    channel: row.fallback_channel,
+    recipient: row.fallback_recipient,
+    template: row.template,
+    purpose: row.purpose,
+    subject: row.fallback_subject,
+    body: row.fallback_body,
+    fallback_of: row.id,
+    next_attempt_at: decision.at.toISOString(),
+  };
+  return (await queueMessages(deps.db, [fallback], at)) > 0;
 }
 
 export interface ReceiptOutcome {

@@ -16,6 +16,7 @@ import { staffTestApp } from '../../test-support/staff/app-for-tests.ts';
 import { consoleRoutesOf, type ConsoleRoute } from './guard.ts';
 import { roleCan } from './permissions.ts';
 import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
+import { customerRow } from '../../test-support/customers/rows.ts';
 
 // Each test sends a few requests per console route, a number that grows with every area added.
 vi.setConfig({ testTimeout: 120_000 });
@@ -91,27 +92,9 @@ describeEachDatabase('console access contract', (getDb) => {
     const now = new Date().toISOString();
     const customer = await t.db
       .insertInto('customers')
-      .values({
-        store_id: STORE_B,
-        phone: '+19165550142',
-        email: 'shopper-b@contract.test',
-        firstname: 'Bo',
-        lastname: 'Bee',
-        license_type: 'recreational',
-        birthday: '1990-01-01',
-        medcard_number: null,
-        medcard_expiry: null,
-        created_from: null,
-        password_hash: null,
-        id_review_reason: null,
-        id_reviewed_by: null,
-        id_reviewed_at: null,
-        medcard_review_reason: null,
-        medcard_reviewed_by: null,
-        medcard_reviewed_at: null,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(
+        customerRow({ store_id: STORE_B, phone: '+19165550142', email: 'shopper-b@contract.test', firstname: 'Bo', lastname: 'Bee' }, now),
+      )
       .returning('id')
       .executeTakeFirstOrThrow();
     realIds.customerId = customer.id;
