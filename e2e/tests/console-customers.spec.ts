@@ -41,17 +41,17 @@ test('a manager finds a customer by a phone with dashes, reads the record and ad
 
   await result.getByRole('link', { name: `Quinn ${lastname}` }).click();
   await expect(page.getByRole('heading', { level: 1, name: `Quinn ${lastname}` })).toBeVisible();
-  const orders = page.getByRole('region', { name: 'Orders' });
+  const orders = page.getByRole('region', { name: 'Orders', exact: true });
   await expect(orders.getByRole('link', { name: order.increment_id })).toBeVisible();
   await expect(orders).toContainText('Completed: 1, spent $');
-  await expect(page.getByRole('region', { name: 'Points' })).toContainText('Balance');
-  const consents = page.getByRole('region', { name: 'Consents' });
+  await expect(page.getByRole('region', { name: 'Points', exact: true })).toContainText('Balance');
+  const consents = page.getByRole('region', { name: 'Consents', exact: true });
   await expect(consents.getByRole('table', { name: 'Standing consent by channel and purpose' })).toBeVisible();
   await expect(consents.getByRole('row')).toHaveCount(5);
-  await expect(page.getByRole('region', { name: 'Verification' })).toContainText('Documents');
+  await expect(page.getByRole('region', { name: 'Verification', exact: true })).toContainText('Documents');
 
   // A note: sent empty it says so at the field; written, it is listed with the manager's name.
-  const notes = page.getByRole('region', { name: 'Staff notes' });
+  const notes = page.getByRole('region', { name: 'Staff notes', exact: true });
   await expect(notes).toContainText('No notes yet.');
   await notes.getByRole('button', { name: 'Add note' }).click();
   await expect(notes.getByRole('alert')).toHaveText('Write the note first.');
@@ -67,7 +67,7 @@ test('a manager finds a customer by a phone with dashes, reads the record and ad
   await expectNoAxeViolations(page);
   // Kept: read again from the server.
   await page.reload();
-  await expect(page.getByRole('region', { name: 'Staff notes' })).toContainText(note);
+  await expect(page.getByRole('region', { name: 'Staff notes', exact: true })).toContainText(note);
 
   // The same pages on a phone.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -95,11 +95,11 @@ test('a manager finds a customer by a phone with dashes, reads the record and ad
   await expectNoAxeViolations(bud);
   await budResult.getByRole('link', { name: `Quinn ${lastname}` }).click();
   await expect(bud.getByRole('heading', { level: 1, name: `Quinn ${lastname}` })).toBeVisible();
-  await expect(bud.getByRole('region', { name: 'Orders' }).getByRole('link', { name: order.increment_id })).toBeVisible();
-  await expect(bud.getByRole('region', { name: 'Orders' })).not.toContainText('spent');
-  await expect(bud.getByRole('region', { name: 'Points' })).toContainText('Balance');
-  await expect(bud.getByRole('region', { name: 'Consents' })).toContainText('Managers and owners see this part of the record.');
-  const budNotes = bud.getByRole('region', { name: 'Staff notes' });
+  await expect(bud.getByRole('region', { name: 'Orders', exact: true }).getByRole('link', { name: order.increment_id })).toBeVisible();
+  await expect(bud.getByRole('region', { name: 'Orders', exact: true })).not.toContainText('spent');
+  await expect(bud.getByRole('region', { name: 'Points', exact: true })).toContainText('Balance');
+  await expect(bud.getByRole('region', { name: 'Consents', exact: true })).toContainText('Managers and owners see this part of the record.');
+  const budNotes = bud.getByRole('region', { name: 'Staff notes', exact: true });
   await expect(budNotes).toContainText('Managers and owners see this part of the record.');
   await expect(budNotes.getByRole('button', { name: 'Add note' })).toHaveCount(0);
   await expect(bud.getByText(note)).toHaveCount(0);
