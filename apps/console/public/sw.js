@@ -63,8 +63,12 @@ self.addEventListener('message', (event) => {
   const data = event.data;
   if (!data || data.type !== 'keep' || !Array.isArray(data.urls)) return;
   event.waitUntil(
-    Promise.all(
-      data.urls.map(async (href) => {
+    Promise.all([
+      // A page whose navigation began before this worker was active, and was committed after the
+      // activate event's claim ran, is left uncontrolled (the registration says "activated", the page
+      // has no controller): claimed here, since the page that sends "keep" is a client by now.
+      self.clients.claim(),
+      ...data.urls.map(async (href) => {
         const url = new URL(href, self.location.origin);
         if (url.origin !== self.location.origin) return;
         let cacheName;
@@ -82,7 +86,7 @@ self.addEventListener('message', (event) => {
           // Offline already: kept at the next visit.
         }
       }),
-    ),
+    ]),
   );
 });
 
