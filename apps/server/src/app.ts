@@ -70,6 +70,9 @@ import { registerHoursRoutes } from './hours/routes.ts';
 import { storefrontHours } from './hours/storefront.ts';
 import { invalidatePagesOnSettingsSave, storefrontOptions } from './store-settings/storefront.ts';
 import { registerIntegration, type IntegrationRateLimit } from './integration/index.ts';
+import { createAppMetrics, type AppMetrics } from './metrics/app.ts';
+import { registerMetricsRoute } from './metrics/routes.ts';
+import { databaseInfo } from './db/registry.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -85,6 +88,8 @@ declare module 'fastify' {
     storeSettings: StoreSettings;
     /** Each store's deals (issue 28; deals/repository.ts): the active ones cached 1 s per node, dropped on a change. */
     deals: DealsRepository;
+    /** Issue 32: this node's figures for /metrics (metrics/app.ts). */
+    metrics: AppMetrics;
   }
   interface FastifyRequest {
     /** The store this request is for (host or store-code path prefix, spec §1/§2). */
@@ -99,7 +104,7 @@ export interface AppDeps {
     ServerConfig,
     'dataDir' | 'demoMode' | 'production' | 'logLevel' | 'redisUrl' | 'authSecret' | 'smsProvider' | 'smsHttpUrl'
   > &
-    Partial<Pick<ServerConfig, 'mailProvider' | 'mailHttpUrl' | 'mailReceipts' | 'smsReceipts' | 'messageStatusSecret' | 'messageReceiptWaitSeconds' | 'redisPrefix' | 'trustProxy' | 'catalogMaxStores' | 'catalogWarmStores'>>;
+    Partial<Pick<ServerConfig, 'mailProvider' | 'mailHttpUrl' | 'mailReceipts' | 'smsReceipts' | 'messageStatusSecret' | 'messageReceiptWaitSeconds' | 'redisPrefix' | 'trustProxy' | 'catalogMaxStores' | 'catalogWarmStores' | 'metricsToken'>>;
   registry: StoreRegistry;
   db: Kysely<Database>;
   /** Directory of the React Router build; omit to serve the API only (API tests). */
@@ -210,6 +215,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Builds nothing (issue 15): readiness does not wait for catalogues.
   await catalog.start();
   app.decorate('catalog', catalog);
+  // Issue 32: every answer counted by route group (metrics/app.ts), read at /metrics (metrics/routes.ts).
+  const metrics = createAppMetrics({ db: deps.db, catalog, pool: databaseInfo(deps.db)?.pool });
+  app.decorate('metrics', metrics);
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.observeRequest(request.method, request.routeOptions.url, request.url, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
+  registerMetricsRoute(app, metrics, deps.config.metricsToken);
   // A request that may read its store's catalogue (pages, sitemaps, the catalogue/URL/CMS/snapshot
   // and cart APIs) waits for it to be loaded (built on first need, one build for concurrent requests)
   // and holds it until its response, so handlers keep reading it synchronously (`catalog.catalog(id)`)
@@ -322,6 +335,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Loyalty points: the shopper's account and the hourly expiry job (issue 30).
   registerLoyaltyRoutes(app, { db: deps.db, stores: deps.registry.stores, now: deps.clock });
   const { hub } = await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });
+  metrics.setStreams(() => hub.listeners());
   registerRealtimeRoutes(app, { db: deps.db, hub, now: deps.clock });
   registerMessageRoutes(app, { db: deps.db });
   // Issue 30: the gateways' delivery reports and inbound texts (STOP).
@@ -351,6 +365,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const outputCache = new OutputCache();
+  metrics.setOutputCache(outputCache);
   app.decorate('invalidateStore', (storeId?: number) => {
     storefront.invalidate(storeId);
     outputCache.invalidate(storeId);
@@ -405,7 +420,7 @@ const catalogHolds = new WeakMap<FastifyRequest, (() => void)[]>();
  */
 function readsCatalogue(pathname: string): boolean {
   if (pathname.startsWith('/api/')) return /^\/api\/(catalog|url|cms|cart)(\/|$)/.test(pathname);
-  if (pathname.startsWith('/media/') || pathname.startsWith('/assets/')) return false;
+  if (pathname.startsWith('/media/') || pathname.startsWith('/assets/') || pathname === '/metrics') return false;
   return !STATIC_FILE.test(pathname);
 }
 const STATIC_FILE = /\.(js|mjs|css|map|png|jpe?g|gif|webp|avif|svg|ico|woff2?|ttf|txt|webmanifest|json)$/i;

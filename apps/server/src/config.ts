@@ -83,6 +83,14 @@ const envSchema = z.object({
    * storefront, or the multi-node tests, which run before the storefront is built).
    */
   SERVE_STOREFRONT: z.enum(['true', 'false']).default('true'),
+  /**
+   * Issue 32: where Prometheus reads /metrics. METRICS_TOKEN: on the node's port, with
+   * `Authorization: Bearer <token>`. METRICS_PORT: a second listener on METRICS_HOST (default
+   * 127.0.0.1) with no token. Neither: not served.
+   */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   // Issue 28: the demo stores' deals on first start (demo stores file only). `false`: they start
   // without deals — the browser journeys run so, their totals being about what each one tests;
   // journeys and tests about deals write their own.
@@ -121,6 +129,11 @@ export interface ServerConfig {
   messageReceiptWaitSeconds?: number;
   /** SERVE_STOREFRONT: false serves the API only (no storefront build needed). */
   serveStorefront: boolean;
+  /** METRICS_TOKEN: /metrics on the node's port behind this bearer token (issue 32). */
+  metricsToken?: string;
+  /** METRICS_PORT / METRICS_HOST: /metrics on a listener of its own, no token. */
+  metricsPort?: number;
+  metricsHost?: string;
   /** DEMO_DEALS: the demo deals are seeded with the demo catalogue (default true). */
   demoDeals?: boolean;
   /** CATALOG_MAX_STORES: loaded store catalogues per node (least recently used dropped beyond); 0 = unlimited. Unset in buildApp: unlimited. */
@@ -166,6 +179,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     mailReceipts: e.MAIL_RECEIPTS === 'true' && e.MAIL_PROVIDER === 'http',
     messageReceiptWaitSeconds: e.MESSAGE_RECEIPT_WAIT_SECONDS,
     serveStorefront: e.SERVE_STOREFRONT === 'true',
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     demoDeals: e.DEMO_DEALS === 'true',
     catalogMaxStores: e.CATALOG_MAX_STORES,
     catalogWarmStores: (e.CATALOG_WARM_STORES ?? '')

@@ -11,6 +11,7 @@ import { assertPortFree, PortInUseError } from './net/port-free.ts';
 import { ensureSeeded } from './seed/index.ts';
 import { ensureStoreScaffold } from './seed/scaffold.ts';
 import { buildApp } from './app.ts';
+import { startMetricsServer } from './metrics/routes.ts';
 import { ensureDemoStaff } from './staff/demo.ts';
 
 /**
@@ -94,6 +95,9 @@ async function main(): Promise<void> {
     process.exit(0);
   };
 
+  // Issue 32: /metrics on a port of its own (METRICS_PORT), for a scraper on the operators' network only.
+  const metricsServer = config.metricsPort ? await startMetricsServer(app.metrics, config.metricsPort, config.metricsHost) : undefined;
+  if (metricsServer) app.addHook('onClose', () => metricsServer.close());
   await app.listen({ port: config.port, host: config.host });
   const port = (app.server.address() as { port: number }).port;
   for (const store of registry.stores) app.log.info(`${store.name}: http://${store.storeCode}.localhost:${port}/`);

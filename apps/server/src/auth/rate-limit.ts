@@ -6,6 +6,7 @@
  */
 import { Redis } from 'ioredis';
 import { ApiError } from '../http/envelope.ts';
+import { trackRedis } from '../metrics/process.ts';
 
 export interface RateLimiter {
   /** Count one hit on `key`; false when this hit goes over `limit` within `windowMs`. */
@@ -58,6 +59,7 @@ export class RedisRateLimiter implements RateLimiter {
       maxRetriesPerRequest: 0,
       connectTimeout: REDIS_CONNECT_MS,
     });
+    trackRedis(this.redis, 'rate-limit');
     // Failures surface as 503 answers; without a listener ioredis prints every reconnect error.
     this.redis.on('error', () => undefined);
   }

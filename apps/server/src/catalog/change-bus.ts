@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
+import { trackRedis } from '../metrics/process.ts';
 
 export interface CatalogChange {
   storeId: number;
@@ -83,6 +84,7 @@ export interface RedisBusOptions {
 export function redisBus({ url, channel = DEFAULT_CHANNEL, name = 'verdant-catalog', onError }: RedisBusOptions): ChangeBus {
   const origin = randomUUID();
   const publisher = new Redis(url, { maxRetriesPerRequest: 3, connectionName: `${name}-pub`, lazyConnect: true });
+  trackRedis(publisher, 'catalogue-pub');
   const subscriber = new Redis(url, {
     connectionName: `${name}-sub`,
     lazyConnect: true,
@@ -91,6 +93,7 @@ export function redisBus({ url, channel = DEFAULT_CHANNEL, name = 'verdant-catal
     enableOfflineQueue: false,
     maxRetriesPerRequest: null,
   });
+  trackRedis(subscriber, 'catalogue-sub');
   const report = (error: Error) => onError?.(error);
   publisher.on('error', report);
   subscriber.on('error', report);

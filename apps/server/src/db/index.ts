@@ -39,6 +39,8 @@ export interface DatabaseHandle {
   dialect: SqlDialect;
   /** The PostgreSQL schema in use, or null (SQLite, or pg's default search_path). */
   schema: string | null;
+  /** PostgreSQL: the connection pool (read by /metrics). */
+  pool?: pg.Pool;
   destroy(): Promise<void>;
 }
 
@@ -48,7 +50,7 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Da
   const handle = options.databaseUrl
     ? await createPostgres(options.databaseUrl, options.schema)
     : createSqlite(options.dataDir);
-  registerDatabase(handle.db, { dialect: handle.dialect, schema: handle.schema });
+  registerDatabase(handle.db, { dialect: handle.dialect, schema: handle.schema, pool: handle.pool });
   return handle;
 }
 
@@ -143,7 +145,7 @@ async function createPostgres(databaseUrl: string, schema: string | undefined): 
     });
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', schema: schema ?? null, destroy: () => db.destroy() };
+  return { db, dialect: 'postgres', schema: schema ?? null, pool, destroy: () => db.destroy() };
 }
 
 /** The URL without its password, for error messages and logs. */

@@ -1,10 +1,13 @@
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import type { SqlDialect } from './migrations/helpers.ts';
 
 export interface DatabaseInfo {
   dialect: SqlDialect;
   /** The PostgreSQL schema in use, or null. */
   schema: string | null;
+  /** PostgreSQL: the pool under Kysely (its use is reported by /metrics). */
+  pool?: pg.Pool;
 }
 
 /**

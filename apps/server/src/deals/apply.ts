@@ -23,6 +23,7 @@ import { dealCatalogFacts } from './facts.ts';
 import { DEAL_FLOOR_SECTION } from './floor-section.ts';
 import { sectionOf } from '../store-settings/read.ts';
 import type { StoredDeal } from './repository.ts';
+import { countDealEvaluation } from '../metrics/process.ts';
 
 type Db = Kysely<Database>;
 
@@ -187,6 +188,7 @@ export async function evaluateStoreDeals(db: Db, input: EvaluateStoreDealsInput)
     pointsRedeemed: input.pointsRedeemed,
     categoryParents: catalog.categoryParents,
   };
+  countDealEvaluation('cart');
   const result = evaluateDeals(engineLines, prepared, ctx, await storeDealFloor(db, input.store));
   const byCode = new Map(input.deals.map((d) => [d.code, d]));
   const lineDiscounts = input.lines.map(() => 0);

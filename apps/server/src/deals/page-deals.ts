@@ -38,6 +38,7 @@ import {
 } from '@verdant/domain';
 import type { CartDealsEstimate, PageDeals } from '@verdant/web/context';
 import { kindOfTopCategory } from './kinds.ts';
+import { countDealEvaluation } from '../metrics/process.ts';
 
 /** A store's deals as the pages need them: records of the active deals, their redemptions (budgets) and the display setting. */
 export interface PageDealsSource {
@@ -183,6 +184,7 @@ export function estimateCartDeals(
     return [{ id: l.key, product: dealFactsOf(product, child, catalog), unitPriceCents: l.unitPrice, qty: l.qty }];
   });
   if (engineLines.length === 0) return none;
+  countDealEvaluation('page');
   const result = evaluateDeals(engineLines, source.records, ctx, dealFloorOf(source.floor));
   const byId = new Map(source.records.map((d) => [d.id, d]));
   return {

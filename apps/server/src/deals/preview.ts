@@ -36,6 +36,7 @@ import { loadProducts } from '../prices/loader.ts';
 import { storeDealFloor } from './apply.ts';
 import { dealCatalogFacts } from './facts.ts';
 import type { StoredDeal } from './repository.ts';
+import { countDealEvaluation } from '../metrics/process.ts';
 
 type Db = Kysely<Database>;
 
@@ -122,7 +123,9 @@ export async function previewDeal(
   };
   const others = input.others.map((d) => d.record).filter((d) => d.id !== draft.id);
   const floor = await storeDealFloor(db, store);
+  countDealEvaluation('preview');
   const without = evaluateDeals(lines, others, ctx, floor);
+  countDealEvaluation('preview');
   const withDraft = evaluateDeals(lines, [...others, draft], ctx, floor);
   const mine = withDraft.applied.find((a) => a.dealId === draft.id);
   const missed = withDraft.notApplied.find((n) => n.dealId === draft.id);
@@ -196,6 +199,7 @@ export async function checkCart(
   const { lines, names, unknown, categoryParents } = await sampleCart(db, input.store, input.cart, input.at);
   const records = input.deals.map((d) => d.record);
   const byCode = new Map(records.map((r) => [r.id, r]));
+  countDealEvaluation('preview');
   const result = evaluateDeals(
     lines,
     records,

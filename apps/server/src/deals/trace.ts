@@ -24,6 +24,7 @@ import { customerKeyOf, storeDealFloor, windowStart } from './apply.ts';
 import { dealCatalogFacts } from './facts.ts';
 import { orderLineDeals } from './order-lines.ts';
 import { storeTimeZone } from './preview.ts';
+import { countDealEvaluation } from '../metrics/process.ts';
 
 type Db = Kysely<Database>;
 
@@ -122,6 +123,7 @@ export async function orderDealTrace(db: Db, store: Store, orderId: number): Pro
     usage[record.id] = u;
   }
 
+  countDealEvaluation('trace');
   const result = evaluateDeals(
     lines,
     records,

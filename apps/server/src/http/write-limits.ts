@@ -13,6 +13,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, onRequestHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import { ApiError } from './envelope.ts';
+import { trackRedis } from '../metrics/process.ts';
 
 export interface WriteLimitConfig {
   /** Writes per client address and window; 0 turns the limit off. */
@@ -64,6 +65,7 @@ export async function registerWriteLimits(app: FastifyInstance, opts: WriteLimit
       connectTimeout: 2000,
       connectionName: 'verdant-write-limits',
     });
+    trackRedis(redis, 'write-limit');
     let down = false;
     redis.on('error', (err: Error) => {
       if (down) return;

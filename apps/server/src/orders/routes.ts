@@ -3,7 +3,7 @@
  * `idempotency_key` or in the `Idempotency-Key` header; a repeat of a placed order answers the
  * first order's response (header `Idempotent-Replayed: true`), a reuse with another payload 422.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { CommerceContext } from '../commerce-context.ts';
 import { ApiError } from '../http/envelope.ts';
@@ -37,6 +37,16 @@ export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): v
       },
     },
     async (request, reply) => {
+    try {
+      return await saveOrder(request, reply);
+    } catch (err) {
+      // Issue 32: refusals by reason on /metrics (verdant_orders_refused_total).
+      if (err instanceof ApiError && app.hasDecorator('metrics')) app.metrics.orderRefused(refusalReason(err));
+      throw err;
+    }
+  });
+
+  async function saveOrder(request: FastifyRequest, reply: FastifyReply) {
     const input = parseOr400(orderSaveSchema, request.body, 'shopper');
     const header = request.headers['idempotency-key'];
     const fromHeader = typeof header === 'string' && header !== '' ? header.trim() : undefined;
@@ -58,8 +68,11 @@ export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): v
     const age = app.hasDecorator('storeSettings') ? (await app.storeSettings.get(request.store.storeId, AGE_SECTION)).value : undefined;
     const answer = await placeOrder(c.db, request.store, input, key, hash, viewer, c.now(), age);
     if (answer.replayed) reply.header('idempotent-replayed', 'true');
-    // The order's events were committed with it: the console hears at once (outbox/signal.ts).
-    else if (app.hasDecorator('outbox')) app.outbox.kick();
+    else {
+      if (app.hasDecorator('metrics')) app.metrics.orderPlaced(input.order_type);
+      // The order's events were committed with it: the console hears at once (outbox/signal.ts).
+      if (app.hasDecorator('outbox')) app.outbox.kick();
+    }
     // Stock went down: listings and searches must stop offering what sold out. The index update
     // (milliseconds) runs after the answer; a failure only delays it until the next change.
     if (answer.stockChanged.length && app.hasDecorator('catalog')) {
@@ -68,5 +81,17 @@ export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): v
         .catch((err) => request.log.warn({ err }, 'catalogue update after order failed'));
     }
     return reply.code(answer.status).send(answer.body);
-  });
+  }
 }
+
+/** What a refused order is counted under: the answer's error code, the message's name, or its status. */
+export function refusalReason(err: ApiError): string {
+  if (err.extra?.errorCode) return err.extra.errorCode;
+  const named = MESSAGE_NAMES.get(err.message);
+  if (named) return named;
+  return STATUS_REASONS[err.statusCode] ?? `status_${err.statusCode}`;
+}
+const MESSAGE_NAMES = new Map<string, string>(
+  Object.entries(M).flatMap(([name, text]) => (typeof text === 'string' ? [[text, name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] as const] : [])),
+);
+const STATUS_REASONS: Record<number, string> = { 400: 'invalid_order', 401: 'token_invalid', 409: 'unavailable', 422: 'idempotency_key_reused' };

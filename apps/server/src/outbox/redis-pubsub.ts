@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { trackRedis } from '../metrics/process.ts';
 
 export interface PubSub {
   /** This node's id: messages carry it so a node can ignore its own. */
@@ -40,6 +41,7 @@ export function redisPubSub({ url, name = 'verdant-outbox', onError, onResubscri
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
   });
+  trackRedis(publisher, 'outbox-pub');
   const subscriber = new Redis(url, {
     connectionName: `${name}-sub`,
     lazyConnect: true,
@@ -47,6 +49,7 @@ export function redisPubSub({ url, name = 'verdant-outbox', onError, onResubscri
     enableOfflineQueue: false,
     maxRetriesPerRequest: null,
   });
+  trackRedis(subscriber, 'outbox-sub');
   const report = (err: Error) => onError?.(err);
   publisher.on('error', report);
   subscriber.on('error', report);
