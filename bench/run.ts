@@ -23,12 +23,13 @@ import { runFourTwentySuite } from './suites/four-twenty.ts';
 import { runCatalogChangeSuite } from './suites/catalog-change.ts';
 import { runDealsSuite } from './suites/deals.ts';
 import { runDealsServerSuite } from './suites/deals-server.ts';
+import { runStartupSuite } from './suites/startup.ts';
 
 const BENCH_USAGE = [
   'Usage: npm run bench   (builds first; on a build made before: node --import tsx bench/run.ts)',
   '  BENCH_ONLY=<suites>  a comma-separated subset of the suites.',
   '    In a plain run: http, search, precision, commerce, lighthouse, console-stream, console-orders,',
-  '                    import, propagation, integration, render, deals, deals-server, change',
+  '                    import, propagation, integration, render, deals, deals-server, change, startup',
   '    Only when named: scale, offline, fourtwenty',
   '  BENCH_SECONDS        length of each HTTP run (default 8)',
   'Prints tables and writes bench/results/latest.json. Every suite and its variables: docs/developers/benchmarks.md;',
@@ -67,6 +68,8 @@ if (wanted('deals')) results.suites.deals = await runDealsSuite();
 if (wanted('deals-server')) results.suites.dealsServer = await runDealsServerSuite();
 // What one stock change costs a node's catalogue, against a whole-store rebuild (issue 15, the 4/20 run).
 if (wanted('change')) results.suites.catalogChange = await runCatalogChangeSuite();
+// The compiled server against the TypeScript loader: time to ready, first page, memory (issue 32).
+if (wanted('startup')) results.suites.startup = await runStartupSuite();
 // Many stores on one node (issue 15): BENCH_SCALE_STORES × BENCH_SCALE_PRODUCTS, default 150 × 2,000.
 // Only when asked by name (BENCH_ONLY=scale): it seeds ~1 GB and, until issue 15's lazy catalogue
 // lands, the default size runs for minutes into Node's heap limit (bench/SCALE.md).

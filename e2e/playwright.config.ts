@@ -58,7 +58,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: [
     {
-      command: 'node --import tsx apps/server/src/main.ts',
+      command: 'node --enable-source-maps apps/server/dist/main.mjs',
       cwd: path.resolve(import.meta.dirname, '..'),
       url: `http://127.0.0.1:${E2E_PORT}/api/health`,
       timeout: 120_000,
@@ -73,7 +73,7 @@ export default defineConfig({
     {
       // The deals journeys' own server (issue 28): the demo stores with their demo deals, as
       // `npm start` ships them, on a database of its own, so no other journey meets a deal.
-      command: 'node --import tsx apps/server/src/main.ts',
+      command: 'node --enable-source-maps apps/server/dist/main.mjs',
       cwd: path.resolve(import.meta.dirname, '..'),
       url: `http://127.0.0.1:${DEALS_PORT}/api/health`,
       timeout: 120_000,
@@ -83,7 +83,7 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
-      command: 'node --import tsx apps/server/src/main.ts',
+      command: 'node --enable-source-maps apps/server/dist/main.mjs',
       cwd: path.resolve(import.meta.dirname, '..'),
       url: `http://127.0.0.1:${MESSAGES_PORT}/api/health`,
       timeout: 120_000,

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// Issue 32: production runs compiled JavaScript, not a TypeScript loader. esbuild bundles the server
+// and our own packages (@verdant/*, TypeScript sources) into apps/server/dist/*.mjs; every npm package
+// stays an import from node_modules (native modules such as better-sqlite3 and sharp cannot be bundled,
+// and the lockfile already pins them). Source maps point stack traces at the .ts files.
+//
+// The bundles sit in apps/server/dist/, as deep as apps/server/src/: config.ts finds the repository
+// root three directories up from itself, in either place.
+import { build } from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const entries = {
+  server: 'apps/server/src/main.ts',
+  seed: 'apps/server/src/cli/seed.ts',
+  migrate: 'apps/server/src/cli/migrate.ts',
+  staff: 'apps/server/src/cli/staff.ts',
+  import: 'apps/server/src/menu-import/cli.ts',
+  'api-key': 'apps/server/src/integration/cli.ts',
+};
+
+/** Bare imports of npm packages stay imports; ours (@verdant/*) and relative ones are bundled. */
+const externalPackages = {
+  name: 'external-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('@verdant/')) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+const started = Date.now();
+await build({
+  absWorkingDir: root,
+  entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.join(root, file)])),
+  outdir: path.join(root, 'apps/server/dist'),
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  // One file per entry, no shared chunks: a chunk would sit a directory deeper, and config.ts finds
+  // the repository root by its own depth.
+  splitting: false,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  jsx: 'automatic',
+  logLevel: 'warning',
+  plugins: [externalPackages],
+});
+// A bundle's imports of npm packages are evaluated before any of its own code, so main.ts's first
+// line (env.ts: NODE_ENV before React picks its build) would come too late: main.mjs sets it, then
+// loads the server.
+fs.writeFileSync(
+  path.join(root, 'apps/server/dist/main.mjs'),
+  "// Written by scripts/build-server.mjs (see apps/server/src/env.ts).\nprocess.env.NODE_ENV ??= 'production';\nawait import('./server.mjs');\n",
+);
+console.log(`server compiled to apps/server/dist/ in ${Date.now() - started} ms`);
