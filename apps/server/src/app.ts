@@ -73,6 +73,7 @@ import { registerIntegration, type IntegrationRateLimit } from './integration/in
 import { createAppMetrics, type AppMetrics } from './metrics/app.ts';
 import { registerMetricsRoute } from './metrics/routes.ts';
 import { databaseInfo } from './db/registry.ts';
+import { withRequestId } from './http/request-context.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -131,6 +132,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // A broken escape in the path (`/api/catalog/product/%ZZ`) answers the envelope, pages too.
     frameworkErrors,
   });
+  // Issue 32: the request id known to everything the request runs (http/request-context.ts), first of all hooks.
+  app.addHook('onRequest', (request, _reply, done) => withRequestId(request.id, done));
   // JSON-object bodies only on the API, before any route exists (its onRoute hook sees them all).
   installBodyPolicy(app);
   installOpenApiCollector(app); // OpenAPI document of every route registered after this (openapi/).

@@ -42,6 +42,8 @@ export interface MessageSenderOptions {
   timeZoneOf?: (storeId: number) => string | undefined;
   /** How long a sent message waits for its provider's receipt before the fallback (default RECEIPT_WAIT_MS). */
   receiptWaitMs?: number;
+  /** Issue 32: a line per message sent or failed, with the request id of the event that caused it (`reqId`). */
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
 export const NO_CONSENT_ERROR = 'Not sent: no consent';
@@ -184,6 +186,7 @@ export function createMessageSender(options: MessageSenderOptions): MessageSende
         })
         .where('id', '=', row.id)
         .execute();
+      if (options.log) options.log.warn({ ...(await traceOf(row)), attempt: attempts, givenUp: giveUp, err: (err as Error)?.message }, 'message not sent');
       // Given up: the message goes by the other channel where it can.
       if (giveUp) await writeFallback(receiptDeps, row);
       return;
@@ -205,6 +208,13 @@ export function createMessageSender(options: MessageSenderOptions): MessageSende
       })
       .where('id', '=', row.id)
       .execute();
+    if (options.log) options.log.info({ ...(await traceOf(row)), provider: sent.provider }, 'message sent');
+  }
+
+  /** What a log line says of a message: its row, event and the request id of the event's request. */
+  async function traceOf(row: Row) {
+    const event = await db.selectFrom('outbox_events').select('request_id').where('event_id', '=', row.event_id).executeTakeFirst();
+    return { reqId: event?.request_id ?? undefined, messageId: row.id, eventId: row.event_id, channel: row.channel, template: row.template };
   }
 
   /** Sent rows whose receipt did not come in time: their fallback (./receipts.ts). */

@@ -70,6 +70,9 @@ export function registerOrderRoutes(app: FastifyInstance, c: CommerceContext): v
     if (answer.replayed) reply.header('idempotent-replayed', 'true');
     else {
       if (app.hasDecorator('metrics')) app.metrics.orderPlaced(input.order_type);
+      // Issue 32: the line the request id is followed from (the outbox, messages and webhooks log it too).
+      const placed = (answer.body as { result: { order_id: number; increment_id: string } }).result;
+      request.log.info({ store: request.store.storeCode, orderId: placed.order_id, order: placed.increment_id }, 'order placed');
       // The order's events were committed with it: the console hears at once (outbox/signal.ts).
       if (app.hasDecorator('outbox')) app.outbox.kick();
     }

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { OrderEventPayload, OutboxEventType } from '@verdant/domain/console-api';
 import type { Database } from '../db/schema.ts';
+import { currentRequestId } from '../http/request-context.ts';
 
 // The event types and the order event's payload are the console's contract too (its live stream).
 export { OUTBOX_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type OrderEventPayload, type OutboxEventType } from '@verdant/domain/console-api';
@@ -33,7 +34,16 @@ export async function appendOutboxEvent(trx: Kysely<Database>, event: NewOutboxE
   const eventId = newEventId();
   await trx
     .insertInto('outbox_events')
-    .values({ event_id: eventId, store_id: event.storeId, type: event.type, order_id: event.orderId, payload: JSON.stringify(event.payload), created_at: event.at })
+    .values({
+      event_id: eventId,
+      store_id: event.storeId,
+      type: event.type,
+      order_id: event.orderId,
+      payload: JSON.stringify(event.payload),
+      created_at: event.at,
+      // Issue 32: the request that caused it, followed into the messages and webhooks it sets off.
+      request_id: currentRequestId() ?? null,
+    })
     .execute();
   return eventId;
 }

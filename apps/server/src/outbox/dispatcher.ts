@@ -104,6 +104,7 @@ export async function registerOutboxDispatcher(app: FastifyInstance, deps: Outbo
     sms,
     mailer,
     onError: warn('message sender'),
+    log: app.log,
     timeZoneOf: (id) => stores.get(id)?.timezone,
     ...(deps.config.messageReceiptWaitSeconds ? { receiptWaitMs: deps.config.messageReceiptWaitSeconds * 1000 } : {}),
   });

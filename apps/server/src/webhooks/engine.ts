@@ -36,6 +36,8 @@ export interface WebhookEngineOptions {
   now?: () => Date;
   random?: () => number;
   onError?: (err: unknown) => void;
+  /** One info line per attempt (issue 32: with the event's request id). */
+  log?: SenderOptions['log'];
 }
 
 export interface WebhookEngine {
@@ -70,6 +72,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
     timeoutMs,
     leaseMs: timeoutMs + 30_000,
     random: options.random,
+    log: options.log,
   };
   const FANOUT_BATCH = 100;
 

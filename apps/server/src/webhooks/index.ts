@@ -48,6 +48,7 @@ export function registerWebhooks(app: FastifyInstance, deps: WebhookDeps): void 
     retrySchedule: scheduleFromEnv(env.WEBHOOK_RETRY_SCHEDULE_MS),
     pollMs: env.WEBHOOK_POLL_MS ? Number(env.WEBHOOK_POLL_MS) : undefined,
     onError: (err) => app.log.warn({ err }, 'webhook engine pass failed'),
+    log: app.log,
     ...deps.engine,
   });
   app.decorate('webhooks', engine);

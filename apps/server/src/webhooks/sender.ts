@@ -26,6 +26,8 @@ export interface SenderOptions {
   /** How long a claim holds; must exceed timeoutMs so a slow attempt is not sent twice. */
   leaseMs: number;
   random?: () => number;
+  /** Issue 32: one line per attempt, with the request id of the event's request (`reqId`). */
+  log?: { info(obj: object, msg: string): void };
 }
 
 /** What a receiver's answer may say back, at most (the log keeps 500 characters of it). */
@@ -105,6 +107,7 @@ export async function attemptDelivery(o: SenderOptions, deliveryId: number): Pro
       'ev.type',
       'ev.payload',
       'ev.created_at as event_at',
+      'ev.request_id',
     ])
     .where('d.id', '=', deliveryId)
     .executeTakeFirst();
@@ -122,9 +125,13 @@ export async function attemptDelivery(o: SenderOptions, deliveryId: number): Pro
   // The body is the same on every attempt (its timestamp is the event's); the signature's is now.
   const body = JSON.stringify({ type: row.type, timestamp: row.event_at, data: JSON.parse(row.payload) });
   const t0 = performance.now();
-  const outcome = await post(o, row.url, row.event_id, body, activeSecrets(row, started));
+  const outcome = await post(o, row.url, row.event_id, body, activeSecrets(row, started), row.request_id);
   const durationMs = Math.round(performance.now() - t0);
   const attempt = row.attempts + 1;
+  o.log?.info(
+    { reqId: row.request_id ?? undefined, eventId: row.event_id, deliveryId, endpointId: row.endpoint_id, attempt, status: outcome.statusCode, ms: durationMs },
+    'webhook attempt',
+  );
   const at = o.now();
   await o.db
     .insertInto('webhook_attempts')
@@ -191,13 +198,19 @@ async function disableForGone(o: SenderOptions, endpointId: number, deliveryId: 
   });
 }
 
-async function post(o: SenderOptions, url: string, id: string, body: string, secrets: string[]): Promise<Outcome> {
+async function post(o: SenderOptions, url: string, id: string, body: string, secrets: string[], requestId: string | null): Promise<Outcome> {
   const problem = await webhookUrlProblem(url, o.urlPolicy);
   if (problem) return { statusCode: null, error: problem, excerpt: null, retryAfter: null };
   try {
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'Verdant-Webhooks/1', ...signedHeaders(secrets, id, o.now(), body) },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Verdant-Webhooks/1',
+        // Issue 32: the id of the shopper's or staff member's request that caused the event, for the receiver's logs.
+        ...(requestId ? { 'x-request-id': requestId } : {}),
+        ...signedHeaders(secrets, id, o.now(), body),
+      },
       body,
       // Receivers answer; they do not send us elsewhere (a redirect could lead inside the network).
       redirect: 'manual',

@@ -116,6 +116,8 @@ export interface OutboxEventsTable {
   pushed_at: Timestamp | null;
   messages_at: Timestamp | null;
   webhooks_at: Timestamp | null;
+  /** Migration 0045 (issue 32): the id of the request that wrote it, null when none did. */
+  request_id: Defaulted<string | null>;
 }
 
 export type DeliveryChannel = 'sms' | 'email';
