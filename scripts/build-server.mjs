@@ -15,6 +15,8 @@ const entries = {
   server: 'apps/server/src/main.ts',
   seed: 'apps/server/src/cli/seed.ts',
   migrate: 'apps/server/src/cli/migrate.ts',
+  backup: 'apps/server/src/cli/backup.ts',
+  restore: 'apps/server/src/cli/restore.ts',
   staff: 'apps/server/src/cli/staff.ts',
   import: 'apps/server/src/menu-import/cli.ts',
   'api-key': 'apps/server/src/integration/cli.ts',
