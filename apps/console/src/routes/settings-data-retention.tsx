@@ -219,6 +219,7 @@ function RetentionRuns({ storeId, timeZone }: { storeId: number; timeZone: strin
                 <th scope="col">Outcome</th>
                 <th scope="col">ID images deleted</th>
                 <th scope="col">Card images deleted</th>
+                <th scope="col">Orders purged</th>
               </tr>
             </thead>
             <tbody>
@@ -229,6 +230,7 @@ function RetentionRuns({ storeId, timeZone }: { storeId: number; timeZone: strin
                   <td className="[overflow-wrap:anywhere]">{r.status === 'failed' ? `Failed: ${r.error ?? ''}` : r.status === 'running' ? 'Running' : 'Done'}</td>
                   <td>{r.id_images_deleted}</td>
                   <td>{r.medcard_images_deleted}</td>
+                  <td>{r.orders_purged ?? 0}</td>
                 </tr>
               ))}
             </tbody>
