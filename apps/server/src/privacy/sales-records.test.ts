@@ -54,6 +54,8 @@ describeEachDatabase('sales records past their period', (getDb) => {
     expect(await count('order_items', done.id)).toBe(1);
     expect(await count('order_events', done.id)).toBeGreaterThan(0);
     const taxLines = await count('order_tax_lines', done.id);
+    const retryAnswer = () => h.db.selectFrom('idempotency_keys').select('id').where('key', '=', before.idempotency_key).executeTakeFirst();
+    expect(await retryAnswer()).toBeDefined();
     expect(taxLines).toBeGreaterThan(0);
     const report = async () => (await h.get(`/api/console/stores/1/reports/daily?from=${day}&to=${day}`)).body.result;
     const filed = await report();
@@ -101,6 +103,7 @@ describeEachDatabase('sales records past their period', (getDb) => {
     expect(await count('order_items', done.id)).toBe(0);
     expect(await count('order_events', done.id)).toBe(0);
     expect(await count('order_tax_lines', done.id)).toBe(taxLines);
+    expect(await retryAnswer()).toBeUndefined();
     expect((await orderRow(cancelled.id)).purged_at).toBe(at.toISOString());
     // Open, on a delivery stop (its own record-retention period), younger: whole.
     for (const o of [open, delivered, younger]) {

@@ -10,7 +10,7 @@
  * store's daily report, which sums the orders' totals and their tax lines by day; deleting the rows
  * would make a re-run of a filed period disagree with what was filed. What goes is everything that
  * says who bought what: the lines, the timeline, the messages sent, the names, phone, e-mail, street,
- * date of birth, search keys, car, staff who opened it. What stays: number, store, status, order and
+ * date of birth, search keys, car, staff who opened it, the order save's stored retry answer. What stays: number, store, status, order and
  * licence type, payment method, the dates, the money columns (subtotal, discounts, taxes, fee, total),
  * the tax lines (order_tax_lines: code, rate, taxable amount, amount) and the place of sale (city,
  * region, ZIP: the tax jurisdiction).
@@ -25,6 +25,7 @@
  */
 import { FINAL_STATUSES, retentionCutoff, salesRecordExpired } from '@verdant/domain';
 import type { Db } from '../orders/lifecycle/store-facts.ts';
+import { ORDER_SCOPE } from '../orders/idempotency.ts';
 import { keepPlace } from './personal-data.ts';
 
 const BATCH = 200;
@@ -88,7 +89,7 @@ async function purgeBatch(db: Db, storeId: number, ids: number[], iso: string): 
       .where('status', 'in', [...FINAL_STATUSES])
       // An order on a delivery stop waits for the delivery records' own period (record-retention).
       .where((eb) => eb.not(eb.exists(eb.selectFrom('trip_stops').select('trip_stops.id').whereRef('trip_stops.order_id', '=', 'orders.id'))))
-      .returning(['id', 'shipping_address', 'billing_address'])
+      .returning(['id', 'idempotency_key', 'shipping_address', 'billing_address'])
       .execute();
     if (claimed.length === 0) return 0;
     const mine = claimed.map((c) => c.id);
@@ -101,6 +102,8 @@ async function purgeBatch(db: Db, storeId: number, ids: number[], iso: string): 
           .execute();
     await trx.deleteFrom('order_items').where('order_id', 'in', mine).execute();
     await trx.deleteFrom('order_events').where('order_id', 'in', mine).execute();
+    // The order save's stored answer (for a retry of the same key) repeats the shopper's details.
+    await trx.deleteFrom('idempotency_keys').where('scope', '=', ORDER_SCOPE).where('store_id', '=', storeId).where('key', 'in', claimed.map((c) => c.idempotency_key)).execute();
     await trx.deleteFrom('message_deliveries').where('store_id', '=', storeId).where('order_id', 'in', mine).execute();
     await trx.updateTable('outbox_events').set({ payload: JSON.stringify({ purged_at: iso }) }).where('order_id', 'in', mine).execute();
     // The deal's counts stay (a deal's history); the shopper's phone key goes.

@@ -139,6 +139,17 @@ describeEachDatabase('the store-wide export', (getDb) => {
     for (const f of EXPORT_FILES) expect(small.json(f.name)).toEqual(whole.json(f.name));
   });
 
+  it('a download abandoned after its first bytes stops reading, without an error', async () => {
+    const errors: unknown[] = [];
+    const stream = storeExportStream({ db: h.db, store: { id: 1, code: 'downtown', name: 'Downtown' }, now: h.clock.now, pageSize: 1 }, (e) => errors.push(e));
+    const first = await new Promise<Buffer>((resolve) => stream.once('data', resolve));
+    expect(first.length).toBeGreaterThan(0);
+    stream.destroy();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(errors).toEqual([]);
+    expect(stream.destroyed).toBe(true);
+  });
+
   it('docs/operators/export.md names every file and every column', () => {
     const doc = readFileSync(new URL('../../../../docs/operators/export.md', import.meta.url), 'utf8');
     const missing = EXPORT_FILES.flatMap((f) => [`${f.name}.csv`, ...f.columns.map((c) => `\`${c.name}\``)].filter((n) => !doc.includes(n)).map((n) => `${f.name}: ${n}`));
