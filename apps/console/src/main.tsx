@@ -58,6 +58,8 @@ const lazyPages = {
   endOfDay: page(() => import('./routes/delivery-records.tsx'), 'EndOfDayPage'),
   recordRetention: page(() => import('./routes/settings-record-retention.tsx'), 'RecordRetentionSettingsPage'),
   dataRetention: page(() => import('./routes/settings-data-retention.tsx'), 'DataRetentionSettingsPage'),
+  // Issue 31: the store-wide export (owners).
+  storeData: page(() => import('./routes/store-data.tsx'), 'StoreDataPage'),
   loyalty: page(() => import('./routes/settings-loyalty.tsx'), 'LoyaltySettingsPage'),
   // Issue 30: review moderation and the store's switch for reviews.
   reviews: page(() => import('./routes/reviews.tsx'), 'ReviewsPage'),
@@ -140,6 +142,7 @@ const routes: RouteObject[] = [
               { path: 'delivery-records/end-of-day', ...lazy('endOfDay') },
               { path: 'settings-record-retention', ...lazy('recordRetention') },
               { path: 'settings-data-retention', ...lazy('dataRetention') },
+              { path: 'store-data', ...lazy('storeData') },
               { path: 'settings-loyalty', ...lazy('loyalty') },
               { path: 'reviews', ...lazy('reviews') },
               { path: 'customers', ...lazy('customers') },

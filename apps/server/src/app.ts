@@ -37,6 +37,7 @@ import { registerNewsletterRoutes } from './newsletter/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { registerPrivacyRoutes } from './privacy/routes.ts';
 import { registerDataRightsRoutes } from './privacy/rights-routes.ts';
+import { registerStoreExportRoutes } from './store-export/routes.ts';
 import { createStorefrontServices } from './ssr/services.ts';
 import { loadWebBuild, registerSsr } from './ssr/mount.ts';
 import { trackOrderFor } from './ssr/order-tracking.ts';
@@ -311,6 +312,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPrivacyRoutes(app, { db: deps.db, storeIds: deps.registry.stores.map((s) => s.storeId), now: deps.clock });
   // Issue 31: the shopper's data export and account deletion (privacy/rights-routes.ts).
   registerDataRightsRoutes(app);
+  // Issue 31: the store-wide export for owners (store-export/routes.ts).
+  registerStoreExportRoutes(app, { db: deps.db, now: deps.clock });
   registerOrderLifecycle(app, { db: deps.db, now: deps.clock });
   registerWebhooks(app, { db: deps.db, production: deps.config.production });
   // Issue 14: a saved hours, zones or age section drops the store's cached pages (what they show of it).

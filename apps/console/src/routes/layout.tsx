@@ -203,6 +203,8 @@ export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
                     {item(`/stores/${store.id}/delivery-records`, 'Delivery records', false)}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-record-retention`, 'Record retention')}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings-data-retention`, 'Data retention')}
+                    {/* store:export: owners only, as the server checks it (issue 31). */}
+                    {staff?.role === 'owner' && item(`/stores/${store.id}/store-data`, 'Download store data')}
                     {can(staff, 'webhooks:manage') && item(`/stores/${store.id}/webhooks`, 'Webhooks')}
                     {/* api-keys:manage: managers and owners, as the server checks it. */}
                     {(staff?.role === 'owner' || staff?.role === 'manager') && item(`/stores/${store.id}/api-keys`, 'API keys')}

@@ -103,7 +103,7 @@ export function DataRetentionSettingsPage() {
       <PageTitle>Data retention</PageTitle>
       <p className="mb-2 max-w-3xl text-stone-700">
         What the store keeps about its shoppers and for how long. Now: ID images are {kept(saved.idImageDays)}; medical card images are{' '}
-        {kept(saved.medicalCardImageDays)}; orders are kept {saved.salesRecordYears} years as sales records. The decision on a document (verified or
+        {kept(saved.medicalCardImageDays)}; orders are kept whole {saved.salesRecordYears} years as sales records, then reduced to their anonymous totals (an order still on a delivery record waits for it). The decision on a document (verified or
         rejected, by whom, when) is always kept.
       </p>
       <p className="mb-4 max-w-3xl text-stone-700">
@@ -219,6 +219,7 @@ function RetentionRuns({ storeId, timeZone }: { storeId: number; timeZone: strin
                 <th scope="col">Outcome</th>
                 <th scope="col">ID images deleted</th>
                 <th scope="col">Card images deleted</th>
+                <th scope="col">Orders purged</th>
               </tr>
             </thead>
             <tbody>
@@ -229,6 +230,7 @@ function RetentionRuns({ storeId, timeZone }: { storeId: number; timeZone: strin
                   <td className="[overflow-wrap:anywhere]">{r.status === 'failed' ? `Failed: ${r.error ?? ''}` : r.status === 'running' ? 'Running' : 'Done'}</td>
                   <td>{r.id_images_deleted}</td>
                   <td>{r.medcard_images_deleted}</td>
+                  <td>{r.orders_purged ?? 0}</td>
                 </tr>
               ))}
             </tbody>

@@ -40,6 +40,8 @@ export function csvNumber(value: string | number): CsvNumber {
 
 function numberText(n: number): string {
   if (!Number.isFinite(n)) throw new TypeError(`not a finite number for a CSV cell: ${n}`);
+  // A safe integer's String() is already plain digits (and the common case: cents, counts, ids).
+  if (Number.isSafeInteger(n)) return String(n === 0 ? 0 : n);
   // Fixed-point, never the exponent form String() gives 1e21 or 1e-7; -0 as 0.
   return PLAIN_NUMBER.format(Object.is(n, -0) ? 0 : n);
 }

@@ -3,9 +3,9 @@
  * first node to insert the store's `retention_runs` row for the UTC day (unique store × day) runs it;
  * the others skip that store until the next day. A run deletes the ID and medical card images past
  * the store's period (./images.ts; each image claimed by a conditional UPDATE, so even two runs at
- * once delete it once) and records when it started and ended, what it deleted, or why it failed.
- * Sales records are not deleted here: an order is the store's sales record for `salesRecordYears`
- * (domain salesRecordKeptUntil), and a shopper's deletion anonymises it instead.
+ * once delete it once), reduces the orders past the store's sales-record period to their anonymous
+ * totals (./sales-records.ts; claimed per batch the same way), and records when it started and
+ * ended, what it deleted and purged, or why it failed. Both read the one setting `data-retention`.
  */
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +14,7 @@ import type { RetentionRun } from '@verdant/domain/console-api';
 import { every } from '../jobs/every.ts';
 import type { Db } from '../orders/lifecycle/store-facts.ts';
 import { deleteDueImages } from './images.ts';
+import { purgeSalesRecords } from './sales-records.ts';
 
 export interface RetentionJobDeps {
   db: Db;
@@ -31,6 +32,8 @@ export interface StoreRunResult {
   ran: boolean;
   id: number;
   medcard: number;
+  /** Orders reduced to their anonymous totals by this run. */
+  orders: number;
   error?: string;
 }
 
@@ -47,21 +50,23 @@ export async function runRetentionJob(deps: RetentionJobDeps): Promise<StoreRunR
       .returning('id')
       .executeTakeFirst();
     if (!claimed) {
-      results.push({ storeId, ran: false, id: 0, medcard: 0 });
+      results.push({ storeId, ran: false, id: 0, medcard: 0, orders: 0 });
       continue;
     }
     try {
-      const deleted = await deleteDueImages(deps.db, deps.dataDir, storeId, await deps.settingsOf(storeId), started);
+      const settings = await deps.settingsOf(storeId);
+      const deleted = await deleteDueImages(deps.db, deps.dataDir, storeId, settings, started);
+      const orders = await purgeSalesRecords(deps.db, storeId, settings.salesRecordYears, started);
       await deps.db
         .updateTable('retention_runs')
-        .set({ status: 'done', finished_at: deps.now().toISOString(), id_images_deleted: deleted.id, medcard_images_deleted: deleted.medcard })
+        .set({ status: 'done', finished_at: deps.now().toISOString(), id_images_deleted: deleted.id, medcard_images_deleted: deleted.medcard, orders_purged: orders })
         .where('id', '=', claimed.id)
         .execute();
-      results.push({ storeId, ran: true, ...deleted });
+      results.push({ storeId, ran: true, ...deleted, orders });
     } catch (error) {
       const message = (error as Error).message?.slice(0, 500) ?? String(error);
       await deps.db.updateTable('retention_runs').set({ status: 'failed', finished_at: deps.now().toISOString(), error: message }).where('id', '=', claimed.id).execute();
-      results.push({ storeId, ran: true, id: 0, medcard: 0, error: message });
+      results.push({ storeId, ran: true, id: 0, medcard: 0, orders: 0, error: message });
     }
   }
   return results;
@@ -69,7 +74,12 @@ export async function runRetentionJob(deps: RetentionJobDeps): Promise<StoreRunR
 
 export async function retentionRuns(db: Db, storeId: number, limit: number): Promise<RetentionRun[]> {
   const rows = await db.selectFrom('retention_runs').selectAll().where('store_id', '=', storeId).orderBy('started_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-  return rows.map((r) => ({ ...r, id_images_deleted: Number(r.id_images_deleted), medcard_images_deleted: Number(r.medcard_images_deleted) }));
+  return rows.map((r) => ({
+    ...r,
+    id_images_deleted: Number(r.id_images_deleted),
+    medcard_images_deleted: Number(r.medcard_images_deleted),
+    orders_purged: Number(r.orders_purged),
+  }));
 }
 
 /** Every `intervalMs` (default hourly; 0: never, tests run it by hand); the day's claim makes it daily per store. */
@@ -84,7 +94,8 @@ export function startRetentionJob(app: FastifyInstance, deps: RetentionJobDeps &
     (results) => {
       for (const r of results) {
         if (r.error) app.log.warn({ storeId: r.storeId, error: r.error }, 'data retention run failed');
-        else if (r.id || r.medcard) app.log.info({ storeId: r.storeId, idImages: r.id, medcardImages: r.medcard }, 'images past data retention deleted');
+        else if (r.id || r.medcard || r.orders)
+          app.log.info({ storeId: r.storeId, idImages: r.id, medcardImages: r.medcard, ordersPurged: r.orders }, 'data past its retention period removed');
       }
     },
   );

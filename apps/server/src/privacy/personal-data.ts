@@ -515,7 +515,7 @@ function watchMatch(eb: ExpressionBuilder<Database, 'stock_watches'>, s: Subject
 }
 
 /** An order address reduced to the place the sale happened (tax jurisdiction): ZIP, city, region, country. */
-function keepPlace(json: string | null): string | null {
+export function keepPlace(json: string | null): string | null {
   if (json == null) return null;
   try {
     const a = JSON.parse(json) as Record<string, unknown>;

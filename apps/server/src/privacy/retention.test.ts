@@ -192,10 +192,10 @@ describeEachDatabase('data retention and the document view log', (getDb) => {
     // Day 15: a's card (10 days) is due, nothing else.
     h.clock.now = new Date(start + 15 * DAY);
     const day15 = await runRetentionJob(jobDeps('node-a'));
-    expect(day15).toEqual([{ storeId: 1, ran: true, id: 0, medcard: 1 }]);
+    expect(day15).toEqual([{ storeId: 1, ran: true, id: 0, medcard: 1, orders: 0 }]);
     // Day 31: a's ID (30 days after day 0); b's (decided day 20) and c's (never decided) stay.
     h.clock.now = new Date(start + 31 * DAY);
-    expect(await runRetentionJob(jobDeps('node-a'))).toEqual([{ storeId: 1, ran: true, id: 1, medcard: 0 }]);
+    expect(await runRetentionJob(jobDeps('node-a'))).toEqual([{ storeId: 1, ran: true, id: 1, medcard: 0, orders: 0 }]);
     expect(await state()).toEqual([
       { id: a.id, purged: true, file: false },
       { id: a.medcard, purged: true, file: false },
@@ -204,10 +204,10 @@ describeEachDatabase('data retention and the document view log', (getDb) => {
     ]);
     const snapshot = await state();
     // The same day again: the day is claimed, nothing runs.
-    expect(await runRetentionJob(jobDeps('node-b'))).toEqual([{ storeId: 1, ran: false, id: 0, medcard: 0 }]);
+    expect(await runRetentionJob(jobDeps('node-b'))).toEqual([{ storeId: 1, ran: false, id: 0, medcard: 0, orders: 0 }]);
     // The next day: a run that finds nothing new.
     h.clock.now = new Date(start + 32 * DAY);
-    expect(await runRetentionJob(jobDeps('node-b'))).toEqual([{ storeId: 1, ran: true, id: 0, medcard: 0 }]);
+    expect(await runRetentionJob(jobDeps('node-b'))).toEqual([{ storeId: 1, ran: true, id: 0, medcard: 0, orders: 0 }]);
     expect(await state()).toEqual(snapshot);
 
     await h.at(h.clock.now.toISOString());
@@ -221,7 +221,7 @@ describeEachDatabase('data retention and the document view log', (getDb) => {
     // Day 51: b's ID is due. Two nodes run at once: one claims the day and deletes it once.
     h.clock.now = new Date(start + 51 * DAY);
     const both = await Promise.all([runRetentionJob(jobDeps('node-a')), runRetentionJob(jobDeps('node-b'))]);
-    expect(both.flat().filter((r) => r.ran)).toEqual([{ storeId: 1, ran: true, id: 1, medcard: 0 }]);
+    expect(both.flat().filter((r) => r.ran)).toEqual([{ storeId: 1, ran: true, id: 1, medcard: 0, orders: 0 }]);
     const day51 = await h.db.selectFrom('retention_runs').selectAll().where('store_id', '=', 1).where('run_date', '=', h.clock.now.toISOString().slice(0, 10)).execute();
     expect(day51).toHaveLength(1);
     expect(day51[0]).toMatchObject({ status: 'done' });

@@ -45,19 +45,26 @@ export const PERMISSIONS = [
   'customers:lookup',
   'customers:read',
   'customers:note',
+  // The store-wide export (issue 31): every customer, consent, order, the menu and deals in one
+  // download — owners only (the business's data leaving with whoever downloads it).
+  'store:export',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
 /** What a console route declares: a permission, or `public` (login, password reset). */
 export type RoutePermission = Permission | 'public';
 
+/** Permissions only owners hold. */
+export const OWNER_ONLY: readonly Permission[] = ['store:export'];
+
 /**
- * Owners and managers hold every permission; what tells them apart (managers touch only their own
- * stores and cannot make owners) is checked by the guard's store check and the staff routes.
+ * Owners hold every permission, managers every one but the owners' own (the store-wide export);
+ * what else tells them apart (managers touch only their own stores and cannot make owners) is
+ * checked by the guard's store check and the staff routes.
  */
 export const ROLE_PERMISSIONS: Readonly<Record<StaffRole, readonly Permission[]>> = {
   owner: PERMISSIONS,
-  manager: PERMISSIONS,
+  manager: PERMISSIONS.filter((p) => !OWNER_ONLY.includes(p)),
   budtender: ['self', 'orders:read', 'orders:write', 'customers:verify', 'customers:lookup', 'menu:read', 'menu:stock', 'deals:read', 'delivery:read', 'trips:read'],
   driver: ['self', 'trips:read', 'trips:drive'],
 };

@@ -30,5 +30,7 @@ export interface RetentionRun {
   status: 'running' | 'done' | 'failed';
   id_images_deleted: number;
   medcard_images_deleted: number;
+  /** Orders this run reduced to their anonymous totals (past the sales-record period). */
+  orders_purged: number;
   error: string | null;
 }

@@ -214,6 +214,8 @@ export interface OrdersTable {
   curbside_arrived_at: Defaulted<Timestamp | null>;
   curbside_car: Defaulted<string | null>;
   curbside_bay: Defaulted<string | null>;
+  /** When the retention job reduced the order to its anonymous totals (migration 0043); null: whole. */
+  purged_at: Defaulted<Timestamp | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

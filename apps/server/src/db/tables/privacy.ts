@@ -29,5 +29,7 @@ export interface RetentionRunsTable {
   status: 'running' | 'done' | 'failed';
   id_images_deleted: Defaulted<number>;
   medcard_images_deleted: Defaulted<number>;
+  /** Orders reduced to anonymous totals past the sales-record period (migration 0043). */
+  orders_purged: Defaulted<number>;
   error: string | null;
 }
