@@ -45,6 +45,9 @@ export const PERMISSIONS = [
   'customers:lookup',
   'customers:read',
   'customers:note',
+  // Merge two profiles of one person and undo a merge within 24 h (managers, owners: it moves a
+  // person's orders, points and documents; the platform never merges by itself).
+  'customers:merge',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
