@@ -25,6 +25,9 @@ import { MERGE_RULES } from '../privacy/merge-rules.ts';
 import { PERSONAL_DATA } from '../privacy/personal-data.ts';
 import { deleteAccount } from '../privacy/rights.ts';
 import { recomputeStats } from '../reviews/service.ts';
+import { LIMITS } from '../limits/section.ts';
+import { LIMIT_PRESETS } from '@verdant/domain';
+import { EIGHTH } from '../../test-support/orders/lifecycle/testing.ts';
 
 const BASE = '/api/console/stores/1/customers';
 type AnyDb = Kysely<any>;
@@ -56,7 +59,7 @@ async function refsTo(t: TestDatabase, id: number): Promise<string[]> {
     for (const r of refs) {
       let q = db.selectFrom(table.name).select((eb: any) => eb.fn.countAll().as('n')).where(r.column, '=', r.value ? r.value(id) : id);
       for (const [c, v] of Object.entries(r.where ?? {})) q = q.where(c, '=', v);
-      const n = Number((await q.executeTakeFirstOrThrow()).n);
+      const n = Number(((await q.executeTakeFirstOrThrow()) as { n: number | string }).n);
       if (n) found.push(`${table.name}.${r.column}: ${n}`);
     }
   }
@@ -272,6 +275,12 @@ describeEachDatabase('merging two profiles of one person', (getDb) => {
     await h.setStatus(open.id, 'cancelled');
     const done = await merge(a.customerId, b.customerId);
     expect(done.status).toBe(200);
+    // The merged profile owns nothing: a note goes on the survivor; its still-valid access token shops as the survivor.
+    expect((await h.console('POST', `${BASE}/${b.customerId}/notes`, { text: 'Hi' }, manager)).body.errorCode).toBe('customer_merged');
+    expect((await profile(b.customerId)).can_note).toBe(false);
+    const stale = await h.place({ token: b.token });
+    expect((await h.db.selectFrom('orders').select('customer_id').where('id', '=', stale.id).executeTakeFirstOrThrow()).customer_id).toBe(a.customerId);
+    await h.setStatus(stale.id, 'cancelled');
     const c = await person('Ref', `Third${tag}`);
     expect((await merge(c.customerId, b.customerId)).body.errorCode).toBe('merge_already_merged');
     expect((await merge(b.customerId, c.customerId)).body.errorCode).toBe('merge_survivor_merged');
@@ -334,5 +343,30 @@ describeEachDatabase('merging two profiles of one person', (getDb) => {
     // No text anywhere in the personal tables still carries either phone or the e-mail.
     const text = JSON.stringify(await picture(t));
     for (const needle of [a.phone.replace(/\D/g, ''), b.phone.replace(/\D/g, ''), `del-${tag}@merge.test`]) expect(text).not.toContain(needle);
+  });
+
+  it("counts both profiles' orders in the purchase-limit window once merged, and only its own again after undo", async () => {
+    const actor = { type: 'cli' as const, name: 'merge test' };
+    const settings = h.app.storeSettings!;
+    const kept = await settings.get(1, LIMITS);
+    await settings.save(1, LIMITS, { preset: 'CA', model: LIMIT_PRESETS.CA.model, licence_holder: 'Verdant Holdings' }, kept.version, actor);
+    try {
+      const a = await person('Lim', `Survivor${tag}`);
+      const b = await person('Lim', `Merged${tag}`);
+      // 28.5 g of flower a day: B bought 24.5 g (7 eighths) today, A 3.5 g.
+      await h.place({ token: b.token, sku: EIGHTH, qty: 7 }).then((o) => h.setStatus(o.id, 'completed'));
+      await h.place({ token: a.token, sku: EIGHTH, qty: 1 }).then((o) => h.setStatus(o.id, 'completed'));
+      const m = await merge(a.customerId, b.customerId);
+      expect(m.status).toBe(200);
+      // One more eighth makes 31.5 g for the one person: refused.
+      await expect(h.place({ token: a.token, sku: EIGHTH, qty: 1 })).rejects.toThrow(/flower limit of 28\.5 g per day/);
+      expect((await undo(m.body.result.id)).status).toBe(200);
+      // Undone: A's own 3.5 g only, so the eighth goes through.
+      const ok = await h.place({ token: a.token, sku: EIGHTH, qty: 1 });
+      await h.setStatus(ok.id, 'completed');
+    } finally {
+      const now = await settings.get(1, LIMITS);
+      await settings.save(1, LIMITS, kept.value, now.version, actor);
+    }
   });
 });

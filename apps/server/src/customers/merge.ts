@@ -2,8 +2,8 @@
  * Merging two profiles of one person, and undoing it within 24 h (issue 31). A member with
  * `customers:merge` asks for it; the platform never merges by itself.
  *
- * One transaction: both customer rows are locked (PostgreSQL: `FOR UPDATE`, lower id first, so
- * A→B and B→A at once wait for each other; SQLite runs one transaction at a time), both are read
+ * One transaction: both customer rows are locked (lockPair; SQLite runs one transaction at a
+ * time), both are read
  * again and the rules checked, then every table's merge rule (privacy/merge-rules.ts) moves the
  * merged profile's rows to the survivor through a log that is stored with the merge
  * (customer_merges.changes). Undo takes the same locks and plays the log backwards. A repeated
@@ -33,9 +33,18 @@ class DryRun extends Error {
   }
 }
 
-async function lockPair(trx: Db, a: number, b: number): Promise<void> {
+/**
+ * PostgreSQL, lower id first (so A→B and B→A at once cannot deadlock): the merged profile FOR
+ * UPDATE — a row being written that refers to it (an order being placed) holds a key-share lock
+ * that makes the merge wait and then see that row; the survivor FOR NO KEY UPDATE, which still
+ * serialises merges and undos of the pair but lets the survivor's own orders and points go on.
+ */
+async function lockPair(trx: Db, survivorId: number, mergedId: number): Promise<void> {
   if (!locksRows(trx)) return;
-  for (const id of [a, b].sort((x, y) => x - y)) await trx.selectFrom('customers').select('id').where('id', '=', id).forUpdate().execute();
+  for (const id of [survivorId, mergedId].sort((x, y) => x - y)) {
+    const q = trx.selectFrom('customers').select('id').where('id', '=', id);
+    await (id === mergedId ? q.forUpdate() : q.forNoKeyUpdate()).execute();
+  }
 }
 
 function refuse(status: number, message: string, errorCode: string): never {

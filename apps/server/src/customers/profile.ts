@@ -125,7 +125,7 @@ export async function customerProfile(db: Db, store: Store, customerId: number, 
     birthday: c.birthday,
     created_at: c.created_at,
     full: viewer.full,
-    can_note: viewer.canNote,
+    can_note: viewer.canNote && c.merged_into == null,
     orders: {
       count: Number(orderStats.n),
       last_order_at: (orderStats.last as string | null) ?? null,
@@ -239,7 +239,9 @@ export async function notesOf(db: Db, storeId: number, customerId: number): Prom
 
 /** Append a note (never edited or deleted): one row per call, so parallel posts are all kept. */
 export async function addNote(db: Db, storeId: number, customerId: number, author: { id: number; name: string }, text: string, now: Date): Promise<CustomerNote> {
-  await customerOfStore(db, storeId, customerId);
+  const c = await customerOfStore(db, storeId, customerId);
+  // A merged profile owns nothing (issue 31): notes go on the profile it was merged into.
+  if (c.merged_into != null) throw new ApiError(409, CUSTOMER_MESSAGES.mergedNoNote, { errorCode: 'customer_merged' });
   return db
     .insertInto('customer_notes')
     .values({ store_id: storeId, customer_id: customerId, staff_id: author.id, author_name: author.name, text, created_at: now.toISOString() })

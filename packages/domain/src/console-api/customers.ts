@@ -52,6 +52,7 @@ export const CUSTOMER_MESSAGES = {
   mergeSurvivorMerged: 'This profile was merged into another one: merge into that one instead.',
   mergeOpenOrder: 'The profile to merge has an open order: merge once it is completed or cancelled.',
   mergeNotFound: 'Merge not found.',
+  mergedNoNote: 'This profile was merged into another one: add the note there.',
   undoExpired: 'A merge can be undone for 24 hours only; this one can no longer be undone.',
   undoLaterMerge: 'The surviving profile was merged again since: undo that merge first.',
   undoPointsSpent: 'The merged points were spent since, so the merge cannot be undone exactly.',
