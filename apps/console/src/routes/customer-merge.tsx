@@ -255,9 +255,13 @@ function MergeDialog(props: {
                       {c.email ? ` · ${c.email}` : ''} · {c.orders_count} {c.orders_count === 1 ? 'order' : 'orders'}
                     </span>
                   </span>
-                  <button type="button" className="btn-secondary" disabled={busy} onClick={() => void choose(c)}>
-                    Choose<span className="sr-only"> {c.name || `profile ending ${c.phone_last4}`}</span>
-                  </button>
+                  {c.merged_into != null ? (
+                    <span className="text-sm text-stone-700">Merged already</span>
+                  ) : (
+                    <button type="button" className="btn-secondary" disabled={busy} onClick={() => void choose(c)}>
+                      Choose<span className="sr-only"> {c.name || `profile ending ${c.phone_last4}`}</span>
+                    </button>
+                  )}
                 </li>
               ))}
             </ul>

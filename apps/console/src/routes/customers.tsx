@@ -134,6 +134,13 @@ function CustomerCard({ customer: c, storeId, timeZone }: { customer: CustomerLi
         {c.email && <span className="[overflow-wrap:anywhere]">{c.email}</span>}
         <span>{titleCase(c.license_type)}</span>
       </p>
+      {c.merged_into != null && (
+        <p>
+          <Link className="link" to={`/stores/${storeId}/customers/${c.merged_into}`}>
+            Merged into another profile
+          </Link>
+        </p>
+      )}
       <p className="text-sm text-stone-700">
         {c.orders_count === 0 ? 'No orders yet' : `${c.orders_count} ${c.orders_count === 1 ? 'order' : 'orders'}, last ${date(c.last_order_at, timeZone)}`}
       </p>

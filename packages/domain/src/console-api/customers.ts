@@ -131,6 +131,8 @@ export interface CustomerListItem extends CustomerPhone {
   created_at: string;
   orders_count: number;
   last_order_at: string | null;
+  /** The profile this one was merged into (it owns nothing any more), or null. */
+  merged_into: number | null;
 }
 
 export interface CustomerList {
