@@ -285,6 +285,16 @@ describeEachDatabase('merging two profiles of one person', (getDb) => {
     expect((await merge(c.customerId, b.customerId)).body.errorCode).toBe('merge_already_merged');
     expect((await merge(b.customerId, c.customerId)).body.errorCode).toBe('merge_survivor_merged');
     expect((await merge(a.customerId, c.customerId, manager)).status).toBe(200);
+    // A profile with others merged into it goes into a fourth: they follow it there, and nothing names it.
+    const d = await person('Ref', `Fourth${tag}`);
+    const chain = await merge(d.customerId, a.customerId);
+    expect(chain.status).toBe(200);
+    expect(chain.body.result.moved).toMatchObject({ customers: 2 });
+    expect(await refsTo(getDb(), a.customerId)).toEqual([]);
+    expect((await loginCustomer(h.app, b.phone)).customerId).toBe(d.customerId);
+    expect((await undo(chain.body.result.id)).status).toBe(200);
+    const back = await h.db.selectFrom('customers').select(['id', 'merged_into']).where('id', 'in', [b.customerId, c.customerId, a.customerId]).orderBy('id').execute();
+    expect(back.map((r) => r.merged_into)).toEqual([null, a.customerId, a.customerId]);
     const later = new Date(h.clock.now.getTime() + 25 * 3_600_000).toISOString();
     const saved = h.clock.now.toISOString();
     await h.at(later);

@@ -167,6 +167,8 @@ export const MERGE_RULES: Record<TableName, MergeRule> = {
         await setRow(ctx, 'customers', { id: s.id }, before, after);
       }
       await setRow(ctx, 'customers', { id: m.id }, { merged_into: null, merged_at: null, updated_at: m.updated_at }, { merged_into: s.id, merged_at: ctx.iso, updated_at: ctx.iso });
+      // Profiles merged into the merged one earlier now point at the survivor (undo points them back).
+      await moveRows(ctx, 'customers', 'merged_into', {});
     },
   },
   customer_addresses: move('Saved addresses move to the survivor.', 'customer_addresses'),
@@ -186,13 +188,10 @@ export const MERGE_RULES: Record<TableName, MergeRule> = {
     why: "The merged profile's sessions end (taken away; undo puts them back, so a session still valid resumes).",
     refs: [{ column: 'customer_id' }],
     apply: async (ctx) => {
-      const rows = await ctx.trx.selectFrom('refresh_tokens').select('id').where('customer_id', '=', ctx.mergedId).orderBy('id', 'desc').execute();
-      // replaced_by points inside the same profile's rows: newest first, so nothing points at a removed row... but a
-      // chain may point forward; clear the links first (recorded), then take the rows.
-      for (const r of rows) {
-        const row = await ctx.trx.selectFrom('refresh_tokens').select('replaced_by').where('id', '=', r.id).executeTakeFirstOrThrow();
-        if (row.replaced_by != null) await setRow(ctx, 'refresh_tokens', { id: r.id }, { replaced_by: row.replaced_by }, { replaced_by: null });
-      }
+      const rows = await ctx.trx.selectFrom('refresh_tokens').select(['id', 'replaced_by']).where('customer_id', '=', ctx.mergedId).execute();
+      // replaced_by links the profile's own rows: cleared first (recorded), then the rows taken away;
+      // undo inserts the rows back before it restores the links.
+      for (const r of rows) if (r.replaced_by != null) await setRow(ctx, 'refresh_tokens', { id: r.id }, { replaced_by: r.replaced_by }, { replaced_by: null });
       for (const r of rows) await removeRow(ctx, 'refresh_tokens', { id: r.id });
       ctx.log.count('refresh_tokens', rows.length);
     },
