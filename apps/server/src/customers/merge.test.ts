@@ -25,6 +25,7 @@ import { MERGE_RULES } from '../privacy/merge-rules.ts';
 import { PERSONAL_DATA } from '../privacy/personal-data.ts';
 import { deleteAccount } from '../privacy/rights.ts';
 import { recomputeStats } from '../reviews/service.ts';
+import { mayMessage } from '../notifications/consent.ts';
 import { LIMITS } from '../limits/section.ts';
 import { LIMIT_PRESETS } from '@verdant/domain';
 import { EIGHTH } from '../../test-support/orders/lifecycle/testing.ts';
@@ -168,7 +169,7 @@ describeEachDatabase('merging two profiles of one person', (getDb) => {
       .insertInto('consent_events')
       .values([
         { store_id: 1, customer_id: a.customerId, contact: null, channel: 'sms', purpose: 'marketing', action: 'withdrawn', source: 'account', words: null, at: '2026-01-01T00:00:00.000Z' },
-        { store_id: 1, customer_id: b.customerId, contact: null, channel: 'sms', purpose: 'marketing', action: 'granted', source: 'account', words: 'Text me deals', at: '2026-02-01T00:00:00.000Z' },
+        { store_id: 1, customer_id: b.customerId, contact: `+1${b.phone.replace(/\D/g, '')}`, channel: 'sms', purpose: 'marketing', action: 'granted', source: 'stock_alert_account', words: 'Text me deals', at: '2026-02-01T00:00:00.000Z' },
         { store_id: 1, customer_id: b.customerId, contact: null, channel: 'email', purpose: 'transactional', action: 'granted', source: 'account', words: 'Mail me', at: '2026-02-01T00:00:00.000Z' },
       ])
       .execute();
@@ -224,6 +225,9 @@ describeEachDatabase('merging two profiles of one person', (getDb) => {
     // A merge never widens consent: A had withdrawn SMS marketing; B's later grant does not switch it on.
     const sms = p.consents.current.find((c: { channel: string; purpose: string }) => c.channel === 'sms' && c.purpose === 'marketing');
     expect(sms.state).toBe('withdrawn');
+    // …and as a message reads it at send time.
+    const asked = { storeId: 1, customerId: a.customerId, contact: p.phone, channel: 'sms' as const, now: h.clock.now, timeZone: 'America/Los_Angeles' };
+    expect(await mayMessage(db, { ...asked, purpose: 'marketing' })).toMatchObject({ send: false, reason: 'withdrawn' });
     expect(p.consents.current.find((c: { channel: string; purpose: string }) => c.channel === 'email' && c.purpose === 'transactional').state).toBe('withdrawn');
     // The loyalty history sums to the balance; one bonus per profile.
     const ledger = await db.selectFrom('loyalty_ledger').select(['kind', 'points']).where('customer_id', '=', a.customerId).execute();

@@ -308,10 +308,21 @@ export const MERGE_RULES: Record<TableName, MergeRule> = {
     refs: [{ column: 'customer_id' }],
     apply: async (ctx) => {
       const db = ctx.trx;
+      // The survivor's standing answers as messages read them at send time (notifications/consent.ts
+      // consentRecords): its own rows (customer_id, whatever the contact) and rows of its phone or e-mail.
+      const me = await db.selectFrom('customers').select(['phone', 'email']).where('id', '=', ctx.survivorId).executeTakeFirstOrThrow();
+      const contacts = { sms: me.phone, email: me.email?.toLowerCase() ?? null } as const;
       const standing = async () => {
-        const rows = await db.selectFrom('consent_events').select(['channel', 'purpose', 'action', 'contact']).where('store_id', '=', ctx.storeId).where('customer_id', '=', ctx.survivorId).where('contact', 'is', null).orderBy('at').orderBy('id').execute();
+        const rows = await db
+          .selectFrom('consent_events')
+          .select(['channel', 'purpose', 'action', 'contact', 'customer_id'])
+          .where('store_id', '=', ctx.storeId)
+          .where((eb) => eb.or([eb('customer_id', '=', ctx.survivorId), eb('contact', 'in', [me.phone, ...(contacts.email ? [contacts.email] : [])])]))
+          .orderBy('at')
+          .orderBy('id')
+          .execute();
         const last = new Map<string, string>();
-        for (const r of rows) last.set(`${r.channel}|${r.purpose}`, r.action);
+        for (const r of rows) if (r.customer_id === ctx.survivorId || r.contact === contacts[r.channel]) last.set(`${r.channel}|${r.purpose}`, r.action);
         return last;
       };
       const before = await standing();
