@@ -229,6 +229,10 @@ describeEachDatabase('merging two profiles of one person', (getDb) => {
     const asked = { storeId: 1, customerId: a.customerId, contact: p.phone, channel: 'sms' as const, now: h.clock.now, timeZone: 'America/Los_Angeles' };
     expect(await mayMessage(db, { ...asked, purpose: 'marketing' })).toMatchObject({ send: false, reason: 'withdrawn' });
     expect(p.consents.current.find((c: { channel: string; purpose: string }) => c.channel === 'email' && c.purpose === 'transactional').state).toBe('withdrawn');
+    // No one votes for their own review: B's vote on A's review went, and its count with it.
+    const selfVotes = await db.selectFrom('review_votes').innerJoin('reviews', 'reviews.id', 'review_votes.review_id').select('review_votes.review_id').whereRef('reviews.customer_id', '=', 'review_votes.customer_id').execute();
+    expect(selfVotes).toEqual([]);
+    expect((await db.selectFrom('reviews').select('helpful_count').where('id', '=', ra.id).executeTakeFirstOrThrow()).helpful_count).toBe(0);
     // The loyalty history sums to the balance; one bonus per profile.
     const ledger = await db.selectFrom('loyalty_ledger').select(['kind', 'points']).where('customer_id', '=', a.customerId).execute();
     expect(ledger.reduce((s, r) => s + Number(r.points), 0)).toBe(165);

@@ -108,6 +108,12 @@ async function setRow(ctx: MergeContext, table: TableName, key: Key, before: Val
   ctx.log.changes.push({ op: 'set', table, key, before, after });
 }
 
+/** A review's helpful count one lower (never below 0), recorded when it moved. */
+async function oneVoteLess(ctx: MergeContext, reviewId: number): Promise<void> {
+  const res = await ctx.trx.updateTable('reviews').set((eb) => ({ helpful_count: eb('helpful_count', '-', 1) })).where('id', '=', reviewId).where('helpful_count', '>', 0).executeTakeFirst();
+  if (Number(res.numUpdatedRows) > 0) ctx.log.changes.push({ op: 'add_to', table: 'reviews', key: { id: reviewId }, column: 'helpful_count', amount: -1 });
+}
+
 /** The verification the survivor takes over when the merged profile's is better (verified beats anything). */
 const ID_FIELDS = ['id_status', 'id_review_reason', 'id_reviewed_by', 'id_reviewed_at', 'id_verified'] as const;
 const MEDCARD_FIELDS = ['medcard_status', 'medcard_review_reason', 'medcard_reviewed_by', 'medcard_reviewed_at', 'medcard_number', 'medcard_expiry'] as const;
@@ -381,17 +387,28 @@ export const MERGE_RULES: Record<TableName, MergeRule> = {
   },
   review_votes: {
     kind: 'custom',
-    why: "Votes move; a review both voted helpful keeps one vote (the merged one is taken away and the review's helpful count goes down by one; undo puts both back).",
+    why: "Votes move; a review both voted helpful keeps one vote, and a vote the person gave their own review (one profile's vote on the other's review) is taken away — the review's helpful count goes down by one each; undo puts them back.",
     refs: [{ column: 'customer_id' }],
     apply: async (ctx) => {
       const db = ctx.trx;
+      // Runs after the reviews moved: a vote by either profile on a review now the survivor's is a vote on one's own review.
+      const own = await db
+        .selectFrom('review_votes')
+        .innerJoin('reviews', 'reviews.id', 'review_votes.review_id')
+        .select(['review_votes.review_id', 'review_votes.customer_id'])
+        .where('reviews.customer_id', '=', ctx.survivorId)
+        .where('review_votes.customer_id', 'in', [ctx.survivorId, ctx.mergedId])
+        .execute();
+      for (const v of own) {
+        await removeRow(ctx, 'review_votes', { review_id: v.review_id, customer_id: v.customer_id });
+        await oneVoteLess(ctx, v.review_id);
+      }
       const mine = await db.selectFrom('review_votes').select('review_id').where('customer_id', '=', ctx.mergedId).execute();
       if (!mine.length) return;
       const theirs = new Set((await db.selectFrom('review_votes').select('review_id').where('customer_id', '=', ctx.survivorId).execute()).map((r) => r.review_id));
       for (const v of mine.filter((v) => theirs.has(v.review_id))) {
         await removeRow(ctx, 'review_votes', { review_id: v.review_id, customer_id: ctx.mergedId });
-        await db.updateTable('reviews').set((eb) => ({ helpful_count: eb('helpful_count', '-', 1) })).where('id', '=', v.review_id).execute();
-        ctx.log.changes.push({ op: 'add_to', table: 'reviews', key: { id: v.review_id }, column: 'helpful_count', amount: -1 });
+        await oneVoteLess(ctx, v.review_id);
       }
       const keep = mine.filter((v) => !theirs.has(v.review_id)).map((v) => v.review_id);
       if (keep.length) {
