@@ -3,9 +3,12 @@
  *  - every table of the live schema has a merge rule, and a table with a customer_id column has one
  *    that re-points it (a table added later without a rule fails here);
  *  - a merge moves orders, points, consents, reviews, votes, alerts, notes, documents, addresses and
- *    sessions to the survivor, settles each unique-key clash by its rule, and then a scan of every
- *    table finds no row pointing at the merged profile and no orphan; logging in with the merged
- *    phone lands on the survivor; the purchase-limit window counts both profiles' orders;
+ *    sessions to the survivor, settles each unique-key clash by its rule (one review per product, one
+ *    vote per review and none on one's own, one alert per product, one sign-up bonus, never a wider
+ *    consent — checked as a message reads it), and then a scan of every table finds no row pointing
+ *    at the merged profile and no orphan; logging in with the merged phone lands on the survivor;
+ *  - the purchase-limit window counts both profiles' orders once merged (a real order refused);
+ *  - a profile with others merged into it, merged again: they follow it (and back on undo);
  *  - undo puts every row back exactly (every personal table compared row by row with the picture
  *    taken before the merge), points balance and tier included; after 24 h undo is refused;
  *  - the clear refusals (same profile, other store, merged already, open order, budtender);
