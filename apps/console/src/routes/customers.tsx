@@ -5,7 +5,7 @@
  *    cards — name, phone (masked to the last four digits for a budtender), e-mail, orders and the
  *    last one — that reads the same on a counter tablet and a 390 px phone;
  *  - the profile: contact, orders, spend, points and tier, verification and documents, consents,
- *    staff notes with the form to add one, reviews. The server leaves out what the role may not see
+ *    staff notes with the form to add one, reviews; merging with another profile (./customer-merge.tsx). The server leaves out what the role may not see
  *    (null); the page says so instead of showing an empty section.
  */
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
@@ -16,6 +16,7 @@ import { api, errorText, query } from '../lib/api.ts';
 import { date, dateTime, money, titleCase } from '../lib/format.ts';
 import { useResource } from '../lib/use-resource.ts';
 import type { CustomerList, CustomerListItem, CustomerNote, CustomerProfile } from '../lib/types.ts';
+import { MergedInto, MergePanel } from './customer-merge.tsx';
 import { useStore, useTitle } from './layout.tsx';
 import { statusTone } from './queue.tsx';
 
@@ -133,6 +134,13 @@ function CustomerCard({ customer: c, storeId, timeZone }: { customer: CustomerLi
         {c.email && <span className="[overflow-wrap:anywhere]">{c.email}</span>}
         <span>{titleCase(c.license_type)}</span>
       </p>
+      {c.merged_into != null && (
+        <p>
+          <Link className="link" to={`/stores/${storeId}/customers/${c.merged_into}`}>
+            Merged into another profile
+          </Link>
+        </p>
+      )}
       <p className="text-sm text-stone-700">
         {c.orders_count === 0 ? 'No orders yet' : `${c.orders_count} ${c.orders_count === 1 ? 'order' : 'orders'}, last ${date(c.last_order_at, timeZone)}`}
       </p>
@@ -160,6 +168,8 @@ export function CustomerProfilePage() {
         </Link>
       </p>
       <PageTitle>{p.name || 'No name given'}</PageTitle>
+      <MergedInto profile={p} storeId={store.id} />
+      <MergePanel profile={p} storeId={store.id} timeZone={tz} onChanged={() => void profile.reload()} />
       <div className="grid gap-4 lg:grid-cols-2">
         <Section title="Contact" testId="customer-contact">
           <Facts

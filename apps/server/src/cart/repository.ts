@@ -62,12 +62,17 @@ export async function customerOf(request: FastifyRequest): Promise<CustomerRef |
   const claims = await authOf(request);
   const ctx = request.server.accounts;
   if (!ctx || !claims || claims === 'invalid' || claims.customerId == null) return null;
-  const row = await ctx.db
-    .selectFrom('customers')
-    .select(['id', 'group_id', 'medcard_number', 'medcard_expiry'])
-    .where('id', '=', claims.customerId)
-    .where('store_id', '=', request.store.storeId)
-    .executeTakeFirst();
+  const read = (id: number) =>
+    ctx.db
+      .selectFrom('customers')
+      .select(['id', 'group_id', 'medcard_number', 'medcard_expiry', 'merged_into'])
+      .where('id', '=', id)
+      .where('store_id', '=', request.store.storeId)
+      .executeTakeFirst();
+  let row = await read(claims.customerId);
+  // A token of a profile merged since (issue 31) shops as the profile it went into, so its orders
+  // and purchase limits are the survivor's.
+  if (row?.merged_into != null) row = await read(row.merged_into);
   if (!row) return null;
   return {
     id: row.id,

@@ -4,6 +4,9 @@
  *   GET  /customers                          customers:lookup  the directory (./directory.ts)
  *   GET  /customers/:customerId              customers:lookup  the profile (./profile.ts)
  *   POST /customers/:customerId/notes        customers:note    append a staff note
+ *   GET  /customers/:customerId/merge-preview customers:merge  what merging `merged` into it would move (./merge.ts)
+ *   POST /customers/:customerId/merge        customers:merge   merge `merged` into it
+ *   POST /customers/merges/:mergeId/undo     customers:merge   undo a merge within 24 h
  * The guard has checked the session, CSRF, the store and the permission; what a lookup answer
  * carries beyond the counter view depends on `customers:read` (roleCan, here).
  */
@@ -11,7 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Store } from '@verdant/domain';
-import { customerNoteBodySchema, customerSearchQuerySchema, type CustomerList, type CustomerNote, type CustomerProfile } from '@verdant/domain/console-api';
+import { customerMergeBodySchema, customerNoteBodySchema, customerSearchQuerySchema, type CustomerList, type CustomerMerge, type CustomerMergePreview, type CustomerNote, type CustomerProfile } from '@verdant/domain/console-api';
 import type { Database } from '../db/schema.ts';
 import { ApiError, ok } from '../http/envelope.ts';
 import { dbId } from '../http/ids.ts';
@@ -19,13 +22,16 @@ import { parseOr400 } from '../http/parse.ts';
 import { staffOf } from '../staff/guard.ts';
 import { roleCan } from '../staff/permissions.ts';
 import { searchCustomers } from './directory.ts';
+import { mergeCustomers, previewMerge, undoMerge } from './merge.ts';
 import { addNote, customerProfile } from './profile.ts';
 
 const PREFIX = '/api/console/stores/:storeId/customers';
 const LOOKUP = { config: { console: { permission: 'customers:lookup' as const } } };
 const NOTE = { config: { console: { permission: 'customers:note' as const } } };
+const MERGE = { config: { console: { permission: 'customers:merge' as const } } };
 const storeParams = z.object({ storeId: dbId() });
 const customerParams = storeParams.extend({ customerId: dbId('customerId must be a customer id') });
+const mergeParams = storeParams.extend({ mergeId: dbId('mergeId must be a merge id') });
 
 export interface CustomerConsoleDeps {
   db: Kysely<Database>;
@@ -42,7 +48,7 @@ export function registerCustomerConsoleRoutes(app: FastifyInstance, deps: Custom
   };
   const viewerOf = (request: FastifyRequest) => {
     const { role } = staffOf(request);
-    return { full: roleCan(role, 'customers:read'), canNote: roleCan(role, 'customers:note') };
+    return { full: roleCan(role, 'customers:read'), canNote: roleCan(role, 'customers:note'), canMerge: roleCan(role, 'customers:merge') };
   };
 
   app.get(PREFIX, LOOKUP, async (request) => {
@@ -63,5 +69,24 @@ export function registerCustomerConsoleRoutes(app: FastifyInstance, deps: Custom
     const body = parseOr400(customerNoteBodySchema, request.body);
     const staff = staffOf(request);
     return ok<CustomerNote>(await addNote(deps.db, store.storeId, customerId, { id: staff.id, name: staff.name }, body.text, now()));
+  });
+
+  app.get(`${PREFIX}/:customerId/merge-preview`, MERGE, async (request) => {
+    const { storeId, customerId } = parseOr400(customerParams, request.params);
+    const body = parseOr400(customerMergeBodySchema, request.query);
+    return ok<CustomerMergePreview>(await previewMerge(deps.db, storeOf(storeId).storeId, customerId, body.merged, now()));
+  });
+
+  app.post(`${PREFIX}/:customerId/merge`, MERGE, async (request) => {
+    const { storeId, customerId } = parseOr400(customerParams, request.params);
+    const body = parseOr400(customerMergeBodySchema, request.body);
+    const staff = staffOf(request);
+    return ok<CustomerMerge>(await mergeCustomers(deps.db, storeOf(storeId).storeId, customerId, body.merged, { id: staff.id, name: staff.name }, now()));
+  });
+
+  app.post(`${PREFIX}/merges/:mergeId/undo`, MERGE, async (request) => {
+    const { storeId, mergeId } = parseOr400(mergeParams, request.params);
+    const staff = staffOf(request);
+    return ok<CustomerMerge>(await undoMerge(deps.db, storeOf(storeId).storeId, mergeId, { id: staff.id, name: staff.name }, now()));
   });
 }

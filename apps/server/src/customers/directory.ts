@@ -111,7 +111,7 @@ export function matching(db: Db, storeId: number, plan: SearchPlan) {
 
 /** One page of the matches, in name order (everyone: newest first). */
 export function pageQuery(db: Db, storeId: number, plan: SearchPlan, page: number) {
-  const q = matching(db, storeId, plan).select(['id', 'firstname', 'lastname', 'email', 'phone', 'license_type', 'created_at']);
+  const q = matching(db, storeId, plan).select(['id', 'firstname', 'lastname', 'email', 'phone', 'license_type', 'created_at', 'merged_into']);
   const ordered =
     plan.matched_by === 'all'
       ? q.orderBy('id', 'desc')
@@ -151,6 +151,7 @@ export async function searchCustomers(db: Db, storeId: number, query: CustomerSe
       created_at: r.created_at,
       orders_count: Number(c?.n ?? 0),
       last_order_at: (c?.last as string | null | undefined) ?? null,
+      merged_into: r.merged_into ?? null,
     };
   });
   return { q: query.q, matched_by: plan.matched_by, page: query.page, page_size: CUSTOMER_PAGE_SIZE, total: Number(total), full, items };

@@ -15,6 +15,7 @@ import { loyaltyAccountView } from '../loyalty/account.ts';
 import { uploadUrl } from '../orders/console/detail.ts';
 import { findById, type CustomerRow } from '../users/customers.ts';
 import { customerName, lastFour } from './directory.ts';
+import { mergesOfProfile } from './merge.ts';
 
 type Db = Kysely<Database>;
 
@@ -31,12 +32,13 @@ export async function customerOfStore(db: Db, storeId: number, customerId: numbe
 export interface Viewer {
   full: boolean;
   canNote: boolean;
+  canMerge?: boolean;
 }
 
 export async function customerProfile(db: Db, store: Store, customerId: number, viewer: Viewer, now: Date): Promise<CustomerProfile> {
   const storeId = store.storeId;
   const c = await customerOfStore(db, storeId, customerId);
-  const [orderStats, recent, spend, loyalty, reviewers, uploads, consents, notes, reviews] = await Promise.all([
+  const [orderStats, recent, spend, loyalty, reviewers, uploads, consents, notes, reviews, merges] = await Promise.all([
     db
       .selectFrom('orders')
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('created_at').as('last')])
@@ -80,6 +82,7 @@ export async function customerProfile(db: Db, store: Store, customerId: number, 
       .where('reviews.customer_id', '=', c.id)
       .orderBy('reviews.id', 'desc')
       .execute(),
+    mergesOfProfile(db, storeId, c, now),
   ]);
   // Issue 31: who opened each file and when (the document view log, migration 0040), newest first.
   const viewRows = uploads.length
@@ -122,7 +125,7 @@ export async function customerProfile(db: Db, store: Store, customerId: number, 
     birthday: c.birthday,
     created_at: c.created_at,
     full: viewer.full,
-    can_note: viewer.canNote,
+    can_note: viewer.canNote && c.merged_into == null,
     orders: {
       count: Number(orderStats.n),
       last_order_at: (orderStats.last as string | null) ?? null,
@@ -181,6 +184,9 @@ export async function customerProfile(db: Db, store: Store, customerId: number, 
       status: r.status,
       created_at: r.created_at,
     })),
+    merged_into: merges.merged_into,
+    merges: viewer.canMerge ? merges.merges : [],
+    can_merge: viewer.canMerge === true,
   };
 }
 
@@ -233,7 +239,9 @@ export async function notesOf(db: Db, storeId: number, customerId: number): Prom
 
 /** Append a note (never edited or deleted): one row per call, so parallel posts are all kept. */
 export async function addNote(db: Db, storeId: number, customerId: number, author: { id: number; name: string }, text: string, now: Date): Promise<CustomerNote> {
-  await customerOfStore(db, storeId, customerId);
+  const c = await customerOfStore(db, storeId, customerId);
+  // A merged profile owns nothing (issue 31): notes go on the profile it was merged into.
+  if (c.merged_into != null) throw new ApiError(409, CUSTOMER_MESSAGES.mergedNoNote, { errorCode: 'customer_merged' });
   return db
     .insertInto('customer_notes')
     .values({ store_id: storeId, customer_id: customerId, staff_id: author.id, author_name: author.name, text, created_at: now.toISOString() })

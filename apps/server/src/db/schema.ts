@@ -112,6 +112,7 @@ export interface Database {
   document_views: P.DocumentViewsTable;
   retention_runs: P.RetentionRunsTable;
   data_deletions: O.DataDeletionsTable;
+  customer_merges: O.CustomerMergesTable;
 }
 
 export type TableName = keyof Database;
@@ -198,4 +199,5 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'document_views',
   'retention_runs',
   'data_deletions',
+  'customer_merges',
 ];

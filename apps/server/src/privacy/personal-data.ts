@@ -492,6 +492,26 @@ export const PERSONAL_DATA: Record<TableName, PersonalDataRule> = {
     },
   },
   retention_runs: NONE("The retention job's runs: store, day and counts only."),
+  customer_merges: {
+    holds: 'The record of a profile merge: both profiles, who merged them, and every row the merge changed (rows it took away are kept whole, to be put back by undo).',
+    deletion: 'delete',
+    why: 'Goes with either profile (deleting the survivor deletes the profiles merged into it too: privacy/rights.ts).',
+    export: (db, s) =>
+      db
+        .selectFrom('customer_merges')
+        .select(['id', 'survivor_id', 'merged_id', 'staff_name', 'merged_at', 'undo_until', 'undone_at', 'undone_by', 'summary'])
+        .where('store_id', '=', s.storeId)
+        .where((eb) => eb.or([eb('survivor_id', '=', s.customerId), eb('merged_id', '=', s.customerId)]))
+        .orderBy('id')
+        .execute(),
+    erase: async (trx, s) => {
+      await trx
+        .deleteFrom('customer_merges')
+        .where('store_id', '=', s.storeId)
+        .where((eb) => eb.or([eb('survivor_id', '=', s.customerId), eb('merged_id', '=', s.customerId)]))
+        .execute();
+    },
+  },
 };
 
 /** Message rows for the customer: by customer, by order, or sent to their phone or e-mail. */

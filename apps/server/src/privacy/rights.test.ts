@@ -14,6 +14,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Shopper, bearer, commerceApp, loginCustomer, orderBody, pin } from '../../test-support/cart/testing.ts';
 import { describeEachDatabase, tableNames, type TestDatabase } from '../../test-support/databases.ts';
 import { PERSONAL_DATA } from './personal-data.ts';
+import { mergeCustomers } from '../customers/merge.ts';
+import { customerRow } from '../../test-support/customers/rows.ts';
 
 const HOST = 'downtown.localhost';
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
@@ -133,6 +135,14 @@ async function person(app: FastifyInstance, t: TestDatabase, tag: string, digits
     .insertInto('document_views')
     .values({ store_id, customer_id: id, upload_id: uploadId, document: 'id', order_id: orderIds[0], staff_id: null, staff_name: 'Olga Owner', staff_role: 'owner', viewed_at: iso })
     .execute();
+  // A second profile of the same person, merged into this one (issue 31): the merge record is theirs,
+  // and deleting the account deletes that profile too (it still names them).
+  const twin = await db
+    .insertInto('customers')
+    .values(customerRow({ store_id, phone: `+1${digits.slice(0, -1)}9`, email: `twin.${email}`, firstname: first, lastname: last }, iso))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await mergeCustomers(db, store_id, id, twin.id, { id: null, name: 'Olga Owner' }, new Date(iso));
   return { token, id, phone: digits, e164, first, last, email, street, uploadPath, orderIds };
 }
 

@@ -25,7 +25,7 @@ import { inWriteTransaction } from '../db/group-commit.ts';
 import { toCsv, type CsvCell } from '../http/csv.ts';
 import { ApiError } from '../http/envelope.ts';
 import { PERSONAL_DATA, SALES_RECORD_RETENTION_YEARS, consentPseudonym, type PersonalDataRule } from './personal-data.ts';
-import { readSubject, type Subject } from './subject.ts';
+import { readSubject, type Db, type Subject } from './subject.ts';
 
 export const RIGHTS_MESSAGES = {
   openOrders: 'You have orders that are not finished yet. Once they are collected, delivered or cancelled, you can delete your account.',
@@ -66,6 +66,13 @@ export async function deleteAccount(deps: RightsDeps, storeId: number, customerI
     const statuses = await trx.selectFrom('orders').select('status').where('store_id', '=', storeId).where('customer_id', '=', customerId).execute();
     if (statuses.some((o) => !isFinalStatus(o.status as OrderStatus))) throw new ApiError(409, RIGHTS_MESSAGES.openOrders, { errorCode: 'open_orders' });
     if (cache) for (const token of subject.cartTokens) cache.writing(token, tx);
+    // Profiles merged into this one (issue 31) own nothing any more but still name the person
+    // (phone, e-mail, name, and what was sent to that phone): they go first, through the same rules.
+    for (const id of await mergedInto(trx, storeId, customerId)) {
+      const merged = await readSubject(trx, storeId, id);
+      if (!merged) continue;
+      for (const table of ERASE_ORDER) await PERSONAL_DATA[table].erase?.(trx, merged, { iso, pseudonym });
+    }
     for (const table of ERASE_ORDER) {
       const rule: PersonalDataRule = PERSONAL_DATA[table];
       if (rule.erase) await rule.erase(trx, subject, { iso, pseudonym });
@@ -76,6 +83,18 @@ export async function deleteAccount(deps: RightsDeps, storeId: number, customerI
   if (!result) return { deleted: false, orders_kept: 0, retention_years: deps.salesRecordYears ?? SALES_RECORD_RETENTION_YEARS };
   await removeUploadFiles(deps.dataDir, result);
   return { deleted: true, orders_kept: result.orderIds.length, retention_years: deps.salesRecordYears ?? SALES_RECORD_RETENTION_YEARS };
+}
+
+/** Every profile merged into `customerId`, directly or through a profile merged into it (deepest first). */
+async function mergedInto(trx: Db, storeId: number, customerId: number): Promise<number[]> {
+  const out: number[] = [];
+  let level = [customerId];
+  while (level.length) {
+    const rows = await trx.selectFrom('customers').select('id').where('store_id', '=', storeId).where('merged_into', 'in', level).execute();
+    level = rows.map((r) => r.id).filter((id) => !out.includes(id));
+    out.unshift(...level);
+  }
+  return out;
 }
 
 /** The files, and the customer's folder (private/uploads/<customer id>), after the commit. */

@@ -48,6 +48,9 @@ export const PERMISSIONS = [
   // The store-wide export (issue 31): every customer, consent, order, the menu and deals in one
   // download — owners only (the business's data leaving with whoever downloads it).
   'store:export',
+  // Merge two profiles of one person and undo a merge within 24 h (managers, owners: it moves a
+  // person's orders, points and documents; the platform never merges by itself).
+  'customers:merge',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -84,8 +84,17 @@ export function todayIn(timeZone: string, now: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
-export function findByPhone(db: Db, storeId: number, phone: string): Promise<CustomerRow | undefined> {
-  return db.selectFrom('customers').selectAll().where('store_id', '=', storeId).where('phone', '=', phone).executeTakeFirst();
+export async function findByPhone(db: Db, storeId: number, phone: string): Promise<CustomerRow | undefined> {
+  return survivorOf(db, await db.selectFrom('customers').selectAll().where('store_id', '=', storeId).where('phone', '=', phone).executeTakeFirst());
+}
+
+/**
+ * A profile merged into another (issue 31, customers/merge.ts) keeps its phone and e-mail, and
+ * logging in with them lands on the profile it was merged into (the merged one cannot log in).
+ */
+export async function survivorOf(db: Db, c: CustomerRow | undefined): Promise<CustomerRow | undefined> {
+  for (let hops = 0; c?.merged_into != null && hops < 5; hops++) c = await findById(db, c.store_id, c.merged_into);
+  return c;
 }
 
 export function findById(db: Db, storeId: number, id: number): Promise<CustomerRow | undefined> {
@@ -97,8 +106,8 @@ export function findById(db: Db, storeId: number, id: number): Promise<CustomerR
  * The (store, email) index is not unique, so should two rows ever share an address, the oldest
  * account is the one that e-mail reaches.
  */
-export function findByEmail(db: Db, storeId: number, email: string): Promise<CustomerRow | undefined> {
-  return db.selectFrom('customers').selectAll().where('store_id', '=', storeId).where('email', '=', email.toLowerCase()).orderBy('id').limit(1).executeTakeFirst();
+export async function findByEmail(db: Db, storeId: number, email: string): Promise<CustomerRow | undefined> {
+  return survivorOf(db, await db.selectFrom('customers').selectAll().where('store_id', '=', storeId).where('email', '=', email.toLowerCase()).orderBy('id').limit(1).executeTakeFirst());
 }
 
 export async function emailTaken(db: Db, storeId: number, email: string, exceptId?: number): Promise<boolean> {

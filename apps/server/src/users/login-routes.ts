@@ -112,8 +112,11 @@ export function registerLoginRoutes(app: FastifyInstance): void {
       if (body.license_type === 'medical') assertMedcardCurrent(request.store, body.medcard_expiry, c.now());
       // A second completion with the same pending token logs into the customer the first made.
       const found = await findByPhone(c.db, store.storeId, phone);
+      // A merged profile's phone lands on the survivor (issue 31), whose own phone this code did not prove.
       const customer = found
-        ? await markPhoneProven(c.db, found, c.now())
+        ? found.phone === phone
+          ? await markPhoneProven(c.db, found, c.now())
+          : found
         : await createCustomer(
             c.db,
             store.storeId,
@@ -140,7 +143,7 @@ export function registerLoginRoutes(app: FastifyInstance): void {
       const found = await findByPhone(c.db, store.storeId, body.phone);
       if (found) {
         // The phone's holder just proved it: an account made before proofs were asked becomes theirs alone.
-        const customer = await markPhoneProven(c.db, found, c.now());
+        const customer = found.phone === body.phone ? await markPhoneProven(c.db, found, c.now()) : found;
         return answerTokens(request, customer, customer.license_type, body.order_type);
       }
       const pendingToken = await signPending(c.secret, store.storeId, body.phone, c.now());
@@ -163,7 +166,8 @@ export function registerLoginRoutes(app: FastifyInstance): void {
     const store = request.store;
     const rotated = await rotateRefresh(c.db, body.refreshToken, store.storeId, c.now());
     const customer = rotated.customerId == null ? null : await findById(c.db, store.storeId, rotated.customerId);
-    if (rotated.customerId != null && !customer) throw new ApiError(401, AUTH_MESSAGES.refreshInvalid);
+    // A session of a profile merged since (issue 31) is over: logging in again lands on the survivor.
+    if (rotated.customerId != null && (!customer || customer.merged_into != null)) throw new ApiError(401, AUTH_MESSAGES.refreshInvalid);
     const licenseType = customer?.license_type ?? body.license_type ?? (storeOffers(store, 'recreational') ? 'recreational' : 'medical');
     const token = await signAccess(
       c.secret,

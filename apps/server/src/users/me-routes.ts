@@ -153,7 +153,7 @@ export function registerMeRoutes(app: FastifyInstance): void {
     const claims = await requireCustomer(request);
     const customer = await findById(ctx().db, request.store.storeId, claims.customerId);
     // A token of a deleted customer is no longer a session.
-    if (!customer) throw new ApiError(401, AUTH_MESSAGES.tokenInvalid);
+    if (!customer || customer.merged_into != null) throw new ApiError(401, AUTH_MESSAGES.tokenInvalid);
     return customer;
   }
 

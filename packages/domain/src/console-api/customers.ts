@@ -18,7 +18,18 @@
  *   POST /stores/:storeId/customers/:customerId/notes {text}
  *        append a staff note (1–2000 characters); answers the note. Notes are never edited or deleted.
  *
- * Every section is read by customer id, so merging two profiles (a later issue) re-points rows.
+ * Merging two profiles of one person (`customers:merge`: owners and managers; the platform never
+ * merges by itself). The survivor is `:customerId`; `merged` the profile that goes into it:
+ *   GET /stores/:storeId/customers/:customerId/merge-preview (query: merged)
+ *        a dry run: both profiles side by side and what would move per table (`CustomerMergePreview`),
+ *        or `refusal` with the reason the merge would be refused.
+ *   POST /stores/:storeId/customers/:customerId/merge {merged}
+ *        merge (one transaction); answers the `CustomerMerge`. Repeating it answers the same merge.
+ *   POST /stores/:storeId/customers/merges/:mergeId/undo
+ *        undo within 24 h (then 409 `merge_undo_expired`); answers the merge with `undone_at`.
+ *        Repeating it answers the same.
+ *
+ * Every section is read by customer id, so a merge re-points rows (apps/server/src/privacy/merge-rules.ts).
  */
 import { z } from 'zod';
 import type { DocumentStatus, OrderStatus } from '../order-lifecycle.ts';
@@ -35,7 +46,61 @@ export const CUSTOMER_MESSAGES = {
   noteRequired: 'Write the note first.',
   noteTooLong: `A note is at most ${CUSTOMER_NOTE_MAX} characters.`,
   queryTooLong: 'Search for at most 100 characters.',
+  mergeSame: 'Choose another profile: a profile cannot be merged with itself.',
+  mergeOtherStore: 'That profile belongs to another store: only profiles of one store can be merged.',
+  mergeAlreadyMerged: 'That profile was merged into another one already.',
+  mergeSurvivorMerged: 'This profile was merged into another one: merge into that one instead.',
+  mergeOpenOrder: 'The profile to merge has an open order: merge once it is completed or cancelled.',
+  mergeNotFound: 'Merge not found.',
+  mergedNoNote: 'This profile was merged into another one: add the note there.',
+  undoExpired: 'A merge can be undone for 24 hours only; this one can no longer be undone.',
+  undoLaterMerge: 'The surviving profile was merged again since: undo that merge first.',
+  undoPointsSpent: 'The merged points were spent since, so the merge cannot be undone exactly.',
 } as const;
+
+/** How long a merge can be undone. */
+export const MERGE_UNDO_HOURS = 24;
+
+export const customerMergeBodySchema = z.object({
+  merged: z.coerce.number({ message: 'merged must be a customer id' }).int('merged must be a customer id').positive('merged must be a customer id'),
+});
+export type CustomerMergeBody = z.infer<typeof customerMergeBodySchema>;
+
+/** A profile as the merge screens show it. */
+export interface CustomerMergeSide {
+  id: number;
+  name: string;
+  email: string | null;
+  phone_last4: string;
+  created_at: string;
+  orders: number;
+  points: number;
+}
+
+/** One merge: who, when, until when it may be undone, and how many rows moved per table. */
+export interface CustomerMerge {
+  id: number;
+  survivor: { id: number; name: string };
+  merged: { id: number; name: string };
+  merged_at: string;
+  merged_by: string;
+  undo_until: string;
+  undone_at: string | null;
+  undone_by: string | null;
+  /** Whether undo is still possible now (not undone, within the 24 h). */
+  can_undo: boolean;
+  /** Rows moved or settled per table (e.g. `orders: 3`). */
+  moved: Record<string, number>;
+}
+
+export interface CustomerMergePreview {
+  survivor: CustomerMergeSide;
+  merged: CustomerMergeSide;
+  /** What would move per table, when the merge may go ahead. */
+  moves: Record<string, number>;
+  /** Why the merge would be refused, or null. */
+  refusal: string | null;
+}
 
 export const customerSearchQuerySchema = z.object({
   q: z.string().trim().max(100, CUSTOMER_MESSAGES.queryTooLong).default(''),
@@ -66,6 +131,8 @@ export interface CustomerListItem extends CustomerPhone {
   created_at: string;
   orders_count: number;
   last_order_at: string | null;
+  /** The profile this one was merged into (it owns nothing any more), or null. */
+  merged_into: number | null;
 }
 
 export interface CustomerList {
@@ -194,4 +261,10 @@ export interface CustomerProfile extends CustomerPhone {
   consents: { current: CustomerConsentState[]; history: CustomerConsentEvent[] } | null;
   notes: CustomerNote[] | null;
   reviews: CustomerReviewRow[];
+  /** This profile was merged into another (its page says so and links to it). */
+  merged_into: { id: number; name: string; merge_id: number | null } | null;
+  /** Merges into this profile that may still be undone (newest first). */
+  merges: CustomerMerge[];
+  /** Whether the member may merge profiles (customers:merge). */
+  can_merge: boolean;
 }

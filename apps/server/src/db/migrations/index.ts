@@ -36,6 +36,7 @@ import { migration0035 } from './0035_message_receipts.ts';
 import { migration0039 } from './0039_data_deletions.ts';
 import { migration0040 } from './0040_data_retention.ts';
 import { migration0041 } from './0041_customer_records.ts';
+import { migration0042 } from './0042_customer_merges.ts';
 import { migration0043 } from './0043_sales_record_purge.ts';
 import { migration0045 } from './0045_request_ids.ts';
 
@@ -72,6 +73,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0039_data_deletions': migration0039,
   '0040_data_retention': migration0040,
   '0041_customer_records': migration0041,
+  '0042_customer_merges': migration0042,
   '0043_sales_record_purge': migration0043,
   '0045_request_ids': migration0045,
 };

@@ -44,6 +44,27 @@ export interface CustomersTable {
   medcard_reviewed_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Migration 0042: the profile this one was merged into (it owns nothing any more), and when. */
+  merged_into: Defaulted<number | null>;
+  merged_at: Defaulted<Timestamp | null>;
+}
+
+/** A merge of two profiles (migration 0042): who, when, until when it may be undone, what moved. */
+export interface CustomerMergesTable {
+  id: Generated<number>;
+  store_id: number;
+  survivor_id: number;
+  merged_id: number;
+  staff_id: number | null;
+  staff_name: string;
+  merged_at: Timestamp;
+  undo_until: Timestamp;
+  undone_at: Timestamp | null;
+  undone_by: string | null;
+  /** JSON counts per table, for the console. */
+  summary: JsonText;
+  /** JSON list of every change (customers/merge.ts `Change`). */
+  changes: JsonText;
 }
 
 /** Staff notes on a customer (migration 0041, issue 31): append-only. */
