@@ -20,3 +20,4 @@ export * from './delivery-records.ts';
 export * from './reviews.ts';
 export * from './customers.ts';
 export * from './privacy.ts';
+export * from './analytics.ts';

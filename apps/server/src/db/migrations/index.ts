@@ -36,6 +36,7 @@ import { migration0035 } from './0035_message_receipts.ts';
 import { migration0039 } from './0039_data_deletions.ts';
 import { migration0040 } from './0040_data_retention.ts';
 import { migration0041 } from './0041_customer_records.ts';
+import { migration0044 } from './0044_analytics.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0001_initial': migration0001,
@@ -70,6 +71,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0039_data_deletions': migration0039,
   '0040_data_retention': migration0040,
   '0041_customer_records': migration0041,
+  '0044_analytics': migration0044,
 };
 
 export type { DialectMigration, SqlDialect } from './helpers.ts';

@@ -116,6 +116,8 @@ export interface OutboxEventsTable {
   pushed_at: Timestamp | null;
   messages_at: Timestamp | null;
   webhooks_at: Timestamp | null;
+  /** The analytics consumer's column (migration 0044). */
+  analytics_at: Defaulted<Timestamp | null>;
 }
 
 export type DeliveryChannel = 'sms' | 'email';

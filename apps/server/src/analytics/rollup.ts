@@ -1,0 +1,137 @@
+/**
+ * Keeping the daily rollups (analytics_daily) equal to the sum of every order's current cells
+ * (./cells.ts), idempotently:
+ *  - `applyOrder` recomputes an order's cells, compares them with the cells kept for it
+ *    (analytics_order_facts) and adds only the difference, in one transaction. A replayed event
+ *    finds no difference; a cancellation after the fact subtracts the sales cells and adds the
+ *    cancellation cell. Two nodes handling the same order at once: the facts row is updated
+ *    `WHERE version = :read`, so the second one's transaction rolls back and it tries again.
+ *  - the rollup rows are upserted (`ON CONFLICT … DO UPDATE SET x = x + excluded.x`), in key order
+ *    so two transactions on PostgreSQL never wait on each other's rows in opposite orders.
+ * Run by the outbox consumer after each order event (never in the order's own transaction: an order
+ * save writes its outbox row and nothing more, so analytics never slows order taking), and by the
+ * rebuild command (`verdant analytics-rebuild`) over a store's whole history.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { FIGURES, orderCells, type Cell, type CellLookups } from './cells.ts';
+
+type Db = Kysely<Database>;
+
+const cellKey = (c: Pick<Cell, 'day' | 'dim' | 'key'>) => `${c.day}|${c.dim}|${c.key}`;
+
+/** new − old, cell by cell; cells whose figures all cancel out are left out (their label aside). */
+export function difference(next: Cell[], prev: Cell[]): Cell[] {
+  const out = new Map<string, Cell>();
+  for (const c of next) out.set(cellKey(c), { ...c });
+  for (const c of prev) {
+    const had = out.get(cellKey(c));
+    if (had) for (const f of FIGURES) had[f] -= c[f];
+    else {
+      const neg = { ...c };
+      for (const f of FIGURES) neg[f] = -c[f];
+      out.set(cellKey(c), neg);
+    }
+  }
+  return [...out.values()].filter((c) => FIGURES.some((f) => c[f] !== 0)).sort((a, b) => (cellKey(a) < cellKey(b) ? -1 : 1));
+}
+
+/** Add the cells' figures to the store's rollup rows (one statement per 200 cells). */
+export async function addToRollups(db: Db, storeId: number, cells: Cell[]): Promise<void> {
+  for (let i = 0; i < cells.length; i += 200) {
+    const chunk = cells.slice(i, i + 200);
+    await db
+      .insertInto('analytics_daily')
+      .values(chunk.map((c) => ({ store_id: storeId, day: c.day, dim: c.dim, key: c.key, label: c.label, ...pick(c) })))
+      .onConflict((oc) =>
+        oc.columns(['store_id', 'dim', 'day', 'key']).doUpdateSet({
+          label: sql`excluded.label`,
+          orders: sql`analytics_daily.orders + excluded.orders`,
+          units: sql`analytics_daily.units + excluded.units`,
+          grams_mg: sql`analytics_daily.grams_mg + excluded.grams_mg`,
+          sales_cents: sql`analytics_daily.sales_cents + excluded.sales_cents`,
+          discount_cents: sql`analytics_daily.discount_cents + excluded.discount_cents`,
+          total_cents: sql`analytics_daily.total_cents + excluded.total_cents`,
+        }),
+      )
+      .execute();
+  }
+}
+
+function pick(c: Cell) {
+  return { orders: c.orders, units: c.units, grams_mg: c.grams_mg, sales_cents: c.sales_cents, discount_cents: c.discount_cents, total_cents: c.total_cents };
+}
+
+class Raced extends Error {}
+
+/**
+ * Bring one order's part of the rollups up to date. Returns how many cells changed (0 for a replay).
+ * `timeZoneOf` gives the store's zone (store-local days).
+ */
+export async function applyOrder(db: Db, orderId: number, timeZoneOf: (storeId: number) => string, now: string, lookups: CellLookups = {}): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const store = await trx.selectFrom('orders').select('store_id').where('id', '=', orderId).executeTakeFirst();
+        if (!store) return 0; // deleted (data retention): the sums it made stay, as history.
+        const current = await orderCells(trx, orderId, timeZoneOf(store.store_id), lookups);
+        if (!current) return 0;
+        const kept = await trx.selectFrom('analytics_order_facts').select(['cells', 'version']).where('order_id', '=', orderId).executeTakeFirst();
+        const diff = difference(current.cells, kept ? (JSON.parse(kept.cells) as Cell[]) : []);
+        if (!diff.length && kept) return 0;
+        const cells = JSON.stringify(current.cells);
+        if (kept) {
+          const r = await trx
+            .updateTable('analytics_order_facts')
+            .set({ cells, version: kept.version + 1, updated_at: now })
+            .where('order_id', '=', orderId)
+            .where('version', '=', kept.version)
+            .executeTakeFirst();
+          if (Number(r.numUpdatedRows) !== 1) throw new Raced();
+        } else {
+          const r = await trx
+            .insertInto('analytics_order_facts')
+            .values({ order_id: orderId, store_id: current.storeId, cells, version: 1, updated_at: now })
+            .onConflict((oc) => oc.column('order_id').doNothing())
+            .executeTakeFirst();
+          if (Number(r.numInsertedOrUpdatedRows ?? 0) !== 1) throw new Raced();
+        }
+        await addToRollups(trx, current.storeId, diff);
+        return diff.length;
+      });
+    } catch (err) {
+      // Another node applied this order between our read and our write: read again.
+      if ((err instanceof Raced || isSerialization(err)) && attempt < 5) continue;
+      throw err;
+    }
+  }
+}
+
+function isSerialization(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return code === '40001' || code === '40P01' || code === 'SQLITE_BUSY';
+}
+
+/**
+ * Rebuild a store's rollups from its orders: clear its rollups and kept cells, then apply every
+ * order, in id order, batch by batch. Returns the number of orders applied. While it runs the
+ * dashboard shows a partial history; the consumer keeps applying new events alongside (each order
+ * applied once either way, through the kept cells).
+ */
+export async function rebuildStore(db: Db, storeId: number, timeZone: string, now: string, onProgress?: (n: number) => void): Promise<number> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('analytics_daily').where('store_id', '=', storeId).execute();
+    await trx.deleteFrom('analytics_order_facts').where('store_id', '=', storeId).execute();
+  });
+  const lookups: CellLookups = {};
+  let after = 0;
+  let n = 0;
+  for (;;) {
+    const ids = (await db.selectFrom('orders').select('id').where('store_id', '=', storeId).where('id', '>', after).orderBy('id').limit(500).execute()).map((r) => r.id);
+    if (!ids.length) return n;
+    for (const id of ids) await applyOrder(db, id, () => timeZone, now, lookups);
+    n += ids.length;
+    after = ids[ids.length - 1];
+    onProgress?.(n);
+  }
+}
