@@ -14,6 +14,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { createDatabase } from '../../apps/server/src/db/index.ts';
 import { seedHistory } from '../../apps/server/src/analytics/history.ts';
@@ -160,6 +162,6 @@ export async function runAnalyticsSuite() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   await runAnalyticsSuite();
 }

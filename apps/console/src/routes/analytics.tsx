@@ -79,6 +79,8 @@ export function AnalyticsPage() {
   const [compare, setCompare] = useState(true);
   const [scope, setScope] = useState<'store' | 'all'>('store');
   const [shown, setShown] = useState({ from: addDays(today, -29), to: today });
+  // "Show" always reads again, even for the same dates (the day's figures move as orders come in).
+  const [asked, setAsked] = useState(0);
 
   const pickPreset = (p: Preset) => {
     setPreset(p);
@@ -92,11 +94,12 @@ export function AnalyticsPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setShown({ from, to });
+    setAsked((n) => n + 1);
   };
   const g = grain === 'auto' ? autoGrain(shown.from, shown.to) : grain;
   const q = query({ from: shown.from, to: shown.to, grain: g, compare: compare ? 1 : 0 });
   const base = scope === 'all' ? '/analytics' : `/stores/${store.id}/analytics`;
-  const view = useResource(`${base}${q}`, () => api<AnalyticsView>('GET', `${base}${q}`));
+  const view = useResource(`${base}${q}#${asked}`, () => api<AnalyticsView>('GET', `${base}${q}`));
   const csv = (table: string) => `/api/console${base}.csv${q}&table=${table}`;
   const v = view.data;
   const where = scope === 'all' ? `all your stores (${v?.stores.length ?? stores.length})` : store.name;

@@ -11,6 +11,7 @@ import { describeEachDatabase } from '../../test-support/databases.ts';
 import { EIGHTH, JAR, lifecycleHarness, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
 import { addStaff, loginStaff } from '../../test-support/staff/testing.ts';
 import { applyOrder, rebuildStore } from './rollup.ts';
+import { splitRange } from './view.ts';
 
 const RANGE = 'from=2026-06-22&to=2026-06-24';
 const LA = () => 'America/Los_Angeles';
@@ -124,6 +125,24 @@ describeEachDatabase('analytics rollups and dashboard', (getDb) => {
     ]);
     const week = await view('from=2026-06-21&to=2026-06-30&grain=week');
     expect(week.series.map((p: any) => p.period)).toEqual(['2026-06-15', '2026-06-22', '2026-06-29']);
+  });
+
+  it('reads whole months from the monthly rows and the rest from the days, with the same figures', async () => {
+    expect(splitRange('2026-05-20', '2026-08-03')).toEqual({
+      months: ['2026-06', '2026-07'],
+      days: [
+        ['2026-05-20', '2026-05-31'],
+        ['2026-08-01', '2026-08-03'],
+      ],
+    });
+    expect(splitRange('2026-02-01', '2026-02-28')).toEqual({ months: ['2026-02'], days: [] });
+    expect(splitRange('2026-06-22', '2026-06-24')).toEqual({ months: [], days: [['2026-06-22', '2026-06-24']] });
+    // June whole (monthly rows) and June from the 2nd (daily rows): no order on the 1st, so the same.
+    const months = await view('from=2026-06-01&to=2026-06-30');
+    const days = await view('from=2026-06-02&to=2026-06-30');
+    expect(months.breakdowns).toEqual(days.breakdowns);
+    expect(months.totals).toEqual(days.totals);
+    expect(months.totals.orders).toBe(3);
   });
 
   it('writes every table as CSV, money to the cent', async () => {

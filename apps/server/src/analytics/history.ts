@@ -13,6 +13,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { monthsFromDays } from './rollup.ts';
 
 export interface HistoryOptions {
   storeId: number;
@@ -81,6 +82,9 @@ export async function seedHistory(db: Kysely<Database>, o: HistoryOptions): Prom
       from generate_series(${firstDay}, ${o.endDay}::date, interval '1 day') d
       cross join generate_series(1, ${keys}::int) k
       cross join lateral (select greatest(1, round(${perDay}::double precision * 2 / (${keys}::double precision * (1 + k % 7)) ))::int as n) x
+      on conflict (store_id, dim, day, key) do update set orders = analytics_daily.orders + excluded.orders, units = analytics_daily.units + excluded.units,
+        grams_mg = analytics_daily.grams_mg + excluded.grams_mg, sales_cents = analytics_daily.sales_cents + excluded.sales_cents,
+        discount_cents = analytics_daily.discount_cents + excluded.discount_cents, total_cents = analytics_daily.total_cents + excluded.total_cents
     `.execute(db);
   await sql`
     insert into analytics_funnel (store_id, day, step, count)
@@ -89,8 +93,10 @@ export async function seedHistory(db: Kysely<Database>, o: HistoryOptions): Prom
     cross join (values ('visit', 9), ('product_view', 14), ('add_to_cart', 3), ('checkout_started', 2)) s(step, mult)
     on conflict (store_id, day, step) do update set count = analytics_funnel.count + excluded.count
   `.execute(db);
+  await monthsFromDays(db, o.storeId);
   const rows = await db.selectFrom('analytics_daily').select((eb) => eb.fn.countAll<string>().as('n')).where('store_id', '=', o.storeId).executeTakeFirstOrThrow();
   await sql`analyze analytics_daily`.execute(db);
+  await sql`analyze analytics_monthly`.execute(db);
   await sql`analyze orders`.execute(db);
   return { orders: o.orders, rollupRows: Number(rows.n) };
 }

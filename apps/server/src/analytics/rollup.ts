@@ -36,26 +36,57 @@ export function difference(next: Cell[], prev: Cell[]): Cell[] {
   return [...out.values()].filter((c) => FIGURES.some((f) => c[f] !== 0)).sort((a, b) => (cellKey(a) < cellKey(b) ? -1 : 1));
 }
 
-/** Add the cells' figures to the store's rollup rows (one statement per 200 cells). */
+const adding = (table: 'analytics_daily' | 'analytics_monthly') => ({
+  label: sql`excluded.label`,
+  orders: sql`${sql.ref(`${table}.orders`)} + excluded.orders`,
+  units: sql`${sql.ref(`${table}.units`)} + excluded.units`,
+  grams_mg: sql`${sql.ref(`${table}.grams_mg`)} + excluded.grams_mg`,
+  sales_cents: sql`${sql.ref(`${table}.sales_cents`)} + excluded.sales_cents`,
+  discount_cents: sql`${sql.ref(`${table}.discount_cents`)} + excluded.discount_cents`,
+  total_cents: sql`${sql.ref(`${table}.total_cents`)} + excluded.total_cents`,
+});
+
+/** The cells summed by month (day → YYYY-MM), in key order. */
+export function byMonth(cells: Cell[]): (Omit<Cell, 'day'> & { month: string })[] {
+  const out = new Map<string, Omit<Cell, 'day'> & { month: string }>();
+  for (const { day, ...c } of cells) {
+    const month = day.slice(0, 7);
+    const k = `${month}|${c.dim}|${c.key}`;
+    const had = out.get(k);
+    if (!had) out.set(k, { ...c, month });
+    else for (const f of FIGURES) had[f] += c[f];
+  }
+  return [...out.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, c]) => c);
+}
+
+/** Add the cells' figures to the store's daily and monthly rollup rows (one statement per 200 cells). */
 export async function addToRollups(db: Db, storeId: number, cells: Cell[]): Promise<void> {
-  for (let i = 0; i < cells.length; i += 200) {
-    const chunk = cells.slice(i, i + 200);
+  for (let i = 0; i < cells.length; i += 200)
     await db
       .insertInto('analytics_daily')
-      .values(chunk.map((c) => ({ store_id: storeId, day: c.day, dim: c.dim, key: c.key, label: c.label, ...pick(c) })))
-      .onConflict((oc) =>
-        oc.columns(['store_id', 'dim', 'day', 'key']).doUpdateSet({
-          label: sql`excluded.label`,
-          orders: sql`analytics_daily.orders + excluded.orders`,
-          units: sql`analytics_daily.units + excluded.units`,
-          grams_mg: sql`analytics_daily.grams_mg + excluded.grams_mg`,
-          sales_cents: sql`analytics_daily.sales_cents + excluded.sales_cents`,
-          discount_cents: sql`analytics_daily.discount_cents + excluded.discount_cents`,
-          total_cents: sql`analytics_daily.total_cents + excluded.total_cents`,
-        }),
-      )
+      .values(cells.slice(i, i + 200).map((c) => ({ store_id: storeId, day: c.day, dim: c.dim, key: c.key, label: c.label, ...pick(c) })))
+      .onConflict((oc) => oc.columns(['store_id', 'dim', 'day', 'key']).doUpdateSet(adding('analytics_daily')))
       .execute();
-  }
+  const months = byMonth(cells);
+  for (let i = 0; i < months.length; i += 200)
+    await db
+      .insertInto('analytics_monthly')
+      .values(months.slice(i, i + 200).map((c) => ({ store_id: storeId, month: c.month, dim: c.dim, key: c.key, label: c.label, ...pick(c) })))
+      .onConflict((oc) => oc.columns(['store_id', 'dim', 'month', 'key']).doUpdateSet(adding('analytics_monthly')))
+      .execute();
+}
+
+/** Sum a store's monthly rows from its daily rows again (after a bulk load of days, e.g. seed-history). */
+export async function monthsFromDays(db: Db, storeId: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('analytics_monthly').where('store_id', '=', storeId).execute();
+    await sql`
+      insert into analytics_monthly (store_id, month, dim, key, label, orders, units, grams_mg, sales_cents, discount_cents, total_cents)
+      select store_id, substr(day, 1, 7), dim, key, max(label), sum(orders), sum(units), sum(grams_mg), sum(sales_cents), sum(discount_cents), sum(total_cents)
+      from analytics_daily where store_id = ${storeId}
+      group by store_id, substr(day, 1, 7), dim, key
+    `.execute(trx);
+  });
 }
 
 function pick(c: Cell) {
@@ -121,6 +152,7 @@ function isSerialization(err: unknown): boolean {
 export async function rebuildStore(db: Db, storeId: number, timeZone: string, now: string, onProgress?: (n: number) => void): Promise<number> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('analytics_daily').where('store_id', '=', storeId).execute();
+    await trx.deleteFrom('analytics_monthly').where('store_id', '=', storeId).execute();
     await trx.deleteFrom('analytics_order_facts').where('store_id', '=', storeId).execute();
   });
   const lookups: CellLookups = {};

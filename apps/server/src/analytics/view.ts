@@ -1,9 +1,10 @@
 /**
- * One dashboard view (issue 31) from the daily rollups: two grouped reads of analytics_daily
- * (the range's cells by dimension and key; the `total` cells by day) and one of analytics_funnel,
- * per period — never the orders table. A year of a busy store is ~365 × a few hundred rows per
- * dimension, read through the primary key (store_id, dim, day, key); bench/suites/analytics.ts
- * holds it to its 300 ms p95 on PostgreSQL. Week and month are sums of days.
+ * One dashboard view (issue 31) from the rollups, per period — never the orders table: the
+ * range's cells by dimension and key (its whole months from analytics_monthly, the days of its
+ * partial months from analytics_daily), the `total` cells by day for the series, and the funnel's
+ * days. A year of a busy store is then twelve months' rows plus at most two months of days instead
+ * of 365 days × a few hundred keys; bench/suites/analytics.ts holds each view to its 300 ms p95 on
+ * PostgreSQL. Weeks and months of the series are sums of days.
  */
 import {
   ANALYTICS_BREAKDOWNS,
@@ -76,17 +77,44 @@ interface PeriodData {
   funnel: Map<string, number>;
 }
 
+/** [from, to] as its whole months (YYYY-MM) and the day ranges left at its ends. */
+export function splitRange(from: string, to: string): { months: string[]; days: [string, string][] } {
+  const months: string[] = [];
+  const days: [string, string][] = [];
+  for (let d = from; d <= to; ) {
+    const next = `${addDays(`${d.slice(0, 7)}-28`, 4).slice(0, 7)}-01`;
+    const last = addDays(next, -1);
+    if (d.endsWith('-01') && last <= to) months.push(d.slice(0, 7));
+    else days.push([d, last < to ? last : to]);
+    d = next;
+  }
+  return { months, days };
+}
+
 async function readPeriod(db: Db, storeIds: number[], from: string, to: string): Promise<PeriodData> {
-  const [cells, days, funnel] = await Promise.all([
-    db
-      .selectFrom('analytics_daily')
-      .select(['dim', 'key', sql<string>`max(label)`.as('label'), ...sums])
-      .where('store_id', 'in', storeIds)
-      .where('dim', 'in', ['placed', 'cancel', ...ANALYTICS_BREAKDOWNS.filter((b) => b !== 'cancel')])
-      .where('day', '>=', from)
-      .where('day', '<=', to)
-      .groupBy(['dim', 'key'])
-      .execute(),
+  const dims = ['placed', 'cancel', ...ANALYTICS_BREAKDOWNS.filter((b) => b !== 'cancel')];
+  const split = splitRange(from, to);
+  const [monthCells, dayCells, days, funnel] = await Promise.all([
+    split.months.length
+      ? db
+          .selectFrom('analytics_monthly')
+          .select(['dim', 'key', sql<string>`max(label)`.as('label'), ...sums])
+          .where('store_id', 'in', storeIds)
+          .where('dim', 'in', dims)
+          .where('month', 'in', split.months)
+          .groupBy(['dim', 'key'])
+          .execute()
+      : [],
+    split.days.length
+      ? db
+          .selectFrom('analytics_daily')
+          .select(['dim', 'key', sql<string>`max(label)`.as('label'), ...sums])
+          .where('store_id', 'in', storeIds)
+          .where('dim', 'in', dims)
+          .where((eb) => eb.or(split.days.map(([a, b]) => eb.and([eb('day', '>=', a), eb('day', '<=', b)]))))
+          .groupBy(['dim', 'key'])
+          .execute()
+      : [],
     db
       .selectFrom('analytics_daily')
       .select(['day', ...sums])
@@ -105,8 +133,19 @@ async function readPeriod(db: Db, storeIds: number[], from: string, to: string):
       .groupBy('step')
       .execute(),
   ]);
+  const byKey: PeriodData['byKey'] = new Map();
+  for (const c of [...monthCells, ...dayCells]) {
+    const k = `${c.dim}|${c.key}`;
+    const f = figuresOf(c);
+    const had = byKey.get(k);
+    if (!had) byKey.set(k, { dim: c.dim, key: c.key, label: c.label ?? '', f });
+    else {
+      for (const x of Object.keys(f) as (keyof AnalyticsFigures)[]) had.f[x] += f[x];
+      if ((c.label ?? '') > had.label) had.label = c.label ?? '';
+    }
+  }
   return {
-    byKey: new Map(cells.map((c) => [`${c.dim}|${c.key}`, { dim: c.dim, key: c.key, label: c.label ?? '', f: figuresOf(c) }])),
+    byKey,
     days: new Map(days.map((d) => [d.day, figuresOf(d)])),
     funnel: new Map(funnel.map((f) => [f.step, num(f.count)])),
   };

@@ -115,6 +115,7 @@ export interface Database {
   retention_runs: P.RetentionRunsTable;
   data_deletions: O.DataDeletionsTable;
   analytics_daily: AN.AnalyticsDailyTable;
+  analytics_monthly: AN.AnalyticsMonthlyTable;
   analytics_order_facts: AN.AnalyticsOrderFactsTable;
   analytics_funnel: AN.AnalyticsFunnelTable;
 }
@@ -204,6 +205,7 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'retention_runs',
   'data_deletions',
   'analytics_daily',
+  'analytics_monthly',
   'analytics_order_facts',
   'analytics_funnel',
 ];

@@ -19,6 +19,11 @@ export interface AnalyticsDailyTable {
   total_cents: Defaulted<number>;
 }
 
+/** The same cells by store-local month, YYYY-MM (migration 0044). */
+export interface AnalyticsMonthlyTable extends Omit<AnalyticsDailyTable, 'day'> {
+  month: string;
+}
+
 export interface AnalyticsOrderFactsTable {
   order_id: number;
   store_id: number;
