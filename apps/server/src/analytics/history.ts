@@ -76,7 +76,7 @@ export async function seedHistory(db: Kysely<Database>, o: HistoryOptions): Prom
       insert into analytics_daily (store_id, day, dim, key, label, orders, units, grams_mg, sales_cents, discount_cents, total_cents)
       select ${o.storeId}, to_char(d, 'YYYY-MM-DD'), ${dim},
              case when ${dim} = 'zip' then (95800 + k)::text when ${dim} = 'slot' then lpad((9 + k)::text, 2, '0') || ':00'
-                  when ${dim} = 'licence' then (array['adult','medical'])[k] when ${dim} = 'customer' then (array['new','returning','guest'])[k] else k::text end,
+                  when ${dim} = 'licence' then (array['recreational','medical'])[k] when ${dim} = 'customer' then (array['new','returning','guest'])[k] else k::text end,
              case when ${label} = '' then '' else ${label} || ' ' || k end,
              x.n, x.n * 2, x.n * 1750, x.n * 4200, x.n * 150, x.n * 4900
       from generate_series(${firstDay}, ${o.endDay}::date, interval '1 day') d

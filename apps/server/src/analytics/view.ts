@@ -197,7 +197,7 @@ function seriesOf(p: PeriodData, from: string, to: string, grain: AnalyticsGrain
 
 const LABELS: Partial<Record<AnalyticsBreakdown, Record<string, string>>> = {
   type: { pickup: 'Pickup', delivery: 'Delivery' },
-  licence: { adult: 'Adult use', medical: 'Medical' },
+  licence: { recreational: 'Adult use (recreational)', medical: 'Medical' },
   customer: { new: 'New customers', returning: 'Returning customers', guest: 'Guests (no account or phone)' },
 };
 
