@@ -37,13 +37,13 @@ export function difference(next: Cell[], prev: Cell[]): Cell[] {
 }
 
 const adding = (table: 'analytics_daily' | 'analytics_monthly') => ({
-  label: sql`excluded.label`,
-  orders: sql`${sql.ref(`${table}.orders`)} + excluded.orders`,
-  units: sql`${sql.ref(`${table}.units`)} + excluded.units`,
-  grams_mg: sql`${sql.ref(`${table}.grams_mg`)} + excluded.grams_mg`,
-  sales_cents: sql`${sql.ref(`${table}.sales_cents`)} + excluded.sales_cents`,
-  discount_cents: sql`${sql.ref(`${table}.discount_cents`)} + excluded.discount_cents`,
-  total_cents: sql`${sql.ref(`${table}.total_cents`)} + excluded.total_cents`,
+  label: sql<string>`excluded.label`,
+  orders: sql<number>`${sql.ref(`${table}.orders`)} + excluded.orders`,
+  units: sql<number>`${sql.ref(`${table}.units`)} + excluded.units`,
+  grams_mg: sql<number>`${sql.ref(`${table}.grams_mg`)} + excluded.grams_mg`,
+  sales_cents: sql<number>`${sql.ref(`${table}.sales_cents`)} + excluded.sales_cents`,
+  discount_cents: sql<number>`${sql.ref(`${table}.discount_cents`)} + excluded.discount_cents`,
+  total_cents: sql<number>`${sql.ref(`${table}.total_cents`)} + excluded.total_cents`,
 });
 
 /** The cells summed by month (day → YYYY-MM), in key order. */
@@ -89,7 +89,7 @@ export async function monthsFromDays(db: Db, storeId: number): Promise<void> {
   });
 }
 
-function pick(c: Cell) {
+function pick(c: Pick<Cell, (typeof FIGURES)[number]>) {
   return { orders: c.orders, units: c.units, grams_mg: c.grams_mg, sales_cents: c.sales_cents, discount_cents: c.discount_cents, total_cents: c.total_cents };
 }
 
