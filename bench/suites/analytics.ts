@@ -20,6 +20,8 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { createDatabase } from '../../apps/server/src/db/index.ts';
 import { seedHistory } from '../../apps/server/src/analytics/history.ts';
+import { createFunnelCounter } from '../../apps/server/src/analytics/funnel.ts';
+import { sql } from 'kysely';
 import { startServer } from '../lib/processes.ts';
 
 const HOST = 'downtown.localhost';
@@ -94,6 +96,20 @@ export async function runAnalyticsSuite() {
       viewRows.push({ view: name, 'p50 ms': pct(ms, 50), 'p95 ms': p95, 'max ms': pct(ms, 100), 'p95 / target': Number((p95 / TARGET_P95_MS).toFixed(3)) });
     }
 
+    // The funnel: what a write per page view would cost, against counting in memory and one flush.
+    const COUNTS = 1000;
+    let t = performance.now();
+    for (let i = 0; i < COUNTS; i++)
+      await sql`insert into analytics_funnel (store_id, day, step, count) values (2, ${today}, 'visit', 1)
+                on conflict (store_id, day, step) do update set count = analytics_funnel.count + 1`.execute(handle.db);
+    const perRequestUs = ((performance.now() - t) / COUNTS) * 1000;
+    const counter = createFunnelCounter(handle.db, { flushMs: 3_600_000 });
+    t = performance.now();
+    for (let i = 0; i < COUNTS; i++) counter.count(2, 'America/Los_Angeles', 'product_view');
+    await counter.stop();
+    const batchedUs = ((performance.now() - t) / COUNTS) * 1000;
+    const funnel = { counts: COUNTS, perRequestWriteUs: Number(perRequestUs.toFixed(1)), batchedUs: Number(batchedUs.toFixed(2)), ratio: Number((perRequestUs / batchedUs).toFixed(1)) };
+
     // Order saves: an accessory with endless stock, 4 savers at a time.
     const product = await handle.db
       .selectFrom('products')
@@ -159,9 +175,10 @@ export async function runAnalyticsSuite() {
     await new Promise((r) => setTimeout(r, 2000));
     const lagging = await handle.db.selectFrom('outbox_events').select((eb) => eb.fn.countAll<string>().as('n')).where('analytics_at', 'is', null).executeTakeFirstOrThrow();
     console.table(viewRows);
+    console.log('funnel, µs per counted step: a write per request', funnel.perRequestWriteUs, '/ batched in memory', funnel.batchedUs);
     console.table(saveRows);
     console.log('order save with dashboard reads / alone:', ratios, 'outbox events not yet applied 2 s after:', Number(lagging.n));
-    return { orders: seeded.orders, rollupRows: seeded.rollupRows, seedMs, targetP95Ms: TARGET_P95_MS, views: viewRows, orderSave: saveRows, orderSaveRatios: ratios, unappliedAfter2s: Number(lagging.n) };
+    return { orders: seeded.orders, rollupRows: seeded.rollupRows, seedMs, targetP95Ms: TARGET_P95_MS, views: viewRows, funnel, orderSave: saveRows, orderSaveRatios: ratios, unappliedAfter2s: Number(lagging.n) };
   } finally {
     await handle.destroy();
     await server.stop();

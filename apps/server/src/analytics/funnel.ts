@@ -42,16 +42,17 @@ export interface PageRequest {
 
 /** Which funnel steps one answered request makes (usually none). */
 export function stepsOf(r: PageRequest): FunnelStep[] {
-  if (r.status !== 200 || isBot(r.userAgent)) return [];
+  // Cheap checks first: most answers (APIs, assets) are none of the steps.
+  if (r.status !== 200) return [];
   if (r.method === 'POST') {
     // A cart line added (the cart API's "add" form: one `cartItem`; a full `cartItems` list is a sync).
-    if (r.path === '/api/cart/update' && typeof r.body === 'object' && r.body !== null && 'cartItem' in r.body) return ['add_to_cart'];
+    if (r.path === '/api/cart/update' && typeof r.body === 'object' && r.body !== null && 'cartItem' in r.body && !isBot(r.userAgent)) return ['add_to_cart'];
     return [];
   }
   if (r.method !== 'GET' || r.path.startsWith('/api/')) return [];
   const isData = r.path.endsWith('.data');
   const isHtml = r.contentType.startsWith('text/html');
-  if (!isData && !isHtml) return [];
+  if ((!isData && !isHtml) || isBot(r.userAgent)) return [];
   const page = isData ? r.path.slice(0, -'.data'.length).replace(/\/_root$/, '/') || '/' : r.path;
   const steps: FunnelStep[] = [];
   if (isHtml && !sameHost(r.referer, r.host)) steps.push('visit');

@@ -37,7 +37,8 @@ export function difference(next: Cell[], prev: Cell[]): Cell[] {
 }
 
 const adding = (table: 'analytics_daily' | 'analytics_monthly') => ({
-  label: sql<string>`excluded.label`,
+  // A cell taken away (a cancelled order's sales) carries no label: the row keeps its own.
+  label: sql<string>`case when excluded.label = '' then ${sql.ref(`${table}.label`)} else excluded.label end`,
   orders: sql<number>`${sql.ref(`${table}.orders`)} + excluded.orders`,
   units: sql<number>`${sql.ref(`${table}.units`)} + excluded.units`,
   grams_mg: sql<number>`${sql.ref(`${table}.grams_mg`)} + excluded.grams_mg`,
@@ -93,6 +94,24 @@ function pick(c: Pick<Cell, (typeof FIGURES)[number]>) {
   return { orders: c.orders, units: c.units, grams_mg: c.grams_mg, sales_cents: c.sales_cents, discount_cents: c.discount_cents, total_cents: c.total_cents };
 }
 
+/**
+ * The cells kept per order, compactly (a busy store keeps 300,000 orders' a year): the order's one
+ * day and, per cell, [dim, key, orders, units, grams_mg, sales, discount, total] — no labels (the
+ * rollup rows have them; a cell taken away needs none).
+ */
+export function encodeCells(cells: Cell[]): string {
+  return JSON.stringify({ d: cells[0]?.day ?? '', c: cells.map((c) => [c.dim, c.key, ...FIGURES.map((f) => c[f])]) });
+}
+
+export function decodeCells(text: string): Cell[] {
+  const { d, c } = JSON.parse(text) as { d: string; c: [Cell['dim'], string, ...number[]][] };
+  return c.map(([dim, key, ...figures]) => {
+    const cell = { day: d, dim, key, label: '' } as Cell;
+    FIGURES.forEach((f, i) => (cell[f] = figures[i] ?? 0));
+    return cell;
+  });
+}
+
 class Raced extends Error {}
 
 /**
@@ -108,9 +127,9 @@ export async function applyOrder(db: Db, orderId: number, timeZoneOf: (storeId: 
         const current = await orderCells(trx, orderId, timeZoneOf(store.store_id), lookups);
         if (!current) return 0;
         const kept = await trx.selectFrom('analytics_order_facts').select(['cells', 'version']).where('order_id', '=', orderId).executeTakeFirst();
-        const diff = difference(current.cells, kept ? (JSON.parse(kept.cells) as Cell[]) : []);
+        const diff = difference(current.cells, kept ? (decodeCells(kept.cells)) : []);
         if (!diff.length && kept) return 0;
-        const cells = JSON.stringify(current.cells);
+        const cells = encodeCells(current.cells);
         if (kept) {
           const r = await trx
             .updateTable('analytics_order_facts')
