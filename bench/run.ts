@@ -24,13 +24,14 @@ import { runCatalogChangeSuite } from './suites/catalog-change.ts';
 import { runDealsSuite } from './suites/deals.ts';
 import { runDealsServerSuite } from './suites/deals-server.ts';
 import { runStartupSuite } from './suites/startup.ts';
+import { runAnalyticsSuite } from './suites/analytics.ts';
 
 const BENCH_USAGE = [
   'Usage: npm run bench   (builds first; on a build made before: node --import tsx bench/run.ts)',
   '  BENCH_ONLY=<suites>  a comma-separated subset of the suites.',
   '    In a plain run: http, search, precision, commerce, lighthouse, console-stream, console-orders,',
   '                    import, propagation, integration, render, deals, deals-server, change, startup',
-  '    Only when named: scale, offline, fourtwenty',
+  '    Only when named: scale, offline, fourtwenty, analytics (PostgreSQL)',
   '  BENCH_SECONDS        length of each HTTP run (default 8)',
   'Prints tables and writes bench/results/latest.json. Every suite and its variables: docs/developers/benchmarks.md;',
   "today's figures: bench/SCALE.md.",
@@ -78,6 +79,8 @@ if (only.has('scale')) results.suites.scale = await runScaleSuite();
 if (only.has('offline')) results.suites.offline = await runOfflineSuite();
 // The 4/20 run (issue 15): two nodes on PostgreSQL + Redis, 150 stores, 50 orders/s for 5 minutes. Only when named (BENCH_ONLY=fourtwenty).
 if (only.has('fourtwenty')) results.suites.fourTwenty = await runFourTwentySuite();
+// Analytics at size (issue 31): 300,000 orders over a year on PostgreSQL, each dashboard view's p95 vs 300 ms, order saves with and without dashboard reads. Only when named.
+if (only.has('analytics')) results.suites.analytics = await runAnalyticsSuite();
 
 const out = path.join(import.meta.dirname, 'results/latest.json');
 fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -14,7 +14,7 @@ import { codeOf, DOC_FILES, readDoc, ROOT, tableRows } from './docs.ts';
 const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
 
 /** npm scripts that are command-line tools (the others start, build or test). */
-const CLI_SCRIPTS = ['seed', 'migrate', 'staff', 'import', 'api-key', 'bench'];
+const CLI_SCRIPTS = ['seed', 'migrate', 'staff', 'import', 'api-key', 'bench', 'analytics'];
 
 /** A tool as the docs name it: `npm run seed` or a file run by tsx/node, e.g. `bench/lib/journey-queries.ts`. */
 type Tool = string;

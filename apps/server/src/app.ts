@@ -50,6 +50,7 @@ import { registerMenuAdminRoutes } from './menu-admin/routes.ts';
 import { registerConsole } from './console/serve.ts';
 import { registerStaff } from './staff/index.ts';
 import { registerOutboxDispatcher } from './outbox/dispatcher.ts';
+import { registerAnalytics } from './analytics/index.ts';
 import { registerMessageRoutes } from './notifications/console-routes.ts';
 import { registerProviderRoutes } from './notifications/provider-routes.ts';
 import { registerRealtimeRoutes } from './realtime/console-routes.ts';
@@ -340,6 +341,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPaperworkRoutes(app, { db: deps.db, stores: deps.registry.stores, now: deps.clock });
   // Loyalty points: the shopper's account and the hourly expiry job (issue 30).
   registerLoyaltyRoutes(app, { db: deps.db, stores: deps.registry.stores, now: deps.clock });
+  // Issue 31: analytics rollups (an outbox consumer), the server-side funnel and the console's dashboard.
+  registerAnalytics(app, { db: deps.db, stores: deps.registry.stores, now: deps.clock });
   const { hub } = await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });
   metrics.setStreams(() => hub.listeners());
   registerRealtimeRoutes(app, { db: deps.db, hub, now: deps.clock });

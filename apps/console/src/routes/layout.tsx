@@ -188,6 +188,8 @@ export function TopBar({ store: storeProp }: { store?: ConsoleStore }) {
                     {/* Issue 31: customers:lookup (everyone but drivers; budtenders get the counter view). */}
                     {staff?.role !== 'driver' && item(`/stores/${store.id}/customers`, 'Customers', false)}
                     {can(staff, 'reports:read') && item(`/stores/${store.id}/reports`, 'Reports')}
+                    {/* Issue 31: analytics (owners and managers). */}
+                    {can(staff, 'reports:read') && item(`/stores/${store.id}/analytics`, 'Analytics')}
                     {/* Issue 30: reviews:moderate (managers and owners, as the server checks it). */}
                     {can(staff, 'reviews:moderate') && item(`/stores/${store.id}/reviews`, 'Reviews')}
                     {can(staff, 'settings:write') && item(`/stores/${store.id}/settings`, 'Settings')}

@@ -21,6 +21,7 @@ import type * as V from './tables/delivery.ts';
 import type * as A from './tables/alerts.ts';
 import type * as R from './tables/reviews.ts';
 import type * as P from './tables/privacy.ts';
+import type * as AN from './tables/analytics.ts';
 
 export type * from './tables/common.ts';
 export type * from './tables/catalog.ts';
@@ -33,6 +34,7 @@ export type * from './tables/delivery.ts';
 export type * from './tables/alerts.ts';
 export type * from './tables/reviews.ts';
 export type * from './tables/privacy.ts';
+export type * from './tables/analytics.ts';
 
 export interface Database {
   stores: C.StoresTable;
@@ -113,6 +115,10 @@ export interface Database {
   retention_runs: P.RetentionRunsTable;
   data_deletions: O.DataDeletionsTable;
   customer_merges: O.CustomerMergesTable;
+  analytics_daily: AN.AnalyticsDailyTable;
+  analytics_monthly: AN.AnalyticsMonthlyTable;
+  analytics_order_facts: AN.AnalyticsOrderFactsTable;
+  analytics_funnel: AN.AnalyticsFunnelTable;
 }
 
 export type TableName = keyof Database;
@@ -200,4 +206,8 @@ export const TABLES_IN_DEPENDENCY_ORDER: readonly TableName[] = [
   'retention_runs',
   'data_deletions',
   'customer_merges',
+  'analytics_daily',
+  'analytics_monthly',
+  'analytics_order_facts',
+  'analytics_funnel',
 ];

@@ -29,7 +29,7 @@ import type { OrderEventPayload } from './append.ts';
 import type { OutboxSignal } from './signal.ts';
 import { pollLoop, type PollTurn } from '../jobs/poll-loop.ts';
 
-export type OutboxColumn = 'pushed_at' | 'messages_at' | 'webhooks_at';
+export type OutboxColumn = 'pushed_at' | 'messages_at' | 'webhooks_at' | 'analytics_at';
 
 /** An `outbox_events` row with its payload parsed. */
 export interface OutboxEvent {

@@ -464,6 +464,12 @@ export const PERSONAL_DATA: Record<TableName, PersonalDataRule> = {
     },
   },
   review_product_stats: NONE("Counts per product (recomputed when the customer's reviews go)."),
+  // Issue 31 analytics (migration 0044): sums per store and day; the per-order cells name which sums
+  // an order counts in (day, type, ZIP, category…), never who placed it.
+  analytics_daily: NONE('Sums per store, day and dimension (orders, units, cents): nobody in them.'),
+  analytics_monthly: NONE('The same sums by month.'),
+  analytics_order_facts: NONE("Per order, the daily sums it counts in; no name, contact or id of the shopper (the order's own record is kept by its rule)."),
+  analytics_funnel: NONE('Counts of page views and cart adds per store and day: no IP, no id, no cookie.'),
   data_deletions: NONE('The record of a deletion: store and dates only, by design.'),
   customer_notes: {
     holds: "Staff notes about the customer (text, author, time).",

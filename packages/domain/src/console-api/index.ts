@@ -21,3 +21,4 @@ export * from './reviews.ts';
 export * from './customers.ts';
 export * from './privacy.ts';
 export * from './store-export.ts';
+export * from './analytics.ts';

@@ -38,6 +38,7 @@ import { migration0040 } from './0040_data_retention.ts';
 import { migration0041 } from './0041_customer_records.ts';
 import { migration0042 } from './0042_customer_merges.ts';
 import { migration0043 } from './0043_sales_record_purge.ts';
+import { migration0044 } from './0044_analytics.ts';
 import { migration0045 } from './0045_request_ids.ts';
 
 export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
@@ -75,6 +76,7 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0041_customer_records': migration0041,
   '0042_customer_merges': migration0042,
   '0043_sales_record_purge': migration0043,
+  '0044_analytics': migration0044,
   '0045_request_ids': migration0045,
 };
 

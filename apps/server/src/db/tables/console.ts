@@ -118,6 +118,8 @@ export interface OutboxEventsTable {
   webhooks_at: Timestamp | null;
   /** Migration 0045 (issue 32): the id of the request that wrote it, null when none did. */
   request_id: Defaulted<string | null>;
+  /** The analytics consumer's column (migration 0044). */
+  analytics_at: Defaulted<Timestamp | null>;
 }
 
 export type DeliveryChannel = 'sms' | 'email';
