@@ -108,19 +108,20 @@ export function createAppMetrics(sources: AppMetricsSources): AppMetrics {
 
   new client.Gauge({
     name: 'verdant_outbox_backlog',
-    help: 'Order events not yet handled, by consumer (push = console streams, messages, webhooks); deployment-wide',
+    help: 'Order events not yet handled, by consumer (push = console streams, messages, webhooks, analytics); deployment-wide',
     labelNames: ['consumer'] as const,
     registers,
     async collect() {
       const db = sources.db;
-      const [push, messages, webhooks] = await Promise.all(
-        (['pushed_at', 'messages_at', 'webhooks_at'] as const).map((column) =>
+      const [push, messages, webhooks, analytics] = await Promise.all(
+        (['pushed_at', 'messages_at', 'webhooks_at', 'analytics_at'] as const).map((column) =>
           db.selectFrom('outbox_events').select(sql<number>`count(*)`.as('n')).where(column, 'is', null).executeTakeFirstOrThrow(),
         ),
       );
       this.set({ consumer: 'push' }, Number(push.n));
       this.set({ consumer: 'messages' }, Number(messages.n));
       this.set({ consumer: 'webhooks' }, Number(webhooks.n));
+      this.set({ consumer: 'analytics' }, Number(analytics.n));
     },
   });
   new client.Gauge({

@@ -102,7 +102,18 @@ async function person(app: FastifyInstance, t: TestDatabase, tag: string, digits
     .values({ store_id, product_id: product.id, sku: JAR, customer_id: id, stars: 5, title: `Great says ${first}`, text: 'A sturdy jar.', status: 'approved', created_at: iso, updated_at: iso, moderated_at: null, moderated_by: null, reject_reason: null })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await db.insertInto('review_votes').values({ review_id: review.id, customer_id: id, created_at: iso }).execute();
+  // A helpful vote on another shopper's review of the same product (never one's own: a merge takes those away).
+  const neighbour = await db
+    .insertInto('customers')
+    .values(customerRow({ store_id, phone: `+1${digits.slice(0, -1)}7`, email: `neighbour-${tag}@example.net`, firstname: 'Nia', lastname: 'Neighbour' }, iso))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const theirReview = await db
+    .insertInto('reviews')
+    .values({ store_id, product_id: product.id, sku: JAR, customer_id: neighbour.id, stars: 4, title: 'Fine jar', text: 'Holds a lot.', status: 'approved', created_at: iso, updated_at: iso, moderated_at: null, moderated_by: null, reject_reason: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('review_votes').values({ review_id: theirReview.id, customer_id: id, created_at: iso }).execute();
   // The sign-up bonus made the loyalty account already.
   if (!(await db.selectFrom('loyalty_accounts').select('id').where('customer_id', '=', id).executeTakeFirst()))
     await db.insertInto('loyalty_accounts').values({ customer_id: id, store_id, balance: 120, last_purchase_at: iso, bonus_at: iso, reminded_for: null, created_at: iso, updated_at: iso }).execute();

@@ -18,7 +18,7 @@
  *  - outbox_events.analytics_at: the analytics consumer's column (outbox/consumer.ts).
  */
 import type { Kysely } from 'kysely';
-import { notNull, zero, type DialectMigration, type SqlDialect } from './helpers.ts';
+import { index, notNull, zero, type DialectMigration, type SqlDialect } from './helpers.ts';
 
 async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   // bigint on PostgreSQL for money and grams sums of busy days; SQLite integers are 64-bit anyway.
@@ -72,9 +72,12 @@ async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .addPrimaryKeyConstraint('analytics_funnel_pkey', ['store_id', 'day', 'step'])
     .execute();
   await db.schema.alterTable('outbox_events').addColumn('analytics_at', 'text').execute();
+  // The consumer looks for `analytics_at is null` on every pass, as the other consumers do on theirs.
+  await index(db, 'outbox_events', ['analytics_at']);
 }
 
 async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('outbox_events_analytics_at_idx').execute();
   await db.schema.alterTable('outbox_events').dropColumn('analytics_at').execute();
   for (const t of ['analytics_funnel', 'analytics_order_facts', 'analytics_monthly', 'analytics_daily']) await db.schema.dropTable(t).execute();
 }
