@@ -423,6 +423,12 @@ export const MERGE_RULES: Record<TableName, MergeRule> = {
   document_views: move('The access log of the documents moves with them.', 'document_views'),
   retention_runs: NOTHING,
   data_deletions: NOTHING,
+  // Issue 31's analytics: store totals by day, month and order (no person in them; an order's
+  // new/returning classification stays as it was when counted, like any past report).
+  analytics_daily: NOTHING,
+  analytics_monthly: NOTHING,
+  analytics_order_facts: NOTHING,
+  analytics_funnel: NOTHING,
   customer_merges: NONE('The record of the merge itself (it names both profiles on purpose).'),
 };
 
