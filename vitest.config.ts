@@ -13,6 +13,8 @@ export default defineConfig({
       'scripts/**/*.test.ts',
     ],
     environment: 'node',
+    // The server and CLIs compiled once per run for the tests that start them (test-support/compiled.ts).
+    globalSetup: ['scripts/vitest-build-server.ts'],
     // Two test files at once even on 2 cores (Vitest's default there is one): most suites wait on
     // PostgreSQL, Redis or server processes they start, so a second worker overlaps those waits.
     // Every suite has its own database schema or SQLite file, Redis prefix or channel, and port.

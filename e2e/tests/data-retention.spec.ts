@@ -11,7 +11,9 @@ import { consoleUrl, expectQueue, keepSection, staffLogin } from '../fixtures/co
 import { createCustomer, newCustomer, placeOrder, PNG_FILE } from '../fixtures/account.ts';
 import { expect, expectNoAxeViolations, PORT, test } from '../fixtures/store.ts';
 
-test.describe.configure({ timeout: 150_000 });
+// One after the other: both sizes set store 1's data-retention section and put it back after, so
+// run side by side one's put-back undid the other's Oregon preset mid-journey (the image stayed).
+test.describe.configure({ mode: 'serial', timeout: 150_000 });
 
 const MANAGER = 'manager@demo.verdant.test';
 const HOST = `downtown.localhost:${PORT}`;

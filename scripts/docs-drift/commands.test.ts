@@ -10,6 +10,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { codeOf, DOC_FILES, readDoc, ROOT, tableRows } from './docs.ts';
+import { compiledEntry, type CompiledEntry } from '../../apps/server/test-support/compiled.ts';
+// @ts-expect-error: a plain .mjs script without types.
+import { SERVER_ENTRIES } from '../build-server.mjs';
 
 const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
 
@@ -59,16 +62,23 @@ function documented(): Map<Tool, Map<string, string>> {
   return tools;
 }
 
-/** How to run a tool's `--help`: an npm script's node command (after its build step), or the file with tsx. */
+/**
+ * How to run a tool's `--help`: an npm script's node command (after its build step), or the file with
+ * tsx; a server CLI as this run compiled it (apps/server/test-support/compiled.ts), which is the same
+ * source without tsx's compile in every child.
+ */
 function helpCommand(tool: Tool): string[] {
+  let file = tool;
   if (tool.startsWith('npm run ')) {
     const script = scripts[tool.slice('npm run '.length)];
     const last = script.split('&&').at(-1)!.trim();
     const m = /^node --import tsx (\S+)$/.exec(last);
     if (!m) throw new Error(`${tool} is not a node script: ${script}`);
-    return ['node', '--import', 'tsx', m[1], '--help'];
+    file = m[1];
   }
-  return ['node', '--import', 'tsx', tool, '--help'];
+  const compiled = Object.entries(SERVER_ENTRIES).find(([, source]) => source === file)?.[0];
+  if (compiled && compiled !== 'server') return ['node', compiledEntry(compiled as CompiledEntry), '--help'];
+  return ['node', '--import', 'tsx', file, '--help'];
 }
 
 const tools = documented();
@@ -124,7 +134,7 @@ const withHelp = [
   ...[...tools].filter(([t, flags]) => !t.startsWith('npm run ') && flags.size > 0).map(([t]) => t),
 ];
 
-/** Each tool's `--help` (each start compiles its imports with tsx: seconds, minutes on a loaded machine). */
+/** Each tool's `--help` (a bench file's start compiles its imports with tsx: seconds, minutes on a loaded machine). */
 function askHelp(tool: Tool): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const [cmd, ...args] = helpCommand(tool);
   return new Promise((resolve) => {

@@ -2,14 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StoreRegistry } from '../stores/registry.ts';
 import { parseSeedArgs } from './seed.ts';
+import { compiledEntry } from '../../test-support/compiled.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 // `--import tsx` resolves from the working directory; the tests run elsewhere on purpose.
-const tsxLoader = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
 
 describe('parseSeedArgs', () => {
   it('reads the options and defaults to 150 products', () => {
@@ -35,7 +35,7 @@ describe('seed and migrate commands (SQLite)', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   // From another working directory, to prove paths resolve from the repository, not the cwd.
   const run = (script: string, args: string[]) =>
-    spawnSync(process.execPath, ['--import', tsxLoader, join(repoRoot, script), ...args], {
+    spawnSync(process.execPath, [compiledEntry(script.endsWith('migrate.ts') ? 'migrate' : 'seed'), ...args], {
       cwd: tmpdir(),
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', STORES_FILE: '' },
       encoding: 'utf8',
@@ -98,7 +98,7 @@ describe('seed --stores (SQLite)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const dataDir = join(dir, 'data');
   const run = (args: string[]) =>
-    spawnSync(process.execPath, ['--import', tsxLoader, join(repoRoot, 'apps/server/src/cli/seed.ts'), ...args], {
+    spawnSync(process.execPath, [compiledEntry('seed'), ...args], {
       cwd: tmpdir(),
       // STORES_FILE set to the demo's on purpose: --stores writes and seeds its own file instead.
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', STORES_FILE: join(repoRoot, 'apps/server/config/stores.demo.json') },

@@ -15,6 +15,7 @@ import { DEMO_STORES_FILE, REPO_ROOT } from '../config.ts';
 import { seed } from '../../test-support/catalog/test-app.ts';
 import { createDatabase, migrateToLatest } from '../db/index.ts';
 import { parseImportArgs, runImportCli } from './cli.ts';
+import { compiledEntry } from '../../test-support/compiled.ts';
 
 const EXAMPLE = join(REPO_ROOT, 'examples/menu/example-menu.csv');
 
@@ -69,7 +70,7 @@ describe('npm run import', () => {
 
   it('as a real process: a dry run prints the plan and exits 0; usage errors exit 2', () => {
     const run = (...args: string[]) =>
-      spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'apps/server/src/menu-import/cli.ts'), ...args], {
+      spawnSync(process.execPath, [compiledEntry('import'), ...args], {
         cwd: REPO_ROOT,
         env: env(),
         encoding: 'utf8',

@@ -8,7 +8,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FIELD_MESSAGES } from '@verdant/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -16,9 +15,8 @@ import { parseStaffArgs } from '../cli/staff.ts';
 import { registry } from '../../test-support/cart/testing.ts';
 import { createDatabase } from '../db/index.ts';
 import { loginStaff } from '../../test-support/staff/testing.ts';
+import { compiledEntry } from '../../test-support/compiled.ts';
 
-const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
-const tsxLoader = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
 
 describe('parseStaffArgs', () => {
   it('reads add, list and reset-password', () => {
@@ -58,12 +56,12 @@ describe('parseStaffArgs', () => {
   });
 });
 
-// One child process per test; starting node with tsx can take 20 s on a loaded machine.
+// One child process per test, of the compiled CLI (test-support/compiled.ts): what production runs.
 describe('npm run staff (SQLite, child process)', { timeout: 90_000 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdant-staff-cli-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const run = (args: string[]) =>
-    spawnSync(process.execPath, ['--import', tsxLoader, join(repoRoot, 'apps/server/src/cli/staff.ts'), ...args], {
+    spawnSync(process.execPath, [compiledEntry('staff'), ...args], {
       cwd: tmpdir(),
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', STORES_FILE: '' },
       encoding: 'utf8',

@@ -1,6 +1,6 @@
 /**
  * Test support for the multi-node suites (not a test file): real server processes
- * (`node --import tsx apps/server/src/main.ts`, API only), a fresh PostgreSQL schema per pair, a
+ * (the compiled server, `apps/server/dist-test/main.mjs`, API only), a fresh PostgreSQL schema per pair, a
  * TCP proxy in front of Redis that a test can cut and restore (a node behind it loses Redis while
  * the others keep it), and small HTTP helpers.
  *
@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { REPO_ROOT } from '../../src/config.ts';
+import { compiledEntry } from '../compiled.ts';
 
 export const PG_URL = process.env.TEST_DATABASE_URL;
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -77,7 +78,8 @@ export interface ServerNode {
 /** Start one server process. `env` adds to (and overrides) the defaults below. */
 export function startNode(env: Record<string, string | undefined>, port: number): ServerNode {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'verdant-node-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  // The compiled server of this test run (../compiled.ts): what production runs, ready in about half tsx's time.
+  const child = spawn(process.execPath, [compiledEntry('main')], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
