@@ -23,7 +23,7 @@ import { dealCatalogFacts } from './facts.ts';
 import { DEAL_FLOOR_SECTION } from './floor-section.ts';
 import { sectionOf } from '../store-settings/read.ts';
 import type { StoredDeal } from './repository.ts';
-import { countDealEvaluation } from '../metrics/process.ts';
+import { countDealEvaluation } from '../metrics/deal-evaluations.ts';
 
 type Db = Kysely<Database>;
 

@@ -38,7 +38,7 @@ import {
 } from '@verdant/domain';
 import type { CartDealsEstimate, PageDeals } from '@verdant/web/context';
 import { kindOfTopCategory } from './kinds.ts';
-import { countDealEvaluation } from '../metrics/process.ts';
+import { countDealEvaluation } from '../metrics/deal-evaluations.ts';
 
 /** A store's deals as the pages need them: records of the active deals, their redemptions (budgets) and the display setting. */
 export interface PageDealsSource {

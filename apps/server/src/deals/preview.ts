@@ -36,7 +36,7 @@ import { loadProducts } from '../prices/loader.ts';
 import { storeDealFloor } from './apply.ts';
 import { dealCatalogFacts } from './facts.ts';
 import type { StoredDeal } from './repository.ts';
-import { countDealEvaluation } from '../metrics/process.ts';
+import { countDealEvaluation } from '../metrics/deal-evaluations.ts';
 
 type Db = Kysely<Database>;
 

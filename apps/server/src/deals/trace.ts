@@ -24,7 +24,7 @@ import { customerKeyOf, storeDealFloor, windowStart } from './apply.ts';
 import { dealCatalogFacts } from './facts.ts';
 import { orderLineDeals } from './order-lines.ts';
 import { storeTimeZone } from './preview.ts';
-import { countDealEvaluation } from '../metrics/process.ts';
+import { countDealEvaluation } from '../metrics/deal-evaluations.ts';
 
 type Db = Kysely<Database>;
 

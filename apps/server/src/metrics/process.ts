@@ -7,25 +7,29 @@
  */
 import client from 'prom-client';
 import type { Redis } from 'ioredis';
+import { dealEvaluations, type DealEvaluationSite } from './deal-evaluations.ts';
 
 export const processRegistry = new client.Registry();
 // Event-loop lag sampled every 20 ms (prom-client's default is 10): a lagging loop is what makes
 // every store on the node slow at once.
 client.collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: 20 });
 
-/** Where the deal engine ran: pricing a cart or an order, the deals shown on a page, a staff preview or trace. */
-export type DealEvaluationSite = 'cart' | 'page' | 'preview' | 'trace';
-
-const dealEvaluations = new client.Counter({
+// The deal engine's runs, counted in ./deal-evaluations.ts (no import there: it is in the browser's bundle too).
+const dealsSeen: Record<DealEvaluationSite, number> = { cart: 0, page: 0, preview: 0, trace: 0 };
+new client.Counter({
   name: 'verdant_deal_evaluations_total',
   help: 'Runs of the deal engine, by where it ran (cart = carts and orders, page = deals shown on pages, preview/trace = console)',
   labelNames: ['where'] as const,
   registers: [processRegistry],
+  collect() {
+    for (const where of Object.keys(dealEvaluations) as DealEvaluationSite[]) {
+      const now = dealEvaluations[where];
+      if (now > dealsSeen[where]) this.inc({ where }, now - dealsSeen[where]);
+      else this.inc({ where }, 0);
+      dealsSeen[where] = now;
+    }
+  },
 });
-
-export function countDealEvaluation(where: DealEvaluationSite): void {
-  dealEvaluations.inc({ where });
-}
 
 /** The connections this process opened, by purpose; removed when closed for good. */
 const redisClients = new Map<Redis, string>();

@@ -25,6 +25,7 @@ const DATE_TIME_FORMAT_ALLOWED: Record<string, string> = {
   'packages/domain/src/limits/window.ts': "the store zone's calendar day, where a purchase-limit window starts",
   'packages/domain/src/deals/match.ts': "the store zone's weekday, wall clock and month, for a deal's day, hour and birthday-month windows (nothing shown)",
   'packages/domain/src/hours/slots.ts': "the store zone's wall clock, to turn opening hours into instants (labels use formatDateTime)",
+  'apps/server/src/analytics/cells.ts': "the store zone's day and hour an order was placed in, for the analytics rollups (nothing shown)",
   'e2e/fixtures/console.ts': 'storeClock(): the journeys’ own M/D/YYYY HH:mm, worked out independently of the product',
 };
 
