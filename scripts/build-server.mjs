@@ -20,6 +20,7 @@ export const SERVER_ENTRIES = {
   backup: 'apps/server/src/cli/backup.ts',
   restore: 'apps/server/src/cli/restore.ts',
   staff: 'apps/server/src/cli/staff.ts',
+  analytics: 'apps/server/src/cli/analytics.ts',
   import: 'apps/server/src/menu-import/cli.ts',
   'api-key': 'apps/server/src/integration/cli.ts',
 };

@@ -6,7 +6,7 @@
  *                                 the dashboard at size (analytics/history.ts); never on a live store
  */
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
+import { runWhenMain } from './run.ts';
 import { readStoresFile } from '../seed/stores-file.ts';
 import { loadConfig } from '../config.ts';
 import { createDatabase, migrateToLatest } from '../db/index.ts';
@@ -58,9 +58,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, () => main());

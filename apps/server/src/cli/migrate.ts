@@ -2,7 +2,7 @@
  * `npm run migrate`: apply pending migrations to the database the server would use (SQLite under
  * DATA_DIR, or DATABASE_URL). Safe to run any number of times.
  */
-import { pathToFileURL } from 'node:url';
+import { runWhenMain } from './run.ts';
 import { loadConfig } from '../config.ts';
 import { createDatabase, migrateToLatest, redact } from '../db/index.ts';
 
@@ -29,9 +29,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, () => main());

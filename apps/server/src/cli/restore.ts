@@ -1,10 +1,5 @@
 /** `npm run restore` (issue 32): see ../backup/commands.ts. */
-import { pathToFileURL } from 'node:url';
+import { runWhenMain } from './run.ts';
 import { restore } from '../backup/commands.ts';
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  restore(process.argv.slice(2)).catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, () => restore(process.argv.slice(2)));

@@ -12,7 +12,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { runWhenMain } from './run.ts';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { createDatabase, migrateToLatest } from '../db/index.ts';
@@ -174,9 +174,4 @@ async function seedManyStores(args: SeedArgs, count: number, dataDir: string, da
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, () => main());

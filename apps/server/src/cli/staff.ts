@@ -13,7 +13,7 @@
  * `reset-password` (valid 1 hour). A password given with --password lands in the shell history:
  * prefer the link.
  */
-import { pathToFileURL } from 'node:url';
+import { runWhenMain } from './run.ts';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { loadConfig } from '../config.ts';
@@ -148,9 +148,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, () => main());

@@ -10,7 +10,7 @@
  * `create` prints the key once; it is stored hashed and cannot be shown again (revoke and create a
  * new one when it is lost).
  */
-import { pathToFileURL } from 'node:url';
+import { runWhenMain } from '../cli/run.ts';
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -120,9 +120,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, () => main());
