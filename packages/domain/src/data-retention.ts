@@ -15,8 +15,9 @@
  *    recent order, short enough not to hold a library of IDs); sales records 7 years, the longest
  *    known rule.
  * No preset creates customer profiles for guests ("anonymous markets"): Verdant makes a profile only
- * when a shopper signs up with their phone code; `guestProfiles` stays false unless a store turns it on,
- * and the code that would make one asks `guestProfilesAllowed` first.
+ * when a shopper signs up with their phone code, unless a store turns `guestProfiles` on; then a guest's
+ * order is filed under its phone's profile (server: customers/guest-profiles.ts, which asks
+ * `guestProfilesAllowed`).
  */
 import { z } from 'zod';
 

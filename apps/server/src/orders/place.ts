@@ -39,6 +39,7 @@ import { statedTaxLines } from '../cart/totals.ts';
 import { bookOrderSlot, hoursOf, type BookedSlot } from '../hours/booking.ts';
 import { readSection, withStoreSettings } from '../store-settings/read.ts';
 import { redeemForOrder } from '../loyalty/orders.ts';
+import { fileGuestOrder } from '../customers/guest-profiles.ts';
 import { balanceOf } from '../loyalty/ledger.ts';
 import { DEAL_DISPLAY_SECTION } from '../deals/display-section.ts';
 import { recordRedemptions } from '../deals/redemptions.ts';
@@ -96,6 +97,22 @@ export async function placeOrder(
         const slot = await bookOrderSlot(trx, store, hours, input.order_type, input.slot, now);
         if (order.coupon) await countCouponUse(trx, order.coupon.id, iso);
         const answer = await recordOrder(trx, store, input, key, order, iso, slot, hours);
+        // Issue 31: a store that keeps guest profiles files a guest's order under its phone's profile.
+        if (order.customerId === null)
+          await fileGuestOrder(
+            trx,
+            store,
+            {
+              orderId: answer.result.order_id,
+              phone: input.personal_details.phone,
+              email: input.personal_details.emailAddress,
+              firstName: input.personal_details.firstName,
+              lastName: input.personal_details.lastName,
+              licenseType: order.licenseType,
+              birthday: order.age.birthday,
+            },
+            now,
+          );
         // History, outbox event and (store setting) auto-confirm, in this same transaction.
         answer.result.status = await recordPlaced(trx, store, answer.result.order_id, taken, now);
         // What the order waits for (issue 26): the thank-you page says it is held, and why, at once.
