@@ -27,6 +27,8 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
+  /** Issue 32: PostgreSQL connections one process may open (nodes × this ≤ the server's max_connections, or a PgBouncer). */
+  PG_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
@@ -103,6 +105,8 @@ export interface ServerConfig {
   /** Absolute path of the data directory (SQLite file, media, private uploads). */
   dataDir: string;
   databaseUrl?: string;
+  /** PG_POOL_MAX */
+  pgPoolMax: number;
   redisUrl?: string;
   /** REDIS_PREFIX: namespace of this deployment's Redis keys and channels (default `verdant:`). */
   redisPrefix?: string;
@@ -162,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     host: e.HOST,
     dataDir: path.resolve(cwd, e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    pgPoolMax: e.PG_POOL_MAX,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
 
   if (config.redisUrl) await waitForRedis(config.redisUrl);
 
-  const { db, dialect, destroy } = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { db, dialect, destroy } = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.pgPoolMax });
   const seeded = await withStartupLock(db, dialect, async () => {
     await migrateToLatest(db);
     await syncStores(db, registry.file);

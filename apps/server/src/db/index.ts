@@ -32,6 +32,8 @@ export interface CreateDatabaseOptions {
    * search_path. Tests use one per test file so they can run in parallel on one database.
    */
   schema?: string;
+  /** PostgreSQL only: the most connections this process opens (PG_POOL_MAX; pg's own default, 10). */
+  poolMax?: number;
 }
 
 export interface DatabaseHandle {
@@ -48,7 +50,7 @@ export const SQLITE_FILE_NAME = 'verdant.sqlite';
 
 export async function createDatabase(options: CreateDatabaseOptions): Promise<DatabaseHandle> {
   const handle = options.databaseUrl
-    ? await createPostgres(options.databaseUrl, options.schema)
+    ? await createPostgres(options.databaseUrl, options.schema, options.poolMax)
     : createSqlite(options.dataDir);
   registerDatabase(handle.db, { dialect: handle.dialect, schema: handle.schema, pool: handle.pool });
   return handle;
@@ -122,13 +124,15 @@ const pgTypes = {
   },
 } as pg.CustomTypesConfig;
 
-async function createPostgres(databaseUrl: string, schema: string | undefined): Promise<DatabaseHandle> {
+async function createPostgres(databaseUrl: string, schema: string | undefined, poolMax = 10): Promise<DatabaseHandle> {
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new Error(`Invalid PostgreSQL schema name "${schema}": use lowercase letters, digits and _`);
   }
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     types: pgTypes,
+    // Every node's pool counts against PostgreSQL's max_connections (bench/SCALE.md, "Pools": nodes × this).
+    max: poolMax,
     // A startup parameter, so every pooled connection gets the search_path before its first query.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
