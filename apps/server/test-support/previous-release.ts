@@ -53,3 +53,10 @@ export function previousReleaseEntry(release = previousRelease()): string {
   }
   return main;
 }
+
+/** The previous release's server bundle as text (every query of that release names its tables and columns in it). */
+export function previousReleaseBundle(release = previousRelease()): string {
+  const code = gunzipSync(readFileSync(path.join(RELEASE_DIR, 'server.mjs.gz')));
+  if (createHash('sha256').update(code).digest('hex') !== release.serverSha256) throw new Error('releases/previous/server.mjs.gz does not match release.json: run npm run release:record');
+  return code.toString('utf8');
+}

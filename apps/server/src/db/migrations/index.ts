@@ -80,4 +80,4 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0045_request_ids': migration0045,
 };
 
-export type { DialectMigration, SqlDialect } from './helpers.ts';
+export type { ContractMarker, DialectMigration, SqlDialect } from './helpers.ts';
