@@ -7,6 +7,7 @@
  * on migrations made for the purpose, so the check means something even while the head has no
  * migration of its own yet.
  */
+import { readFileSync } from 'node:fs';
 import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,8 @@ import { createTestDatabase, postgresStatus, type OwnedTestDatabase } from '../.
 import { capturePostgresStatements, contraction, judge, shippedPrefix, type Migrations } from '../../test-support/migrations/expand-contract.ts';
 import { previousRelease, previousReleaseBundle } from '../../test-support/previous-release.ts';
 import { MIGRATIONS, type DialectMigration } from './migrations/index.ts';
+// @ts-expect-error: a plain .mjs script without types (scripts/release-record.mjs).
+import { migrationNames } from '../../../../scripts/release-record.mjs';
 
 const release = previousRelease();
 const HEAD = Object.keys(MIGRATIONS);
@@ -24,6 +27,11 @@ if (needed && process.env.CI !== 'true') console.warn(`[verdant tests] skipping 
 describe('expand, then contract: the head against the previous release', () => {
   it(`the previous release's ${release.migrations.length} migrations are the head's first ones, in order`, () => {
     expect(shippedPrefix(release.migrations, HEAD)).toEqual([]);
+  });
+
+  it("npm run release:record reads the head's migration list as the server does (this head is the next previous release)", () => {
+    const source = readFileSync(new URL('./migrations/index.ts', import.meta.url), 'utf8');
+    expect(migrationNames(source)).toEqual(HEAD);
   });
 
   describe.skipIf(needed !== null && process.env.CI !== 'true')('on PostgreSQL', () => {
