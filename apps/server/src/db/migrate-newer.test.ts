@@ -5,12 +5,14 @@
  * - every migration the build knows is applied, plus newer ones: nothing runs, the newer names are
  *   reported (the node logs them and serves);
  * - a known migration missing and nothing unknown: applied as always;
- * - an unknown migration while a known one is pending: an error naming both, nothing applied.
+ * - an unknown migration while a known one is pending: an error naming both, nothing applied;
+ * - PostgreSQL: an older build that looked before a newer build's migration committed, and then
+ *   met it inside Kysely's lock ("corrupted migrations"), judges again and serves.
  */
 import { sql } from 'kysely';
-import { expect, it } from 'vitest';
-import { describeEachDatabase } from '../../test-support/databases.ts';
-import { migrate, migrateToLatest } from './migrate.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, describeEachDatabase, postgresStatus, type OwnedTestDatabase } from '../../test-support/databases.ts';
+import { migrate, migrateToLatest, type MigrationReport } from './migrate.ts';
 import { MIGRATIONS, type DialectMigration } from './migrations/index.ts';
 
 const ALL = Object.entries(MIGRATIONS);
@@ -71,3 +73,39 @@ describeEachDatabase(
   },
   { migrate: false },
 );
+
+const pgStatus = postgresStatus();
+const pgNeeded = pgStatus.available ? null : pgStatus.reason;
+
+describe.skipIf(pgNeeded !== null && process.env.CI !== 'true')('an older build starting while a newer build migrates [postgres]', () => {
+  let t: OwnedTestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase('postgres', { migrate: false });
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+  });
+
+  it('looked before the newer migration committed, met it inside the lock: judged again, it serves', async () => {
+    const { db } = t;
+    // The newer build's last migration holds its transaction (and Kysely's lock) until the older
+    // build has looked (nothing migrated yet) and waits on that lock; then it commits.
+    let older: Promise<MigrationReport> | undefined;
+    const newerStep: DialectMigration = {
+      up: async () => {
+        older = migrate(db);
+        const started = performance.now();
+        for (;;) {
+          const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`.execute(db);
+          if (rows[0].n > 0) break;
+          if (performance.now() - started > 10_000) throw new Error('the older build did not wait on the migration lock within 10 s');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      },
+      down: async () => undefined,
+    };
+    const newer = await migrate(db, { migrations: { ...MIGRATIONS, '9001_newer': newerStep } });
+    expect(newer.applied).toEqual([...Object.keys(MIGRATIONS), '9001_newer']);
+    expect(await older).toEqual({ applied: [], newer: ['9001_newer'] });
+  });
+});
