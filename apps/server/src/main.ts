@@ -3,7 +3,7 @@ import { loadConfig, WEB_BUILD_DIR } from './config.ts';
 import { StoreRegistry } from './stores/registry.ts';
 import { ensureDemoDispatch } from './seed/demo-trip.ts';
 import { ensureDemoReviews } from './seed/demo-reviews.ts';
-import { createDatabase, migrateToLatest, syncStores } from './db/index.ts';
+import { createDatabase, migrate, syncStores, type MigrationReport } from './db/index.ts';
 import { DataDirLockedError, lockDataDir, type DataDirLock } from './db/data-dir-lock.ts';
 import { withStartupLock } from './db/startup-lock.ts';
 import { waitForRedis } from './redis/wait.ts';
@@ -61,8 +61,10 @@ async function main(): Promise<void> {
   if (config.redisUrl) await waitForRedis(config.redisUrl);
 
   const { db, dialect, destroy } = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.pgPoolMax });
+  let migrations: MigrationReport = { applied: [], newer: [] };
   const seeded = await withStartupLock(db, dialect, async () => {
-    await migrateToLatest(db);
+    // A schema a newer release already migrated is served as it is (expand, then contract: db/migrate.ts).
+    migrations = await migrate(db);
     await syncStores(db, registry.file);
     // The demo catalogue only for the demo stores file: a deployment with its own STORES_FILE starts
     // with an empty menu (the storefront says "Menu coming soon") until its first import (issue 13).
@@ -83,6 +85,13 @@ async function main(): Promise<void> {
     { dialect, dataDir: config.dataDir, storesFile: config.storesFile, seeded },
     seeded ? 'demo catalogue loaded' : config.demoMode ? 'using existing catalogue' : 'using the catalogue in the database (menus come from npm run import)',
   );
+
+  if (migrations.newer.length > 0) {
+    app.log.warn(
+      { newerMigrations: migrations.newer },
+      `the database has ${migrations.newer.length} migration(s) newer than this build (${migrations.newer.join(', ')}): serving on the expanded schema (a rolling deploy in progress?)`,
+    );
+  }
 
   let closing = false;
   shutdown = async (signal: string) => {

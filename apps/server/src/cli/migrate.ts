@@ -4,7 +4,7 @@
  */
 import { runWhenMain } from './run.ts';
 import { loadConfig } from '../config.ts';
-import { createDatabase, migrateToLatest, redact } from '../db/index.ts';
+import { createDatabase, migrate, redact } from '../db/index.ts';
 
 export const MIGRATE_USAGE = [
   'Usage: npm run migrate',
@@ -17,12 +17,14 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const { db, dialect, destroy } = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    const applied = await migrateToLatest(db);
+    const { applied, newer } = await migrate(db);
     const where = config.databaseUrl ? redact(config.databaseUrl) : `${config.dataDir}/verdant.sqlite`;
     console.log(
       applied.length > 0
         ? `Applied ${applied.length} migration(s) to ${dialect} (${where}): ${applied.join(', ')}`
-        : `${dialect} (${where}) is up to date.`,
+        : newer.length > 0
+          ? `${dialect} (${where}) is up to date for this build and has ${newer.length} newer migration(s) from a later release: ${newer.join(', ')}`
+          : `${dialect} (${where}) is up to date.`,
     );
   } finally {
     await destroy();

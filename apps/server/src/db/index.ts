@@ -17,7 +17,7 @@ import type { Database } from './schema.ts';
 export type { SqlDialect } from './migrations/helpers.ts';
 export type * from './schema.ts';
 export { TABLES_IN_DEPENDENCY_ORDER } from './schema.ts';
-export { migrateToLatest, type MigrateOptions } from './migrate.ts';
+export { migrate, migrateToLatest, type MigrateOptions, type MigrationReport } from './migrate.ts';
 export { syncStores } from './stores-sync.ts';
 export { insertInChunks } from './batch.ts';
 export { databaseInfo, type DatabaseInfo } from './registry.ts';

@@ -75,11 +75,14 @@ export interface ServerNode {
   stop(): Promise<void>;
 }
 
-/** Start one server process. `env` adds to (and overrides) the defaults below. */
-export function startNode(env: Record<string, string | undefined>, port: number): ServerNode {
+/**
+ * Start one server process. `env` adds to (and overrides) the defaults below. `entry`: another
+ * compiled server to start, e.g. the previous release's (../previous-release.ts).
+ */
+export function startNode(env: Record<string, string | undefined>, port: number, options: { entry?: string } = {}): ServerNode {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'verdant-node-'));
   // The compiled server of this test run (../compiled.ts): what production runs, ready in about half tsx's time.
-  const child = spawn(process.execPath, [compiledEntry('main')], {
+  const child = spawn(process.execPath, [options.entry ?? compiledEntry('main')], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

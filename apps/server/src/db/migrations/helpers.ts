@@ -11,6 +11,26 @@ export type SqlDialect = 'sqlite' | 'postgres';
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
   down(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
+  /**
+   * Issue 32, expand then contract (docs/developers/migrations.md): a migration that contracts the
+   * schema — drops or renames a table or column, sets NOT NULL on an existing column, changes a
+   * type, drops a default, an index or a constraint — says so here, naming what it touches, and may
+   * only touch what the previous release no longer uses. db/expand-contract.test.ts holds every
+   * migration added since the previous release to that.
+   */
+  contract?: ContractMarker;
+}
+
+export interface ContractMarker {
+  /** What the migration contracts: `table`, `table.column`, or the name of an index or constraint it drops. */
+  touches: string[];
+  /** Why it is safe: which release stopped using it. */
+  why: string;
+  /**
+   * Only when a touched name appears in the previous release's server bundle for another reason
+   * (a common word): why that release does not use this table or column all the same.
+   */
+  nameAppearsInPreviousReleaseBecause?: string;
 }
 
 type Table = CreateTableBuilder<string, string>;

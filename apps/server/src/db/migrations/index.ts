@@ -1,7 +1,9 @@
 /**
  * Every migration, in order, imported statically so the migrator works the same under tsx, in a
  * bundle and in tests (no directory scanning). Add a new file here with the next number; never
- * edit one that has shipped.
+ * edit one that has shipped. A new migration only expands the schema while the previous release
+ * still runs on it; contractions are marked and wait a release (docs/developers/migrations.md,
+ * db/expand-contract.test.ts).
  */
 import type { DialectMigration } from './helpers.ts';
 import { migration0001 } from './0001_initial.ts';
@@ -80,4 +82,4 @@ export const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '0045_request_ids': migration0045,
 };
 
-export type { DialectMigration, SqlDialect } from './helpers.ts';
+export type { ContractMarker, DialectMigration, SqlDialect } from './helpers.ts';

@@ -1,0 +1,3 @@
+// Written by scripts/build-server.mjs (see apps/server/src/env.ts).
+process.env.NODE_ENV ??= 'production';
+await import('./server.mjs');
