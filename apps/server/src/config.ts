@@ -91,6 +91,15 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Issue 32, graceful shutdown (http/graceful-shutdown.ts): after SIGTERM the node answers its health
+   * check 503 ("draining") and serves everything else for SHUTDOWN_DRAIN_MS, so the proxy's health
+   * check takes it out (≥ the proxy's check interval × fall, e.g. HAProxy `inter 2s fall 3` → 6 s;
+   * default 8000); then it stops accepting and gives what is in flight SHUTDOWN_GRACE_MS (default 30000)
+   * before it closes the connections left.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(8_000),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   // Issue 28: the demo stores' deals on first start (demo stores file only). `false`: they start
   // without deals — the browser journeys run so, their totals being about what each one tests;
   // journeys and tests about deals write their own.
@@ -140,6 +149,10 @@ export interface ServerConfig {
   catalogMaxStores?: number;
   /** CATALOG_WARM_STORES: store codes whose catalogue is built in the background at start. */
   catalogWarmStores?: string[];
+  /** SHUTDOWN_DRAIN_MS: after SIGTERM, health answers 503 while the rest is served this long. */
+  shutdownDrainMs: number;
+  /** SHUTDOWN_GRACE_MS: then in-flight requests get this long before their connections are closed. */
+  shutdownGraceMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
@@ -188,6 +201,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       .split(',')
       .map((c) => c.trim().toLowerCase())
       .filter(Boolean),
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   };
 }
 
