@@ -13,19 +13,26 @@
  *  2. then the first node once more without telling the proxy (a plain SIGTERM, as a process manager
  *     sends): its health check answers 503 during SHUTDOWN_DRAIN_MS, HAProxy takes it out, the node
  *     closes.
+ * Meanwhile a console's live order stream of one store is open through the proxy, reconnecting as the
+ * console's EventSource does (after the `retry:` the server sent, with Last-Event-ID).
  * Asserted: the generator saw 0 errors (no 5xx, no connection error, no failed journey, nothing left
  * unanswered) and HAProxy answered no 5xx; every order the generator had answered is in the database
  * exactly once, and no order is there that it was not answered for; stock went down by exactly what
- * the orders hold, never below zero, and the low-stock variants were not oversold. The figures (time
+ * the orders hold, never below zero, and the low-stock variants were not oversold; the console stream
+ * was ended cleanly (with the shutdown's retry hint) at each restart of its node, reconnected with no
+ * error and got the `order.created` event of every order of its store, live or replayed. The figures (time
  * from SIGTERM to exit, requests in flight, retries) are printed for the issue's note.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../config.ts';
+import { createDatabase } from '../db/index.ts';
+import { addStaff, TEST_STAFF_PASSWORD } from '../../test-support/staff/testing.ts';
 import { compiledEntry } from '../../test-support/compiled.ts';
 import { startHaproxy, type RunningHaproxy } from '../../test-support/haproxy.ts';
 import { freePort, freshSchema, PG_URL, REDIS_URL, sleep, START_MS, startNode, type ServerNode } from '../../test-support/multinode/harness.ts';
@@ -137,6 +144,12 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('rolling restart u
     db = new pg.Client({ connectionString: schema.url });
     await db.connect();
     ({ stores, contended } = await plan(db, join(dataDir, 'stores.json')));
+    const handle = await createDatabase({ databaseUrl: schema.url, dataDir });
+    try {
+      await addStaff(handle.db, { email: 'owner@rolling.test', role: 'owner' });
+    } finally {
+      await handle.destroy();
+    }
 
     env = {
       DATABASE_URL: schema.url,
@@ -193,6 +206,15 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('rolling restart u
           out: outFile,
         }),
       );
+      const login = await fetch(`http://127.0.0.1:${frontPort}/api/console/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'owner@rolling.test', password: TEST_STAFF_PASSWORD }),
+      });
+      expect(login.status).toBe(200);
+      const watched = stores[0]!;
+      const consoleStream = liveStream(frontPort, watched.storeId, /^(verdant_staff=[^;]+)/.exec(login.headers.get('set-cookie') ?? '')![1]!);
+      await waitFor('the console stream’s ready', 10_000, async () => consoleStream.readies > 0);
       const generator = spawn(process.execPath, [LOAD, configFile], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
       const generatorExit = new Promise<number | null>((resolve) => generator.once('exit', (code) => resolve(code)));
       const figures: Figures[] = [];
@@ -249,6 +271,19 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('rolling restart u
       expect(summary.ordersAccepted).toBeGreaterThan(40);
       // The only refusals: the low-stock variants sold out.
       for (const kind of Object.keys(out.refusalKinds)) expect(kind).toMatch(/^(cart\/update|order\/save) 4\d\d: .*(out of stock|not available)/i);
+
+      // ---- the console's live stream ----
+      const watchedOrders = out.accepted.filter((a) => a.host === watched.host).map((a) => a.increment);
+      const missing = () => watchedOrders.filter((n) => !consoleStream.orders.has(n!));
+      await waitFor('the order.created event of every order of the watched store', 10_000, async () => missing().length === 0).catch(() => undefined);
+      consoleStream.close();
+      console.log(`console stream: ${JSON.stringify({ orders: watchedOrders.length, received: consoleStream.orders.size, connects: consoleStream.readies, shutdownHints: consoleStream.hints, problems: consoleStream.problems })}`);
+      expect(consoleStream.problems).toEqual([]);
+      expect(watchedOrders.length).toBeGreaterThan(10);
+      expect(missing(), 'orders of the watched store whose event never reached the console').toEqual([]);
+      // Its node was restarted at least once while it was open: a clean end with the hint, then a new connection.
+      expect(consoleStream.hints).toBeGreaterThanOrEqual(1);
+      expect(consoleStream.readies).toBeGreaterThanOrEqual(consoleStream.hints + 1);
 
       // ---- the database ----
       const keys = out.accepted.map((a) => a.key);
@@ -322,13 +357,13 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('rolling restart u
     const stop = `pid=$(cat ${pidDir}/{server}); kill -TERM $pid; while kill -0 $pid 2>/dev/null; do sleep 0.1; done`;
     const script = spawn(
       'bash',
-      [join(REPO_ROOT, 'scripts/rolling-restart.sh'), '--socket', proxy!.socket, '--backend', BACKEND, '--restart', stop, '--wait-sessions', '15', '--wait-up', String(START_MS / 1000), ...nodes.map((n) => n.name)],
+      [join(REPO_ROOT, 'scripts/rolling-restart.sh'), '--socket', proxy!.socket, '--backend', BACKEND, '--restart', stop, '--wait-sessions', '5', '--wait-up', String(START_MS / 1000), ...nodes.map((n) => n.name)],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
     script.stdout!.on('data', (d) => (out += d));
     script.stderr!.on('data', (d) => (out += d));
-    const bound = 2 * (START_MS + 15_000 + DRAIN_MS + GRACE_MS);
+    const bound = 2 * (START_MS + 5_000 + DRAIN_MS + GRACE_MS);
     const code = await Promise.race([new Promise<number | null>((r) => script.once('exit', (c) => r(c))), sleep(bound).then(() => 'timeout' as const)]);
     scriptDone = true;
     if (code === 'timeout') script.kill('SIGKILL');
@@ -370,6 +405,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('rolling restart u
 // ---------------------------------------------------------------- helpers
 
 interface StorePlan {
+  storeId: number;
   host: string;
   home: string;
   categories: string[];
@@ -389,7 +425,7 @@ interface LoadOut {
   minutes: Record<string, LoadMinute>;
   errorSamples: Record<string, number>;
   refusalKinds: Record<string, number>;
-  accepted: { key: string; host: string; sku: string }[];
+  accepted: { key: string; host: string; sku: string; increment: string | null }[];
   unfinished: number;
 }
 
@@ -425,6 +461,7 @@ async function plan(db: pg.Client, storesFile: string) {
     .map((s) => {
       const buy = buyable.get(s.storeId)!.slice(1);
       return {
+        storeId: s.storeId,
         host: `${s.storeCode}.localhost`,
         home: '/api/catalog/products?size=24',
         categories: (cats.get(s.storeId) ?? []).slice(0, 8).map((c) => `/api/catalog/products?category=${encodeURIComponent(c.url_path)}&size=24`),
@@ -451,6 +488,75 @@ async function plan(db: pg.Client, storesFile: string) {
     CONTENDED_STOCK,
   ]);
   return { stores, contended };
+}
+
+/**
+ * A console's live order stream through the proxy, reconnecting as the browser's EventSource does: when
+ * the server ends it, after the last `retry:` it sent, with `Last-Event-ID`. Anything else (an answer
+ * other than 200, a connection error, a stream cut without the shutdown's hint) is a problem.
+ */
+function liveStream(port: number, storeId: number, cookie: string) {
+  const state = { orders: new Set<string>(), readies: 0, hints: 0, problems: [] as string[], close: () => undefined as void };
+  let retryMs = 3000;
+  let lastId: string | undefined;
+  let closed = false;
+  let current: http.ClientRequest | null = null;
+  const connect = () => {
+    if (closed) return;
+    const headers: Record<string, string> = { cookie, accept: 'text/event-stream' };
+    if (lastId) headers['last-event-id'] = lastId;
+    current = http.get({ host: '127.0.0.1', port, path: `/api/console/stores/${storeId}/events`, agent: false, headers }, (res) => {
+      if (res.statusCode !== 200) {
+        state.problems.push(`answer ${res.statusCode}`);
+        res.resume();
+        return void setTimeout(connect, 1000);
+      }
+      let buffer = '';
+      let hinted = false;
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut).split('\n');
+          buffer = buffer.slice(cut + 2);
+          let event = '';
+          let data = '';
+          for (const line of block) {
+            if (line.startsWith('retry: ')) retryMs = Number(line.slice(7));
+            else if (line.startsWith(': this node is shutting down')) hinted = true;
+            else if (line.startsWith('id: ')) lastId = line.slice(4);
+            else if (line.startsWith('event: ')) event = line.slice(7);
+            else if (line.startsWith('data: ')) data += line.slice(6);
+          }
+          if (event === 'ready') state.readies += 1;
+          if (event === 'order') {
+            const payload = JSON.parse(data) as { type: string; increment_id?: string };
+            if (payload.type === 'order.created' && payload.increment_id) state.orders.add(payload.increment_id);
+          }
+        }
+      });
+      res.on('end', () => {
+        if (closed) return;
+        if (hinted) state.hints += 1;
+        else state.problems.push('the stream ended without the shutdown’s hint');
+        setTimeout(connect, retryMs);
+      });
+      res.on('error', () => undefined);
+      res.on('aborted', () => !closed && state.problems.push('the stream was cut'));
+    });
+    current.on('error', (err) => {
+      if (closed) return;
+      state.problems.push(`connection: ${err.message}`);
+      setTimeout(connect, retryMs);
+    });
+  };
+  connect();
+  state.close = () => {
+    closed = true;
+    current?.destroy();
+  };
+  return state;
 }
 
 /** The `shutdown: …` pino lines a node wrote. */
