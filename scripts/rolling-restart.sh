@@ -25,13 +25,14 @@ Usage: scripts/rolling-restart.sh --socket PATH --backend NAME --restart 'COMMAN
   --backend NAME      the backend (pool) the servers are in
   --restart COMMAND   restarts one node and returns once it was stopped and started again;
                       {server} is replaced by the server's name
-  --wait-sessions S   how long to wait for the drained server's sessions to end (default 60)
+  --wait-sessions S   how long to wait for the drained server's sessions to end (default 30;
+                      an open console stream keeps one: SIGTERM ends it cleanly)
   --wait-up S         how long to wait for the restarted server's health check (default 120)
   SERVER...           the servers' names in the backend, restarted in this order
 EOF
 }
 
-SOCKET='' BACKEND='' RESTART='' WAIT_SESSIONS=60 WAIT_UP=120
+SOCKET='' BACKEND='' RESTART='' WAIT_SESSIONS=30 WAIT_UP=120
 SERVERS=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
