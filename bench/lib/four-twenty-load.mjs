@@ -11,6 +11,10 @@
 // exceed `maxInFlight` journeys is a miss and does not run.
 //
 //   node bench/lib/four-twenty-load.mjs <config.json>      (writes config.out when done)
+//
+// Also driven by the rolling-restart test (apps/server/src/multinode/rolling-restart.test.ts), through
+// a proxy: SIGUSR2 ends the schedule early (then the drain and the report as usual), `barePerS: 0`
+// sends no baseline request, and a store's `home` replaces `/` (an API-only node has no pages).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -224,7 +228,7 @@ async function browse() {
     record('search', r, 'search');
     return;
   }
-  const path = roll < 0.45 ? '/' : roll < 0.7 ? pick(store.categories) : pick(store.products);
+  const path = roll < 0.45 ? (store.home ?? '/') : roll < 0.7 ? pick(store.categories) : pick(store.products);
   const r = await request('GET', path, store.host, { cookie, json: false });
   record('page', r, `page ${path}`);
 }
@@ -238,11 +242,12 @@ async function bare() {
 const ms = (perS) => (perS > 0 ? 1000 / perS : Infinity);
 const startAt = performance.now();
 measureStart = startAt + config.warmupS * 1000;
-const endAt = measureStart + config.seconds * 1000;
+let endAt = measureStart + config.seconds * 1000;
+process.on('SIGUSR2', () => (endAt = Math.min(endAt, performance.now())));
 const pending = new Set();
 let nextOrder = startAt;
 let nextBrowse = startAt;
-let nextBare = measureStart;
+let nextBare = config.barePerS > 0 ? measureStart : Infinity;
 const track = (p) => {
   pending.add(p);
   p.finally(() => pending.delete(p));

@@ -63,7 +63,8 @@ export async function startServer(
   const dataDir = extraEnv.DATA_DIR || fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-bench-'));
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', ...extraEnv, DATA_DIR: dataDir },
+    // SHUTDOWN_DRAIN_MS 0: no proxy to drain from; stop()'s SIGTERM closes at once (within its 5 s).
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', SHUTDOWN_DRAIN_MS: '0', ...extraEnv, DATA_DIR: dataDir },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitFor(`http://127.0.0.1:${port}/api/health`, 120_000, child);

@@ -76,7 +76,7 @@ async function startServerAt(root: string, nodeArgs: string[] = []): Promise<Run
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdant-bench-'));
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SHUTDOWN_DRAIN_MS: '0' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const stop = () =>

@@ -76,6 +76,7 @@ import { createAppMetrics, type AppMetrics } from './metrics/app.ts';
 import { registerMetricsRoute } from './metrics/routes.ts';
 import { databaseInfo } from './db/registry.ts';
 import { withRequestId } from './http/request-context.ts';
+import { installLifecycle, type Lifecycle } from './http/graceful-shutdown.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -93,6 +94,8 @@ declare module 'fastify' {
     deals: DealsRepository;
     /** Issue 32: this node's figures for /metrics (metrics/app.ts). */
     metrics: AppMetrics;
+    /** Issue 32: draining on SIGTERM and requests in flight (http/graceful-shutdown.ts). */
+    lifecycle: Lifecycle;
   }
   interface FastifyRequest {
     /** The store this request is for (host or store-code path prefix, spec §1/§2). */
@@ -133,7 +136,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     // A broken escape in the path (`/api/catalog/product/%ZZ`) answers the envelope, pages too.
     frameworkErrors,
+    // Issue 32 (http/graceful-shutdown.ts): a request that arrives on a kept-alive connection while the
+    // node closes (the proxy picked that connection just before) is served, not refused with a 503.
+    return503OnClosing: false,
   });
+  // Draining on SIGTERM and the count of requests in flight: first, so its hooks see every request.
+  app.decorate('lifecycle', installLifecycle(app));
   // Issue 32: the request id known to everything the request runs (http/request-context.ts), first of all hooks.
   app.addHook('onRequest', (request, _reply, done) => withRequestId(request.id, done));
   // JSON-object bodies only on the API, before any route exists (its onRoute hook sees them all).
@@ -345,6 +353,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAnalytics(app, { db: deps.db, stores: deps.registry.stores, now: deps.clock });
   const { hub } = await registerOutboxDispatcher(app, { db: deps.db, registry: deps.registry, config: deps.config, clock: deps.clock });
   metrics.setStreams(() => hub.listeners());
+  app.lifecycle.setStreams(() => hub.listeners());
   registerRealtimeRoutes(app, { db: deps.db, hub, now: deps.clock });
   registerMessageRoutes(app, { db: deps.db });
   // Issue 30: the gateways' delivery reports and inbound texts (STOP).
@@ -357,10 +366,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // After setErrorHandler: a route keeps the error handler of the moment it is registered.
   registerOpenApiRoutes(app);
-  app.get('/api/health', { config: { docs: { summary: 'Whether the server answers', tags: ['Health'], security: 'none' } } }, async () => ({
-    code: 200,
-    result: 'ok',
-  }));
+  // 503 "draining" from SIGTERM on (http/graceful-shutdown.ts): the proxy's check takes the node out while it still serves.
+  app.get(
+    '/api/health',
+    { config: { docs: { summary: 'Whether the server answers (503 while it drains before a shutdown)', tags: ['Health'], security: 'none' } } },
+    async (_request, reply) => (app.lifecycle.draining ? reply.code(503).send({ code: 503, result: 'draining' }) : { code: 200, result: 'ok' }),
+  );
   app.all('/api/*', async (request, reply) => sendError(reply, 404, `No API endpoint ${request.method} ${request.url.split('?')[0]}`));
 
   const mediaDir = path.join(deps.config.dataDir, 'media');

@@ -93,6 +93,16 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Issue 32, graceful shutdown (http/graceful-shutdown.ts): after SIGTERM the node answers its health
+   * check 503 ("draining") and serves everything else for SHUTDOWN_DRAIN_MS, so the proxy's health
+   * check takes it out (≥ the proxy's check interval × fall, e.g. HAProxy `inter 2s fall 3` → 6 s;
+   * default 8000 in production, 0 otherwise: `npm run dev` restarts at every change); then it stops
+   * accepting and gives what is in flight SHUTDOWN_GRACE_MS (default 30000) before it closes the
+   * connections left.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).optional(),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   // Issue 28: the demo stores' deals on first start (demo stores file only). `false`: they start
   // without deals — the browser journeys run so, their totals being about what each one tests;
   // journeys and tests about deals write their own.
@@ -144,6 +154,10 @@ export interface ServerConfig {
   catalogMaxStores?: number;
   /** CATALOG_WARM_STORES: store codes whose catalogue is built in the background at start. */
   catalogWarmStores?: string[];
+  /** SHUTDOWN_DRAIN_MS: after SIGTERM, health answers 503 while the rest is served this long. */
+  shutdownDrainMs: number;
+  /** SHUTDOWN_GRACE_MS: then in-flight requests get this long before their connections are closed. */
+  shutdownGraceMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
@@ -193,6 +207,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       .split(',')
       .map((c) => c.trim().toLowerCase())
       .filter(Boolean),
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? (e.NODE_ENV === 'production' ? 8_000 : 0),
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   };
 }
 

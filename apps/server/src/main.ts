@@ -11,6 +11,7 @@ import { assertPortFree, PortInUseError } from './net/port-free.ts';
 import { ensureSeeded } from './seed/index.ts';
 import { ensureStoreScaffold } from './seed/scaffold.ts';
 import { buildApp } from './app.ts';
+import { gracefulShutdown } from './http/graceful-shutdown.ts';
 import { startMetricsServer } from './metrics/routes.ts';
 import { ensureDemoStaff } from './staff/demo.ts';
 
@@ -93,16 +94,19 @@ async function main(): Promise<void> {
     );
   }
 
-  let closing = false;
-  shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await destroy();
-    dataDirLock?.release();
-    process.exit(0);
-  };
+  // Issue 32: drain (health 503, SHUTDOWN_DRAIN_MS), close (in-flight requests, SSE streams, jobs;
+  // SHUTDOWN_GRACE_MS), database, exit 0; a second signal waits for the grace (http/graceful-shutdown.ts).
+  const onSignal = gracefulShutdown({
+    app,
+    lifecycle: app.lifecycle,
+    drainMs: config.shutdownDrainMs,
+    graceMs: config.shutdownGraceMs,
+    release: async () => {
+      await destroy();
+      dataDirLock?.release();
+    },
+  });
+  shutdown = async (signal: string) => onSignal(signal);
 
   // Issue 32: /metrics on a port of its own (METRICS_PORT), for a scraper on the operators' network only.
   const metricsServer = config.metricsPort ? await startMetricsServer(app.metrics, config.metricsPort, config.metricsHost) : undefined;

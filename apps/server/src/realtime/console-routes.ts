@@ -49,6 +49,13 @@ export interface RealtimeRouteDeps {
 const params = z.object({ storeId: dbId() });
 const EVENT_ID = /^evt_[A-Za-z0-9_-]{1,100}$/;
 
+/** The last frame of a stream ended by the node's shutdown: reconnect in 1–3 s (elsewhere). */
+export function shutdownFrame(): string {
+  return `retry: ${SHUTDOWN_RETRY_MS + Math.floor(Math.random() * SHUTDOWN_RETRY_SPREAD_MS)}\n: this node is shutting down; reconnect\n\n`;
+}
+export const SHUTDOWN_RETRY_MS = 1_000;
+const SHUTDOWN_RETRY_SPREAD_MS = 2_000;
+
 /** One SSE frame. */
 export function sseFrame(event: string, data: unknown, id?: string): string {
   return `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -63,13 +70,17 @@ export function orderFrame(event: ConsoleEvent): string {
 export function registerRealtimeRoutes(app: FastifyInstance, deps: RealtimeRouteDeps): void {
   const pingMs = deps.pingMs ?? PING_MS;
   const now = deps.now ?? (() => new Date());
-  // Every stream's connection until it closed: on shutdown each stream ends and, once its last
-  // bytes are out, its socket is destroyed (a client that stopped reading would otherwise hold
-  // server.close() until its own timeout). Consoles reconnect to another node.
+  // Every stream's connection until it closed: on shutdown (http/graceful-shutdown.ts) each stream
+  // gets a `retry:` hint (1–3 s, spread so a node's consoles do not all come back in the same
+  // instant) and ends cleanly; once its last bytes are out, its socket is destroyed (a client that
+  // stopped reading would otherwise hold server.close() until its own timeout). The browser's
+  // EventSource reconnects after the hint, with Last-Event-ID, through the proxy to another node,
+  // which replays what it missed (below); the console reads its lists again at `ready`.
   const open = new Map<PassThrough, ServerResponse>();
   app.addHook('preClose', async () => {
     for (const [stream, res] of open) {
       res.once('finish', () => res.socket?.destroy());
+      if (!stream.destroyed && !stream.writableEnded) stream.write(shutdownFrame());
       stream.end();
       if (res.writableFinished || stream.destroyed) res.socket?.destroy();
     }

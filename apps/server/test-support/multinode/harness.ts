@@ -94,6 +94,8 @@ export function startNode(env: Record<string, string | undefined>, port: number,
       DATA_DIR: dataDir,
       DATABASE_URL: undefined,
       REDIS_URL: undefined,
+      // No proxy's health check to wait for: stop() closes at once (a test about draining sets it).
+      SHUTDOWN_DRAIN_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
