@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { warmStores, type NodePool } from './pools/pools.ts';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Kysely } from 'kysely';
@@ -107,8 +109,10 @@ export interface AppDeps {
     ServerConfig,
     'dataDir' | 'demoMode' | 'production' | 'logLevel' | 'redisUrl' | 'authSecret' | 'smsProvider' | 'smsHttpUrl'
   > &
-    Partial<Pick<ServerConfig, 'mailProvider' | 'mailHttpUrl' | 'mailReceipts' | 'smsReceipts' | 'messageStatusSecret' | 'messageReceiptWaitSeconds' | 'redisPrefix' | 'trustProxy' | 'catalogMaxStores' | 'catalogWarmStores' | 'metricsToken'>>;
+    Partial<Pick<ServerConfig, 'mailProvider' | 'mailHttpUrl' | 'mailReceipts' | 'smsReceipts' | 'messageStatusSecret' | 'messageReceiptWaitSeconds' | 'redisPrefix' | 'trustProxy' | 'catalogMaxStores' | 'catalogWarmStores' | 'metricsToken' | 'nodeName'>>;
   registry: StoreRegistry;
+  /** Issue 32: this node's pool (POOLS_FILE + NODE_POOL, checked by main.ts); unset: every store is this node's. */
+  pool?: NodePool;
   db: Kysely<Database>;
   /** Directory of the React Router build; omit to serve the API only (API tests). */
   webBuildDir?: string;
@@ -200,6 +204,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return sendError(reply, 500, 'Internal Server Error 500');
   });
 
+  // Issue 32: with pools, this node's stores (the others are served too, counted as foreign), and its name on every answer.
+  const homeStores = deps.pool?.storeCodes.flatMap((code) => deps.registry.byCode(code)?.storeId ?? []);
+  const nodeName = deps.config.nodeName ?? (deps.pool ? os.hostname() : undefined);
+  if (nodeName)
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.header('x-verdant-node', nodeName);
+      done();
+    });
   // Each store's catalogue in memory; with REDIS_URL, changes reach the other nodes by pub/sub.
   const catalog = new CatalogIndexManager({
     db: deps.db,
@@ -215,7 +227,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock: deps.clock,
     log: app.log,
     maxStores: deps.config.catalogMaxStores,
-    warm: (deps.config.catalogWarmStores ?? []).flatMap((code) => deps.registry.byCode(code)?.storeId ?? []),
+    home: homeStores,
+    warm: warmStores(deps.registry, deps.pool, deps.config.catalogWarmStores ?? [], deps.config.catalogMaxStores, (codes) =>
+      app.log.warn({ codes, pool: deps.pool?.name }, "CATALOG_WARM_STORES names stores of another pool: not warmed here"),
+    ),
   });
   // Builds nothing (issue 15): readiness does not wait for catalogues.
   await catalog.start();
@@ -238,6 +253,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const pathname = request.url.split('?')[0];
     if (!readsCatalogue(pathname)) return;
     const ids = new Set([request.store.storeId]);
+    if (catalog.isForeign(request.store.storeId)) {
+      metrics.foreignStoreRequest(request.store.storeCode);
+      request.log.debug({ store: request.store.storeCode }, "a request for another pool's store (foreign)");
+    }
     // http/request-store.ts requestStore: `?storeCode` names the store of these routes.
     const code = (request.query as Record<string, unknown> | undefined)?.storeCode;
     const named = typeof code === 'string' && code.trim() !== '' ? deps.registry.byCode(code.trim().toLowerCase()) : undefined;
