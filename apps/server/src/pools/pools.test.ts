@@ -1,10 +1,17 @@
 /**
  * The pools file and the store → pool assignment (issue 32, ./pools.ts): validation errors name the
  * bad field, overrides win, the rendezvous hash spreads stores evenly and moves only about 1/n of
- * them when a pool is added (and none between the old pools).
+ * them when a pool is added (and none between the old pools); what CATALOG_WARM_STORES warms with a
+ * pool; and the compiled server stopping at start with a clear error for a missing or unknown
+ * NODE_POOL or a bad pools file.
  */
-import { describe, expect, it } from 'vitest';
-import { assignStores, hashedPool, nodePool, parsePoolsFile, rendezvousScore } from './pools.ts';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compiledEntry } from '../../test-support/compiled.ts';
+import { assignStores, hashedPool, nodePool, parsePoolsFile, rendezvousScore, warmStores } from './pools.ts';
 
 const stores = (codes: string[]) => ({ stores: codes.map((storeCode) => ({ storeCode })) }) as never;
 const demo = stores(['downtown', 'eastside', 'wellness', 'harbor']);
@@ -87,5 +94,52 @@ describe('rendezvous hashing', () => {
     expect(moved.length).toBeLessThan(expected * 1.2);
     // And the pools share the stores about evenly.
     for (const [, list] of assignStores(poolsOf(to), all).storesOf) expect(Math.abs(list.length - expected)).toBeLessThan(expected * 0.2);
+  });
+});
+
+describe('warmStores (CATALOG_WARM_STORES)', () => {
+  const registry = {
+    stores: ['downtown', 'eastside', 'wellness', 'harbor'].map((storeCode, i) => ({ storeCode, storeId: i + 1 })),
+    byCode(code: string) {
+      return this.stores.find((s) => s.storeCode === code);
+    },
+  };
+  const pool = { name: 'east', storeCodes: ['eastside', 'harbor'] };
+  const cases: [string, typeof pool | undefined, string[], number | undefined, number[], string[]][] = [
+    ['no pool, listed codes', undefined, ['harbor', 'downtown'], 20, [4, 1], []],
+    ['no pool, *', undefined, ['*'], 20, [1, 2, 3, 4], []],
+    ['no pool, * up to the budget', undefined, ['*'], 3, [1, 2, 3], []],
+    ['a pool, *: its stores', pool, ['*'], 20, [2, 4], []],
+    ['a pool, * up to the budget', pool, ['*'], 1, [2], []],
+    ['a pool, listed codes: its own warmed, others told', pool, ['downtown', 'harbor', 'wellness'], 20, [4], ['downtown', 'wellness']],
+    ['nothing asked', pool, [], 20, [], []],
+  ];
+  it.each(cases)('%s', (_what, p, codes, max, expected, told) => {
+    const others: string[] = [];
+    expect(warmStores(registry, p, codes, max, (c) => others.push(...c))).toEqual(expected);
+    expect(others).toEqual(told);
+  });
+});
+
+describe('a node started with POOLS_FILE', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'verdant-pools-start-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const start = (env: Record<string, string>) =>
+    spawnSync(process.execPath, [compiledEntry('main')], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', PORT: '0', DATA_DIR: join(dir, 'data'), ...env },
+    });
+  const cases: [string, unknown, Record<string, string>, RegExp][] = [
+    ['no NODE_POOL', twoPools, {}, /NODE_POOL: required when POOLS_FILE is set \(one of: east, west\)/],
+    ['an unknown NODE_POOL', twoPools, { NODE_POOL: 'north' }, /NODE_POOL: unknown pool "north"/],
+    ['a bad pools file', { ...twoPools, stores: { harbor: 'north' } }, { NODE_POOL: 'east' }, /Invalid pools file:\n {2}stores\.harbor: unknown pool "north"/],
+  ];
+  it.each(cases)('stops at once with a clear error: %s', (_what, file, env, message) => {
+    const path = join(dir, `${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(path, JSON.stringify(file));
+    const r = start({ POOLS_FILE: path, ...env });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(message);
   });
 });
