@@ -13,10 +13,16 @@ import { StoreRegistry } from '../stores/registry.ts';
 import { readPoolsFile } from '../pools/pools.ts';
 import { DEFAULT_CHECK_INTERVAL_MS, haproxyConfig } from '../pools/haproxy-config.ts';
 
-export const PROXY_CONFIG_USAGE =
-  'Usage: npm run proxy-config -- --pools pools.json [--stores stores.json] [--out haproxy.cfg] [--bind ADDR:PORT] [--check-interval MS]';
+export const PROXY_CONFIG_USAGE = [
+  'Usage: npm run proxy-config -- --pools pools.json [--stores stores.json] [--out haproxy.cfg] [--bind ADDR:PORT] [--check-interval MS]',
+  '  --pools FILE           the pools file (default: POOLS_FILE)',
+  '  --stores FILE          the stores file (default: STORES_FILE, else the demo stores)',
+  '  --out FILE             write the configuration there (default: print it)',
+  '  --bind ADDR:PORT       where HAProxy listens (default *:80)',
+  `  --check-interval MS    health-check interval (default ${DEFAULT_CHECK_INTERVAL_MS}; a dead node is out after about 1.25 × MS)`,
+].join('\n');
 
-export function proxyConfigText(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): { text: string; out?: string } {
+export function proxyConfigText(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): { text: string; out?: string; help?: boolean } {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -25,8 +31,10 @@ export function proxyConfigText(argv: string[], env: NodeJS.ProcessEnv = process
       out: { type: 'string' },
       bind: { type: 'string' },
       'check-interval': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help) return { text: `${PROXY_CONFIG_USAGE}\n`, help: true };
   const poolsFile = values.pools ?? env.POOLS_FILE;
   if (!poolsFile) throw new Error(`--pools (or POOLS_FILE) is required.\n${PROXY_CONFIG_USAGE}`);
   const storesFile = values.stores ?? env.STORES_FILE;
@@ -49,8 +57,8 @@ export function proxyConfigText(argv: string[], env: NodeJS.ProcessEnv = process
 }
 
 runWhenMain(import.meta.url, async () => {
-  const { text, out } = proxyConfigText(process.argv.slice(2));
-  if (!out) {
+  const { text, out, help } = proxyConfigText(process.argv.slice(2));
+  if (!out || help) {
     process.stdout.write(text);
     return;
   }
