@@ -149,7 +149,8 @@ describe('a real HAProxy running the configuration routes like the server resolv
     ...demo.stores.map((s): [string, string] => [new URL(s.url).host, '/']),
   ];
 
-  for (const overrides of [{ harbor: 'east', downtown: 'west' }, { harbor: 'west', downtown: 'east', wellness: 'east' }]) {
+  const overrideSets: Record<string, string>[] = [{ harbor: 'east', downtown: 'west' }, { harbor: 'west', downtown: 'east', wellness: 'east' }];
+  for (const overrides of overrideSets) {
     it(`every host and path goes to its store's pool (overrides ${JSON.stringify(overrides)}); the console and health to any node`, async () => {
       const { proxy, port, assignment } = await running(overrides);
       try {
