@@ -293,7 +293,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('stores in two poo
     const served = await within(`${host} answered by ${survivor}`, CHECK_FALL * DEFAULT_CHECK_INTERVAL_MS + DOWN_SLACK_MS, async () => {
       const r = await viaProxy('GET', '/api/catalog/products?size=1', host).catch(() => undefined);
       return r?.status === 200 && r.node === survivor;
-    });
+    }, killedAt);
     const down = await within(
       `HAProxy marks ${victimName} DOWN`,
       CHECK_FALL * DEFAULT_CHECK_INTERVAL_MS + DOWN_SLACK_MS,
