@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { warmStores, type NodePool } from './pools/pools.ts';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Kysely } from 'kysely';
@@ -78,6 +77,7 @@ import { createAppMetrics, type AppMetrics } from './metrics/app.ts';
 import { registerMetricsRoute } from './metrics/routes.ts';
 import { databaseInfo } from './db/registry.ts';
 import { withRequestId } from './http/request-context.ts';
+import { warmStores, type NodePool } from './pools/pools.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -232,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       app.log.warn({ codes, pool: deps.pool?.name }, "CATALOG_WARM_STORES names stores of another pool: not warmed here"),
     ),
   });
+  if (deps.pool) app.log.info({ pool: deps.pool.name, stores: deps.pool.storeCodes.length, node: nodeName }, "this node's pool (POOLS_FILE, NODE_POOL)");
   // Builds nothing (issue 15): readiness does not wait for catalogues.
   await catalog.start();
   app.decorate('catalog', catalog);
@@ -253,14 +254,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const pathname = request.url.split('?')[0];
     if (!readsCatalogue(pathname)) return;
     const ids = new Set([request.store.storeId]);
-    if (catalog.isForeign(request.store.storeId)) {
-      metrics.foreignStoreRequest(request.store.storeCode);
-      request.log.debug({ store: request.store.storeCode }, "a request for another pool's store (foreign)");
-    }
     // http/request-store.ts requestStore: `?storeCode` names the store of these routes.
     const code = (request.query as Record<string, unknown> | undefined)?.storeCode;
     const named = typeof code === 'string' && code.trim() !== '' ? deps.registry.byCode(code.trim().toLowerCase()) : undefined;
     if (named) ids.add(named.storeId);
+    // Issue 32: another pool's store asked here is served, and counted (the proxy sends a store to its pool).
+    for (const store of named && named.storeId !== request.store.storeId ? [request.store, named] : [request.store])
+      if (catalog.isForeign(store.storeId)) {
+        metrics.foreignStoreRequest(store.storeCode);
+        request.log.debug({ store: store.storeCode }, "a request for another pool's store (foreign)");
+      }
     for (const id of ids) catalogHolds.set(request, [...(catalogHolds.get(request) ?? []), await catalog.acquire(id)]);
   });
   const releaseCatalog = (request: FastifyRequest) => {
