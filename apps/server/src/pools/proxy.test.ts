@@ -10,7 +10,8 @@
  *  - the node serving a store is killed with SIGKILL while orders are placed through the proxy without
  *    pause (each with its own idempotency key, repeated with the same key when an answer is lost): its
  *    pool's other node serves the store, HAProxy marks the dead node DOWN within inter × fall (+ 1 s),
- *    and the database holds every accepted order exactly once.
+ *    and the database holds every accepted order exactly once — orders caught inside their transaction
+ *    on the killed node included (HAProxy retries them on the survivor; their keys make that safe).
  *
  * Health checks: the command's defaults (haproxy-config.ts): inter 1000 ms, fastinter 250 ms, fall 2.
  */
@@ -89,7 +90,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('stores in two poo
   let proxy: RunningHaproxy;
   let proxyPort: number;
   let db: pg.Client;
-  let drop: () => Promise<void>;
+  let schema: Awaited<ReturnType<typeof freshSchema>>;
   const assignment = parsePoolsFile(
     {
       pools: [
@@ -118,8 +119,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('stores in two poo
   });
 
   beforeAll(async () => {
-    const schema = await freshSchema();
-    drop = schema.drop;
+    schema = await freshSchema();
     const ports = await Promise.all([1, 2, 3, 4].map(() => freePort()));
     proxyPort = await freePort();
     const names = ['east-1', 'east-2', 'west-1', 'west-2'];
@@ -184,7 +184,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('stores in two poo
     await proxy?.stop();
     await Promise.all([...nodes.values()].map((n) => n.stop()));
     await db?.end();
-    await drop?.();
+    await schema?.drop();
     rmSync(dir, { recursive: true, force: true });
   }, STOP_MS + 10_000);
 
@@ -287,8 +287,31 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('stores in two poo
     const beforeKill = accepted.size;
     expect(beforeKill, failures.join('\n')).toBeGreaterThan(0);
 
+    // Orders caught inside their transaction at the kill: the test holds the product's stock row, so
+    // the victim's orders wait there (their idempotency keys inserted, uncommitted) when it dies.
+    // HAProxy retries each on the survivor (empty response → redispatch), whose insert of the same key
+    // waits for the dead node's transaction; PostgreSQL rolls that back once the row is free and the
+    // dead client is noticed, and the survivor places the order: once.
+    const lock = new pg.Client({ connectionString: schema.url });
+    await lock.connect();
+    await lock.query('begin');
+    await lock.query('select qty from stock where product_id = $1 for update', [productId]);
+    const heldKey = randomUUID();
+    const held = viaProxy('POST', '/api/order/save', host, orderBody(heldKey));
+    await within('an order through the proxy waits for the stock row', 10_000, async () => {
+      const r = await db.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()");
+      return r.rows[0].n >= 1;
+    });
+
     victim.process.kill('SIGKILL');
     const killedAt = performance.now();
+    await sleep(300);
+    await lock.query('commit');
+    await lock.end();
+    const heldAnswer = await held;
+    expect(heldAnswer.status, JSON.stringify(heldAnswer.body)).toBe(200);
+    expect(heldAnswer.node).toBe(survivor);
+    accepted.set(heldKey, heldAnswer.body.result.order_id);
     // The store is answered by the survivor (retried there at once: connection refused → redispatch).
     const served = await within(`${host} answered by ${survivor}`, CHECK_FALL * DEFAULT_CHECK_INTERVAL_MS + DOWN_SLACK_MS, async () => {
       const r = await viaProxy('GET', '/api/catalog/products?size=1', host).catch(() => undefined);
