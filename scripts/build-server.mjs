@@ -21,6 +21,7 @@ export const SERVER_ENTRIES = {
   restore: 'apps/server/src/cli/restore.ts',
   staff: 'apps/server/src/cli/staff.ts',
   analytics: 'apps/server/src/cli/analytics.ts',
+  'proxy-config': 'apps/server/src/cli/proxy-config.ts',
   import: 'apps/server/src/menu-import/cli.ts',
   'api-key': 'apps/server/src/integration/cli.ts',
 };

@@ -17,7 +17,7 @@ import { SERVER_ENTRIES } from '../build-server.mjs';
 const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
 
 /** npm scripts that are command-line tools (the others start, build or test). */
-const CLI_SCRIPTS = ['seed', 'migrate', 'staff', 'import', 'api-key', 'bench', 'analytics'];
+const CLI_SCRIPTS = ['seed', 'migrate', 'staff', 'import', 'api-key', 'bench', 'analytics', 'proxy-config'];
 
 /** A tool as the docs name it: `npm run seed` or a file run by tsx/node, e.g. `bench/lib/journey-queries.ts`. */
 type Tool = string;

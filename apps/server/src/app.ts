@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -77,6 +78,7 @@ import { registerMetricsRoute } from './metrics/routes.ts';
 import { databaseInfo } from './db/registry.ts';
 import { withRequestId } from './http/request-context.ts';
 import { installLifecycle, type Lifecycle } from './http/graceful-shutdown.ts';
+import { warmStores, type NodePool } from './pools/pools.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -110,8 +112,10 @@ export interface AppDeps {
     ServerConfig,
     'dataDir' | 'demoMode' | 'production' | 'logLevel' | 'redisUrl' | 'authSecret' | 'smsProvider' | 'smsHttpUrl'
   > &
-    Partial<Pick<ServerConfig, 'mailProvider' | 'mailHttpUrl' | 'mailReceipts' | 'smsReceipts' | 'messageStatusSecret' | 'messageReceiptWaitSeconds' | 'redisPrefix' | 'trustProxy' | 'catalogMaxStores' | 'catalogWarmStores' | 'metricsToken'>>;
+    Partial<Pick<ServerConfig, 'mailProvider' | 'mailHttpUrl' | 'mailReceipts' | 'smsReceipts' | 'messageStatusSecret' | 'messageReceiptWaitSeconds' | 'redisPrefix' | 'trustProxy' | 'catalogMaxStores' | 'catalogWarmStores' | 'metricsToken' | 'nodeName'>>;
   registry: StoreRegistry;
+  /** Issue 32: this node's pool (POOLS_FILE + NODE_POOL, checked by main.ts); unset: every store is this node's. */
+  pool?: NodePool;
   db: Kysely<Database>;
   /** Directory of the React Router build; omit to serve the API only (API tests). */
   webBuildDir?: string;
@@ -208,6 +212,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return sendError(reply, 500, 'Internal Server Error 500');
   });
 
+  // Issue 32: with pools, this node's stores (the others are served too, counted as foreign), and its name on every answer.
+  const homeStores = deps.pool?.storeCodes.flatMap((code) => deps.registry.byCode(code)?.storeId ?? []);
+  const nodeName = deps.config.nodeName ?? (deps.pool ? os.hostname() : undefined);
+  if (nodeName)
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.header('x-verdant-node', nodeName);
+      done();
+    });
   // Each store's catalogue in memory; with REDIS_URL, changes reach the other nodes by pub/sub.
   const catalog = new CatalogIndexManager({
     db: deps.db,
@@ -223,8 +235,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock: deps.clock,
     log: app.log,
     maxStores: deps.config.catalogMaxStores,
-    warm: (deps.config.catalogWarmStores ?? []).flatMap((code) => deps.registry.byCode(code)?.storeId ?? []),
+    home: homeStores,
+    warm: warmStores(deps.registry, deps.pool, deps.config.catalogWarmStores ?? [], deps.config.catalogMaxStores, (codes) =>
+      app.log.warn({ codes, pool: deps.pool?.name }, "CATALOG_WARM_STORES names stores of another pool: not warmed here"),
+    ),
   });
+  if (deps.pool) app.log.info({ pool: deps.pool.name, stores: deps.pool.storeCodes.length, node: nodeName }, "this node's pool (POOLS_FILE, NODE_POOL)");
   // Builds nothing (issue 15): readiness does not wait for catalogues.
   await catalog.start();
   app.decorate('catalog', catalog);
@@ -250,6 +266,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const code = (request.query as Record<string, unknown> | undefined)?.storeCode;
     const named = typeof code === 'string' && code.trim() !== '' ? deps.registry.byCode(code.trim().toLowerCase()) : undefined;
     if (named) ids.add(named.storeId);
+    // Issue 32: another pool's store asked here is served, and counted (the proxy sends a store to its pool).
+    for (const store of named && named.storeId !== request.store.storeId ? [request.store, named] : [request.store])
+      if (catalog.isForeign(store.storeId)) {
+        metrics.foreignStoreRequest(store.storeCode);
+        request.log.debug({ store: store.storeCode }, "a request for another pool's store (foreign)");
+      }
     for (const id of ids) catalogHolds.set(request, [...(catalogHolds.get(request) ?? []), await catalog.acquire(id)]);
   });
   const releaseCatalog = (request: FastifyRequest) => {

@@ -17,9 +17,22 @@ const envSchema = z.object({
   // Issue 15: how many store catalogues one node keeps loaded (0: unlimited), and stores built in the background at start.
   // 20: after touching all 150 stores of 150 × 2,000 the RSS stayed under 1.1 GiB; 30 reached 1.49 GiB, 40 2.2 GiB (bench/SCALE.md, "Memory per product").
   CATALOG_MAX_STORES: z.coerce.number().int().min(0).default(20),
+  // `*`: every store of this node's pool (issue 32), or every store without POOLS_FILE, up to CATALOG_MAX_STORES.
   CATALOG_WARM_STORES: z
     .string()
-    .regex(/^[A-Za-z0-9_, -]*$/, 'store codes separated by commas')
+    .regex(/^(\*|[A-Za-z0-9_, -]*)$/, 'store codes separated by commas, or *')
+    .optional(),
+  /**
+   * Issue 32: the deployment's pools of nodes (src/pools/pools.ts; docs/operators/deployment.md "Pools
+   * behind a proxy"): with it, NODE_POOL names this node's pool, whose stores' catalogues it loads and
+   * warms; other stores are still served (built on demand, counted as foreign). Unset: one pool of all.
+   */
+  POOLS_FILE: z.string().min(1).optional(),
+  NODE_POOL: z.string().min(1).optional(),
+  /** This node's name in the `X-Verdant-Node` response header (with POOLS_FILE: default the host name). */
+  NODE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,63}$/, 'letters, digits, ".", "_" and "-" (at most 63)')
     .optional(),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./.data'),
@@ -152,12 +165,17 @@ export interface ServerConfig {
   demoDeals?: boolean;
   /** CATALOG_MAX_STORES: loaded store catalogues per node (least recently used dropped beyond); 0 = unlimited. Unset in buildApp: unlimited. */
   catalogMaxStores?: number;
-  /** CATALOG_WARM_STORES: store codes whose catalogue is built in the background at start. */
+  /** CATALOG_WARM_STORES: store codes whose catalogue is built in the background at start (`*`: all of the node's pool). */
   catalogWarmStores?: string[];
   /** SHUTDOWN_DRAIN_MS: after SIGTERM, health answers 503 while the rest is served this long. */
   shutdownDrainMs: number;
   /** SHUTDOWN_GRACE_MS: then in-flight requests get this long before their connections are closed. */
   shutdownGraceMs: number;
+  /** POOLS_FILE (absolute): the deployment's pools; NODE_POOL: this node's (checked against the file at start, main.ts). */
+  poolsFile?: string;
+  nodePool?: string;
+  /** NODE_NAME: the X-Verdant-Node header's value. */
+  nodeName?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
@@ -209,6 +227,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       .filter(Boolean),
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? (e.NODE_ENV === 'production' ? 8_000 : 0),
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    poolsFile: e.POOLS_FILE ? path.resolve(cwd, e.POOLS_FILE) : undefined,
+    nodePool: e.NODE_POOL,
+    nodeName: e.NODE_NAME,
   };
 }
 

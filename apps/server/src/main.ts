@@ -14,6 +14,7 @@ import { buildApp } from './app.ts';
 import { gracefulShutdown } from './http/graceful-shutdown.ts';
 import { startMetricsServer } from './metrics/routes.ts';
 import { ensureDemoStaff } from './staff/demo.ts';
+import { nodePool, readPoolsFile, type NodePool } from './pools/pools.ts';
 
 /**
  * `npm start`: validate the environment and the stores file, check the port is free, take the data directory (SQLite: one
@@ -26,9 +27,12 @@ import { ensureDemoStaff } from './staff/demo.ts';
 async function main(): Promise<void> {
   let config;
   let registry;
+  // Issue 32: with POOLS_FILE, this node's pool (NODE_POOL), checked here: a bad file or pool stops the start.
+  let pool: NodePool | undefined;
   try {
     config = loadConfig();
     registry = StoreRegistry.fromFile(config.storesFile);
+    if (config.poolsFile) pool = nodePool(readPoolsFile(config.poolsFile, registry.file), config.nodePool);
   } catch (err) {
     console.error((err as Error).message);
     process.exit(1);
@@ -81,7 +85,7 @@ async function main(): Promise<void> {
     return catalogueSeeded;
   });
 
-  const app = await buildApp({ config, registry, db, webBuildDir: config.serveStorefront ? WEB_BUILD_DIR : undefined });
+  const app = await buildApp({ config, registry, pool, db, webBuildDir: config.serveStorefront ? WEB_BUILD_DIR : undefined });
   app.log.info(
     { dialect, dataDir: config.dataDir, storesFile: config.storesFile, seeded },
     seeded ? 'demo catalogue loaded' : config.demoMode ? 'using existing catalogue' : 'using the catalogue in the database (menus come from npm run import)',

@@ -9,7 +9,7 @@ import path from 'node:path';
 
 const DIR = path.resolve(import.meta.dirname, '../dist-test');
 
-export type CompiledEntry = 'main' | 'seed' | 'migrate' | 'backup' | 'restore' | 'staff' | 'analytics' | 'import' | 'api-key';
+export type CompiledEntry = 'main' | 'seed' | 'migrate' | 'backup' | 'restore' | 'staff' | 'analytics' | 'proxy-config' | 'import' | 'api-key';
 
 export function compiledEntry(name: CompiledEntry): string {
   const file = path.join(DIR, `${name}.mjs`);

@@ -159,6 +159,28 @@ describeEachDatabase('catalogue index manager', (getDb) => {
     }
   });
 
+  it('with a pool (issue 32): maxStores counts the pool’s stores; other pools’ stores are built, counted and kept under their own budget, dropped first', async () => {
+    const manager = new CatalogIndexManager({ db: getDb().db, stores: storesFile.stores, clock: () => NOW, maxStores: 2, home: [1, 2], maxForeignStores: 1 });
+    await manager.start();
+    try {
+      expect([1, 2, 3, 4].map((id) => manager.isForeign(id))).toEqual([false, false, true, true]);
+      await manager.ensure(1);
+      await manager.ensure(2);
+      await manager.ensure(3);
+      // Two home stores and one foreign: within both budgets (a foreign store does not push a home one out).
+      expect(manager.loadedStores().sort()).toEqual([1, 2, 3]);
+      expect(manager.stats.foreignBuilds).toBe(1);
+      await manager.ensure(4);
+      // The second foreign store drops the first; the home stores stay.
+      expect(manager.loadedStores().sort()).toEqual([1, 2, 4]);
+      await manager.ensure(1);
+      expect(manager.loadedStores().sort()).toEqual([1, 2, 4]);
+      expect(manager.stats).toMatchObject({ foreignBuilds: 2, evictions: 1, storeBuilds: 4 });
+    } finally {
+      await manager.close();
+    }
+  });
+
   it('a change to a store nobody loaded is seen when it loads; catalogChanged still tells the other nodes', async () => {
     const { db } = getDb();
     const published: unknown[] = [];

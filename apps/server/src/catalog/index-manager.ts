@@ -13,6 +13,12 @@
  *
  * Work for one store is serialised (a rebuild never interleaves with an upsert of the same store);
  * a rebuild is built aside and swapped in whole, so a search never sees half a catalogue.
+ *
+ * Pools (issue 32, ../pools/pools.ts): with `home` (the stores of this node's pool), the budget
+ * `maxStores` counts home stores only; another pool's store asked for here (the proxy's failover, a
+ * request sent straight to this node) is still built and served, but counted (`stats.foreignBuilds`),
+ * logged, and kept under a small budget of its own (`maxForeignStores`, default 2), dropped first, so
+ * foreign traffic never pushes the pool's own catalogues out.
  */
 import type { Kysely } from 'kysely';
 import type { CatalogAttribute, Store } from '@verdant/domain';
@@ -43,6 +49,10 @@ export interface IndexManagerOptions {
   log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void };
   /** How many stores may be loaded at once (least recently used dropped beyond); default unlimited. */
   maxStores?: number;
+  /** The stores of this node's pool (POOLS_FILE + NODE_POOL); unset: every store is this node's. */
+  home?: readonly number[];
+  /** How many other pools' stores may stay loaded at once (default 2); only with `home`. */
+  maxForeignStores?: number;
   /** Stores built in the background after start (CATALOG_WARM_STORES); `start()` does not wait for them. */
   warm?: readonly number[];
   /**
@@ -73,10 +83,12 @@ export class CatalogIndexManager {
    * How many incremental reindexes ran (coalescing shows as fewer runs than changes), and how many of
    * them were stock-only patches read from the stock rows alone.
    */
-  readonly stats = { productReindexes: 0, stockPatches: 0, storeBuilds: 0, evictions: 0, peakConcurrentBuilds: 0 };
+  readonly stats = { productReindexes: 0, stockPatches: 0, storeBuilds: 0, evictions: 0, peakConcurrentBuilds: 0, foreignBuilds: 0 };
   private readonly bus: ChangeBus;
   private readonly storeIds: Set<number>;
   private readonly maxStores: number;
+  private readonly home: ReadonlySet<number> | null;
+  private readonly maxForeign: number;
   private readonly maxBuilds: number;
   private activeBuilds = 0;
   private readonly buildWaiters: (() => void)[] = [];
@@ -86,6 +98,8 @@ export class CatalogIndexManager {
     this.bus = opts.bus ?? inProcessBus();
     this.storeIds = new Set(opts.stores.map((s) => s.storeId));
     this.maxStores = opts.maxStores !== undefined && opts.maxStores > 0 ? opts.maxStores : Infinity;
+    this.home = opts.home ? new Set(opts.home) : null;
+    this.maxForeign = opts.maxForeignStores !== undefined && opts.maxForeignStores >= 0 ? opts.maxForeignStores : 2;
     this.maxBuilds = opts.maxConcurrentBuilds !== undefined && opts.maxConcurrentBuilds > 0 ? opts.maxConcurrentBuilds : 2;
   }
 
@@ -154,6 +168,10 @@ export class CatalogIndexManager {
       if (!this.catalogs.has(storeId))
         await this.withBuildSlot(async () => {
           this.stats.storeBuilds += 1;
+          if (this.isForeign(storeId)) {
+            this.stats.foreignBuilds += 1;
+            this.opts.log?.info?.({ storeId }, "building another pool's store catalogue here (foreign store)");
+          }
           await this.rebuild([storeId]);
         });
       return this.catalogs.get(storeId)!;
@@ -202,16 +220,35 @@ export class CatalogIndexManager {
     this.catalogs.set(storeId, catalog);
   }
 
-  /** Drop least recently used stores no request holds until within the budget (with their cached pages). */
+  /** True for a store of another pool than this node's (never without pools). */
+  isForeign(storeId: number): boolean {
+    return this.home !== null && this.storeIds.has(storeId) && !this.home.has(storeId);
+  }
+
+  /**
+   * Drop least recently used stores no request holds until within the budget (with their cached
+   * pages): with pools, other pools' stores beyond their own budget first, then home stores beyond
+   * `maxStores`.
+   */
   private evict(): void {
-    if (this.catalogs.size <= this.maxStores) return;
+    let foreign = 0;
+    for (const id of this.catalogs.keys()) if (this.isForeign(id)) foreign += 1;
+    let home = this.catalogs.size - foreign;
+    if (home <= this.maxStores && foreign <= this.maxForeign) return;
     // Never the most recently used store (the one just asked for): its asker reads it next.
-    for (const storeId of [...this.catalogs.keys()].slice(0, -1)) {
-      if (this.catalogs.size <= this.maxStores) break;
-      if ((this.pins.get(storeId) ?? 0) > 0) continue;
-      this.catalogs.delete(storeId);
-      this.stats.evictions += 1;
-      this.opts.onChanged?.(storeId);
+    const candidates = [...this.catalogs.keys()].slice(0, -1);
+    for (const pass of ['foreign', 'home'] as const) {
+      for (const storeId of candidates) {
+        const isForeign = this.isForeign(storeId);
+        if ((pass === 'foreign') !== isForeign) continue;
+        if (isForeign ? foreign <= this.maxForeign : home <= this.maxStores) break;
+        if ((this.pins.get(storeId) ?? 0) > 0 || !this.catalogs.has(storeId)) continue;
+        this.catalogs.delete(storeId);
+        if (isForeign) foreign -= 1;
+        else home -= 1;
+        this.stats.evictions += 1;
+        this.opts.onChanged?.(storeId);
+      }
     }
   }
 

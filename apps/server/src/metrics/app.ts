@@ -35,6 +35,8 @@ export interface AppMetrics {
   observeRequest(method: string, routeUrl: string | undefined, url: string, status: number, seconds: number): void;
   orderPlaced(orderType: string): void;
   orderRefused(reason: string): void;
+  /** Issue 32: a catalogue-reading request for another pool's store (POOLS_FILE) served here. */
+  foreignStoreRequest(storeCode: string): void;
   /** The page cache, once the storefront is mounted. */
   setOutputCache(cache: OutputCache): void;
   /** Open console streams (SSE) on this node. */
@@ -86,6 +88,14 @@ export function createAppMetrics(sources: AppMetricsSources): AppMetrics {
   };
   followed('verdant_catalogue_builds_total', 'Store catalogues built in memory (first request, eviction, full rebuild)', () => sources.catalog.stats.storeBuilds);
   followed('verdant_catalogue_evictions_total', 'Store catalogues dropped to stay within CATALOG_MAX_STORES', () => sources.catalog.stats.evictions);
+  // Issue 32 (POOLS_FILE): other pools' stores asked of this node — the proxy's failover, or requests sent past the proxy.
+  const foreign = new client.Counter({
+    name: 'verdant_foreign_store_requests_total',
+    help: "Catalogue-reading requests (pages, catalogue, cart APIs) for a store of another pool than this node's, by store",
+    labelNames: ['store'] as const,
+    registers,
+  });
+  followed('verdant_catalogue_foreign_builds_total', "Catalogues of another pool's stores built on this node", () => sources.catalog.stats.foreignBuilds);
   followed('verdant_catalogue_reindexes_total', 'Products reindexed after a catalogue change', () => sources.catalog.stats.productReindexes);
   new client.Gauge({
     name: 'verdant_catalogue_stores_loaded',
@@ -182,6 +192,7 @@ export function createAppMetrics(sources: AppMetricsSources): AppMetrics {
     },
     orderPlaced: (orderType) => placed.inc({ order_type: orderType }),
     orderRefused: (reason) => refused.inc({ reason }),
+    foreignStoreRequest: (store) => foreign.inc({ store }),
     setOutputCache(cache) {
       outputCache = cache;
     },
