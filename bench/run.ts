@@ -25,13 +25,14 @@ import { runDealsSuite } from './suites/deals.ts';
 import { runDealsServerSuite } from './suites/deals-server.ts';
 import { runStartupSuite } from './suites/startup.ts';
 import { runAnalyticsSuite } from './suites/analytics.ts';
+import { runPoolsSuite } from './suites/pools.ts';
 
 const BENCH_USAGE = [
   'Usage: npm run bench   (builds first; on a build made before: node --import tsx bench/run.ts)',
   '  BENCH_ONLY=<suites>  a comma-separated subset of the suites.',
   '    In a plain run: http, search, precision, commerce, lighthouse, console-stream, console-orders,',
   '                    import, propagation, integration, render, deals, deals-server, change, startup',
-  '    Only when named: scale, offline, fourtwenty, analytics (PostgreSQL)',
+  '    Only when named: scale, offline, fourtwenty, analytics (PostgreSQL), pools',
   '  BENCH_SECONDS        length of each HTTP run (default 8)',
   'Prints tables and writes bench/results/latest.json. Every suite and its variables: docs/developers/benchmarks.md;',
   "today's figures: bench/SCALE.md.",
@@ -81,6 +82,8 @@ if (only.has('offline')) results.suites.offline = await runOfflineSuite();
 if (only.has('fourtwenty')) results.suites.fourTwenty = await runFourTwentySuite();
 // Analytics at size (issue 31): 300,000 orders over a year on PostgreSQL, each dashboard view's p95 vs 300 ms, order saves with and without dashboard reads. Only when named.
 if (only.has('analytics')) results.suites.analytics = await runAnalyticsSuite();
+// Stores sharded over node pools (issue 32): one node of each of 4 pools (150 stores × 2,000 products each) against one node holding all 600. Only when named (seeds 600 stores once, minutes).
+if (only.has('pools')) results.suites.pools = await runPoolsSuite();
 
 const out = path.join(import.meta.dirname, 'results/latest.json');
 fs.mkdirSync(path.dirname(out), { recursive: true });

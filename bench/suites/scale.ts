@@ -37,15 +37,15 @@ import { STRAINS } from '../../apps/server/src/seed/data/strains.ts';
 import { summariseCpuProfile, type CpuProfileSummary } from '../lib/cpuprofile-summary.ts';
 import { REPO_ROOT, freePort, seedDeployment } from '../lib/processes.ts';
 
-const MiB = 2 ** 20;
-const REFERENCE_DATE = '2026-06-15T12:00:00Z';
-const PROBE = path.join(import.meta.dirname, '../lib/memory-probe.mjs');
+export const MiB = 2 ** 20;
+export const REFERENCE_DATE = '2026-06-15T12:00:00Z';
+export const PROBE = path.join(import.meta.dirname, '../lib/memory-probe.mjs');
 const PROFILE_DIR = path.join(import.meta.dirname, '../results/scale-profile');
 const WARMUP = 30;
 const ROUNDS = 3;
 const GOALS = { readyS: 10, rssGiB: 1.5, firstRequestMs: 1000, searchP99Ms: 5 };
 
-const envInt = (name: string, fallback: number) => {
+export const envInt = (name: string, fallback: number) => {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
@@ -53,7 +53,7 @@ const envInt = (name: string, fallback: number) => {
   return n;
 };
 
-interface Seeded {
+export interface Seeded {
   dataDir: string;
   storesFile: string;
   codes: string[];
@@ -62,7 +62,7 @@ interface Seeded {
 }
 
 /** The seeded deployment, reused when its marker says it is complete. */
-function ensureDeployment(stores: number, products: number): Seeded {
+export function ensureDeployment(stores: number, products: number): Seeded {
   const dataDir = path.join(os.tmpdir(), `verdant-scale-${stores}x${products}`);
   const storesFile = path.join(dataDir, 'stores.json');
   const marker = path.join(dataDir, 'bench-seeded.json');
@@ -81,7 +81,7 @@ function ensureDeployment(stores: number, products: number): Seeded {
 }
 
 /** VmRSS and VmHWM (peak) of a process, in MiB. */
-function rssOf(pid: number): { rssMiB: number; peakMiB: number } {
+export function rssOf(pid: number): { rssMiB: number; peakMiB: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rssMiB: Math.round(kib('VmRSS') / 1024), peakMiB: Math.round(kib('VmHWM') / 1024) };
@@ -89,7 +89,7 @@ function rssOf(pid: number): { rssMiB: number; peakMiB: number } {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-function get(port: number, urlPath: string, host = 'localhost'): Promise<{ status: number; bytes: number; ms: number }> {
+export function get(port: number, urlPath: string, host = 'localhost'): Promise<{ status: number; bytes: number; ms: number }> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const req = http.get({ host: '127.0.0.1', port, path: urlPath, headers: { host }, agent }, (res) => {
@@ -102,7 +102,7 @@ function get(port: number, urlPath: string, host = 'localhost'): Promise<{ statu
   });
 }
 
-interface Started {
+export interface Started {
   child: ChildProcess;
   port: number;
   readyMs: number;
@@ -111,7 +111,7 @@ interface Started {
 }
 
 /** Spawn and time until `readyPath` answers 200 (polled every 10 ms; the spawn is the start). */
-async function spawnAndWait(args: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string, timeoutMs: number): Promise<Started> {
+export async function spawnAndWait(args: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string, timeoutMs: number): Promise<Started> {
   let output = '';
   const t0 = performance.now();
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -178,7 +178,7 @@ async function startServer(seeded: Seeded, opts: { profile?: boolean; snapshot?:
   return spawnAndWait(args, env, port, '/api/health', 15 * 60_000);
 }
 
-interface Probe {
+export interface Probe {
   rssMiB: number;
   heapUsedMiB: number;
   heapTotalMiB: number;
@@ -189,7 +189,7 @@ interface Probe {
 }
 
 /** Ask the server's memory probe for its breakdown (after a full GC). */
-async function probe(child: ChildProcess, file: string): Promise<Probe> {
+export async function probe(child: ChildProcess, file: string): Promise<Probe> {
   const before = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { sequence: number }).sequence : 0;
   child.kill('SIGUSR2');
   const deadline = Date.now() + 10 * 60_000;
@@ -219,10 +219,10 @@ async function probe(child: ChildProcess, file: string): Promise<Probe> {
   throw new Error('memory probe did not answer');
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
-const r2 = (n: number) => Math.round(n * 100) / 100;
+export const r2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * Deterministic, distinct search requests (the list route keeps identical answers for a minute, so a
@@ -248,7 +248,7 @@ function searchPaths(count: number, seed: number): string[] {
   return [...paths];
 }
 
-const hostOf = (code: string) => `${code}.localhost`;
+export const hostOf = (code: string) => `${code}.localhost`;
 
 async function touchStore(port: number, code: string, i: number): Promise<{ homeMs: number; searchMs: number }> {
   const home = await get(port, '/', hostOf(code));
