@@ -2,8 +2,8 @@
  * Issue 32, "deploys without errors": a rolling restart under load through a real HAProxy.
  *
  * One pool of two real (compiled) nodes on one PostgreSQL schema and one Redis, seeded with 3 stores ×
- * 300 products, behind HAProxy (poolConfig below: the proxy settings that make this safe are explained
- * there and in docs/operators/deployment.md, "Rolling restart"). The 4/20 load generator
+ * 300 products, behind HAProxy configured by `npm run proxy-config`'s writer (poolConfig below; the settings
+ * that make this safe are explained there and in docs/operators/deployment.md, "Rolling restart"). The 4/20 load generator
  * (bench/lib/four-twenty-load.mjs) runs through the proxy at 5 order journeys/s (cart → line → totals →
  * pickup → order, each call a request of its own) + 10 catalogue reads/s while:
  *  1. each node in turn is restarted the operator's way, by scripts/rolling-restart.sh:
@@ -35,6 +35,9 @@ import { createDatabase } from '../db/index.ts';
 import { addStaff, TEST_STAFF_PASSWORD } from '../../test-support/staff/testing.ts';
 import { compiledEntry } from '../../test-support/compiled.ts';
 import { startHaproxy, type RunningHaproxy } from '../../test-support/haproxy.ts';
+import { parseStoresFile } from '@verdant/domain';
+import { backendOf, haproxyConfig } from '../pools/haproxy-config.ts';
+import { parsePoolsFile } from '../pools/pools.ts';
 import { freePort, freshSchema, PG_URL, REDIS_URL, sleep, START_MS, startNode, type ServerNode } from '../../test-support/multinode/harness.ts';
 
 const STORES = 3;
@@ -48,59 +51,23 @@ const DRAIN_MS = 1_500;
 const GRACE_MS = 20_000;
 /** How long the proxy may take to show no session on a drained node. */
 const SESSIONS_MS = 15_000;
-const BACKEND = 'pool_a';
+const BACKEND = backendOf('a');
 const LOAD = join(REPO_ROOT, 'bench/lib/four-twenty-load.mjs');
 
 /**
- * The HAProxy configuration of the test: one pool of two nodes. Kept in this one function: once the
- * configuration generator (`npm run proxy-config`) is merged, the test can take its output instead.
- *  - `option httpchk` on /api/health, `inter 500ms fall 2 rise 2`: a draining node (503) is out
- *    within about 1 s, a new one in within about 1 s of answering 200; `timeout check 3s`: a node
- *    busy building a catalogue answers its check late, not never (with the default, `inter`, both
- *    nodes were taken out at once when the load began: HAProxy's own 503s);
- *  - `retry-on conn-failure empty-response` with `retries 3` and `option redispatch 1`: a request
- *    whose connection was refused or closed before any byte of an answer (a node that just stopped
- *    listening, a pooled idle connection the node closed as the request went out) is sent again, to
- *    the other node. Nothing that got an answer is retried; an order retried after its node placed it
- *    but died before answering is caught by its idempotency key;
- *  - `http-reuse safe`: idle server connections are shared only in the safe cases;
- *  - timeouts: connect 2 s, server 30 s (longer than any request), client/keep-alive well under the
- *    node's keep-alive of 72 s.
+ * The HAProxy configuration of the test: what `npm run proxy-config` writes (pools/haproxy-config.ts) for
+ * one pool `a` of the two nodes and the seeded stores, with checks every 500 ms — so the rolling restart
+ * is proved on the configuration operators run. What makes it safe is explained in that module's header
+ * and in docs/operators/deployment.md ("Rolling restart"): a draining node (health 503) is out within
+ * about 1 s and a new one in within about 1 s of answering 200; `timeout check` of at least 3 s (a node
+ * building a catalogue answers late, not never); `retry-on` with `option redispatch` for what never
+ * reached a node or may safely run twice (an order's idempotency key makes a repeat answer the first);
+ * the console's streams go to `all_nodes`, whose servers track the pool's, so a drain reaches them too.
  */
-export function poolConfig(frontPort: number, nodes: { name: string; port: number }[]): string {
-  return [
-    'global',
-    '    maxconn 2000',
-    // One line per request on stdout (the test prints the 5xx ones when it fails).
-    '    log stdout format raw local0 info',
-    'defaults',
-    '    mode http',
-    '    log global',
-    '    option httplog',
-    '    timeout connect 2s',
-    '    timeout client 30s',
-    '    timeout server 30s',
-    '    timeout http-keep-alive 10s',
-    '    timeout queue 10s',
-    // A node building a store's catalogue on its first requests can hold its event loop for a
-    // while: a check that waits 500 ms (the default: `inter`) took both nodes out at once.
-    '    timeout check 3s',
-    '    retries 3',
-    '    option redispatch 1',
-    '    retry-on conn-failure empty-response',
-    '    http-reuse safe',
-    'frontend web',
-    `    bind 127.0.0.1:${frontPort}`,
-    `    default_backend ${BACKEND}`,
-    `backend ${BACKEND}`,
-    '    balance roundrobin',
-    '    option httpchk',
-    '    http-check send meth GET uri /api/health ver HTTP/1.1 hdr host localhost',
-    '    http-check expect status 200',
-    '    default-server inter 500ms fastinter 250ms downinter 500ms rise 2 fall 2',
-    ...nodes.map((n) => `    server ${n.name} 127.0.0.1:${n.port} check`),
-    '',
-  ].join('\n');
+export function poolConfig(frontPort: number, nodes: { name: string; port: number }[], storesFilePath: string): string {
+  const stores = parseStoresFile(JSON.parse(readFileSync(storesFilePath, 'utf8')));
+  const assignment = parsePoolsFile({ pools: [{ name: 'a', nodes: nodes.map((n) => ({ name: n.name, address: `127.0.0.1:${n.port}` })) }], stores: {} }, stores);
+  return haproxyConfig({ stores, assignment, bind: `127.0.0.1:${frontPort}`, checkIntervalMs: 500 });
 }
 
 interface Figures {
@@ -167,7 +134,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('rolling restart u
     }
     await Promise.all(nodes.map((n) => n.node.ready(START_MS)));
     frontPort = await freePort();
-    proxy = await startHaproxy(poolConfig(frontPort, nodes), { waitPorts: [frontPort] });
+    proxy = await startHaproxy(poolConfig(frontPort, nodes, join(dataDir, 'stores.json')), { waitPorts: [frontPort] });
     for (const n of nodes) await waitStatus(proxy, n.name, (s) => s === 'UP', 10_000, 'UP at start');
   }, 2 * START_MS + 60_000);
 
@@ -237,7 +204,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('rolling restart u
       const sum = (f: (m: LoadMinute) => number) => minutes.reduce((n, m) => n + f(m), 0);
       const requests = sum((m) => Object.values(m.count).reduce((a, b) => a + b, 0));
       const stats = await proxy!.stats();
-      const row = (sv: string) => stats.find((r) => r.pxname === (sv === 'FRONTEND' ? 'web' : BACKEND) && r.svname === sv)!;
+      const row = (sv: string) => stats.find((r) => r.pxname === (sv === 'FRONTEND' ? 'verdant' : BACKEND) && r.svname === sv)!;
       const summary = {
         requests,
         ordersAccepted: sum((m) => m.ordersAccepted),

@@ -46,6 +46,8 @@ export const DEFAULT_CHECK_INTERVAL_MS = 1000;
 /** Consecutive failed checks before a node is taken out, and passed ones before it is back. */
 export const CHECK_FALL = 2;
 export const CHECK_RISE = 2;
+/** The least a health check may take before it counts as failed (see `timeout check` below). */
+export const CHECK_TIMEOUT_MIN_MS = 3000;
 
 /** Paths served the same by every node (not one store's pages or catalogue). */
 export const ANY_NODE_PATHS = ['/console', '/api/console', '/api/integration', '/api/messages', '/api/health', '/api/openapi.json', '/api/docs'];
@@ -132,7 +134,10 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
     '    timeout server 60s',
     '    timeout http-request 10s',
     '    timeout queue 10s',
-    `    timeout check ${inter}ms`,
+    // A node building a store's catalogue on its first requests answers its check late, not never: with a
+    // check timeout of one interval two such nodes of a pool were taken out at once under load (HAProxy's
+    // own 503s, seen in the rolling-restart test). A dead node refuses the connection at once, whatever this is.
+    `    timeout check ${Math.max(inter, CHECK_TIMEOUT_MIN_MS)}ms`,
     '    retries 3',
     '    option redispatch 1',
     '    retry-on conn-failure empty-response junk-response response-timeout 502 503 504',
