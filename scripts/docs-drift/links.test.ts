@@ -46,7 +46,7 @@ describe('links between the docs', () => {
     for (const code of codeOf(readDoc(file)))
       for (const m of code.matchAll(/(?<![\w./-])((?:apps|packages|bench|e2e|scripts|examples|docs)\/[A-Za-z0-9_./-]*[A-Za-z0-9_/])/g)) {
         const p = m[1];
-        if (/(^|\/)(dist|build)(\/|$)/.test(p) || p.startsWith('bench/results/')) continue; // build output
+        if (/(^|\/)(dist|dist-[a-z]+|build)(\/|$)/.test(p) || p.startsWith('bench/results/')) continue; // build output
         if (!existsSync(path.join(ROOT, p))) missing.add(p);
       }
     expect([...missing]).toEqual([]);
