@@ -435,6 +435,8 @@ export async function runFourTwentySuite() {
     NODE_ENV: 'production',
     SERVE_STOREFRONT: 'true',
     LOG_LEVEL: 'warn',
+    // No proxy to drain from: a stopped node closes at once (issue 32's drain is for a proxy's health check).
+    SHUTDOWN_DRAIN_MS: '0',
     CATALOG_MAX_STORES: process.env.CATALOG_MAX_STORES ?? String(storePlans.length),
   };
   const barePort = await freePort();

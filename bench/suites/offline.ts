@@ -128,6 +128,7 @@ async function startServer(root: string, dataDir: string): Promise<{ port: numbe
       REDIS_URL: '',
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
+      SHUTDOWN_DRAIN_MS: '0',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -171,6 +171,7 @@ async function startServer(seeded: Seeded, opts: { profile?: boolean; snapshot?:
     // One node: the change bus stays in-process.
     REDIS_URL: '',
     LOG_LEVEL: 'warn',
+    SHUTDOWN_DRAIN_MS: '0',
     NODE_ENV: 'production',
     MEMORY_PROBE_FILE: opts.probeFile,
     MEMORY_PROBE_SNAPSHOT: opts.snapshot ?? '',

@@ -30,7 +30,7 @@ async function startOnce(mode: Mode, dataDir: string): Promise<Start> {
   const t0 = performance.now();
   const child = spawn(process.execPath, ARGS[mode], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir, SHUTDOWN_DRAIN_MS: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
