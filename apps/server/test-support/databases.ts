@@ -33,6 +33,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createDatabase, migrateToLatest, redact, type DatabaseHandle, type SqlDialect } from '../src/db/index.ts';
@@ -165,9 +166,35 @@ function notReady(): never {
 
 /** Names of the tables in the test database (only its own schema on PostgreSQL). */
 export async function tableNames(t: TestDatabase): Promise<string[]> {
-  const tables = await t.db.introspection.getTables({ withInternalKyselyTables: true });
-  return tables
-    .filter((x) => !x.isView && (t.dialect === 'sqlite' || x.schema === t.schema))
-    .map((x) => x.name)
-    .sort();
+  return (await ownTables(t, { withKysely: true })).map((x) => x.name);
+}
+
+/**
+ * This database's own tables (not views) and their columns, by name. On PostgreSQL only the test's
+ * schema is read: other test files create and drop schemas on the same database all the while, and
+ * Kysely's introspector, which reads every schema, fails now and then with "schema … does not exist"
+ * when one is dropped under it (seen in a full run: migrate-concurrent's churn schemas).
+ */
+export async function ownTables(t: TestDatabase, options: { withKysely?: boolean } = {}): Promise<{ name: string; columns: { name: string }[] }[]> {
+  let tables: { name: string; columns: { name: string }[] }[];
+  if (t.dialect === 'sqlite') {
+    tables = (await t.db.introspection.getTables({ withInternalKyselyTables: true })).filter((x) => !x.isView).map((x) => ({ name: x.name, columns: x.columns.map((c) => ({ name: c.name })) }));
+  } else {
+    if (!t.schema) throw new Error('ownTables: a PostgreSQL test database has its own schema');
+    const rows = (
+      await sql<{ table_name: string; column_name: string }>`
+        select c.table_name, c.column_name
+          from information_schema.columns c
+          join information_schema.tables tb on tb.table_schema = c.table_schema and tb.table_name = c.table_name
+         where c.table_schema = ${t.schema} and tb.table_type = 'BASE TABLE'
+         order by c.table_name, c.ordinal_position`.execute(t.db)
+    ).rows;
+    const byName = new Map<string, { name: string }[]>();
+    for (const r of rows) {
+      if (!byName.has(r.table_name)) byName.set(r.table_name, []);
+      byName.get(r.table_name)!.push({ name: r.column_name });
+    }
+    tables = [...byName].map(([name, columns]) => ({ name, columns }));
+  }
+  return tables.filter((x) => options.withKysely || !x.name.startsWith('kysely_')).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

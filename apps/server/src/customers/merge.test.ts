@@ -18,7 +18,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { describeEachDatabase, tableNames, type TestDatabase } from '../../test-support/databases.ts';
+import { describeEachDatabase, ownTables, tableNames, type TestDatabase } from '../../test-support/databases.ts';
 import { loginCustomer } from '../../test-support/cart/testing.ts';
 import { lifecycleHarness, type LifecycleHarness } from '../../test-support/orders/lifecycle/testing.ts';
 import { addStaff, loginStaff, type StaffTestSession } from '../../test-support/staff/testing.ts';
@@ -36,18 +36,12 @@ import { EIGHTH } from '../../test-support/orders/lifecycle/testing.ts';
 const BASE = '/api/console/stores/1/customers';
 type AnyDb = Kysely<any>;
 
-type Tables = Awaited<ReturnType<TestDatabase['db']['introspection']['getTables']>>;
-/** The live schema, read once per database (introspection is slow, and races other files' schemas being dropped). */
+type Tables = Awaited<ReturnType<typeof ownTables>>;
+/** The live schema, read once per database (its own schema only: test-support/databases.ts ownTables). */
 const schemas = new WeakMap<TestDatabase, Promise<Tables>>();
 function liveTables(t: TestDatabase): Promise<Tables> {
   if (!schemas.has(t))
-    schemas.set(
-      t,
-      (async () => {
-        const names = new Set((await tableNames(t)).filter((n) => !n.startsWith('kysely_')));
-        return (await t.db.introspection.getTables()).filter((x) => names.has(x.name) && (t.dialect === 'sqlite' || x.schema === t.schema));
-      })(),
-    );
+    schemas.set(t, ownTables(t));
   return schemas.get(t)!;
 }
 

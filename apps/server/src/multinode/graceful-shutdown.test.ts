@@ -13,7 +13,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, sleep, START_MS, startNode, type ServerNode } from '../../test-support/multinode/harness.ts';
+import { freePort, sleep, START_MS, startNode, type ServerNode, shutdownPhases } from '../../test-support/multinode/harness.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 const DRAIN_MS = 2_000;
@@ -51,15 +51,6 @@ const orderBody = () =>
     payment_method: 'cashondelivery',
   });
 
-/** The `shutdown: …` pino lines the node wrote, in order. */
-function phases(node: ServerNode): Array<{ phase: string; ms?: number; inFlight?: number; streams?: number; code?: number; msg: string }> {
-  return node
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line))
-    .filter((entry) => typeof entry.msg === 'string' && entry.msg.startsWith('shutdown:'));
-}
 
 describe('graceful shutdown of a node (SIGTERM)', () => {
   let node: ServerNode | undefined;
@@ -138,7 +129,7 @@ describe('graceful shutdown of a node (SIGTERM)', () => {
 
       const signalledAt = performance.now();
       node.process.kill('SIGTERM');
-      await waitUntil('the drain’s first log line', 5_000, () => phases(node!).some((p) => p.phase === 'drain'));
+      await waitUntil('the drain’s first log line', 5_000, () => shutdownPhases(node!).some((p) => p.phase === 'drain'));
 
       // Drain: health 503, the rest 200 (and the connection closed after the answer).
       const health = await send(port, 'GET', '/api/health');
@@ -152,11 +143,11 @@ describe('graceful shutdown of a node (SIGTERM)', () => {
       expect(order.status, order.text).toBe(200);
       // A second SIGTERM during the drain is logged and changes nothing.
       node.process.kill('SIGTERM');
-      await waitUntil('the second signal’s log line', 5_000, () => phases(node!).some((p) => p.phase === 'second-signal'));
+      await waitUntil('the second signal’s log line', 5_000, () => shutdownPhases(node!).some((p) => p.phase === 'second-signal'));
       expect((await send(port, 'GET', '/api/health')).status).toBe(503);
 
       // Close: no new connections; the stream ends with a retry hint; what was in flight finishes.
-      await waitUntil('the close phase', DRAIN_MS + 5_000, () => phases(node!).some((p) => p.phase === 'close'));
+      await waitUntil('the close phase', DRAIN_MS + 5_000, () => shutdownPhases(node!).some((p) => p.phase === 'close'));
       await sseEnded;
       // The stream ended in the close's first step; the listener closes right after it.
       await sleep(200);
@@ -181,7 +172,7 @@ describe('graceful shutdown of a node (SIGTERM)', () => {
       const tookMs = performance.now() - signalledAt;
       expect(code).toBe(0);
       expect(tookMs).toBeLessThan(DRAIN_MS + GRACE_MS);
-      const logged = phases(node);
+      const logged = shutdownPhases(node);
       expect(logged.map((p) => p.phase)).toEqual(['drain', 'second-signal', 'close', 'closed', 'exit']);
       expect(logged.find((p) => p.phase === 'close')).toMatchObject({ streams: 1 });
       // The slow order and the stream (the half-arrived request is counted once its headers are complete).

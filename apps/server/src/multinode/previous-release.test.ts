@@ -136,19 +136,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')(
       expect(onHead.items.map((p) => p.sku)).toEqual(onOld.items.map((p) => p.sku));
 
       // A product of the downtown store with stock to take.
-      const product = await handle.db
-        .selectFrom('products as p')
-        .innerJoin('stock as s', 's.product_id', 'p.id')
-        .select('p.sku')
-        .where('p.store_id', '=', 1)
-        .where('p.type_id', '=', 'simple')
-        .where('p.visibility', '=', 4)
-        .where('p.status', '=', 1)
-        .where('s.manage_stock', '=', 1)
-        .where('s.is_in_stock', '=', 1)
-        .where('s.qty', '>=', 10)
-        .orderBy('p.sku')
-        .executeTakeFirstOrThrow();
+      const product = { sku: await stockedSku(handle, 'first') };
       for (const [from, to] of [
         [old, head],
         [head, old],
@@ -183,20 +171,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')(
         expect(r.status, JSON.stringify(r.body)).toBe(200);
         return r.body.result.status as string;
       };
-      const sku = (
-        await handle.db
-          .selectFrom('products as p')
-          .innerJoin('stock as s', 's.product_id', 'p.id')
-          .select('p.sku')
-          .where('p.store_id', '=', 1)
-          .where('p.type_id', '=', 'simple')
-          .where('p.visibility', '=', 4)
-          .where('p.status', '=', 1)
-          .where('s.is_in_stock', '=', 1)
-          .where('s.qty', '>=', 10)
-          .orderBy('p.sku', 'desc')
-          .executeTakeFirstOrThrow()
-      ).sku;
+      const sku = await stockedSku(handle, 'last');
 
       for (const [placedOn, movedOn] of [
         [head, old],
@@ -244,3 +219,21 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')(
     );
   },
 );
+
+/** A simple, listed product of the downtown store with at least 10 in stock: the first or the last by SKU (two tests, two products). */
+async function stockedSku(handle: DatabaseHandle, which: 'first' | 'last'): Promise<string> {
+  const row = await handle.db
+    .selectFrom('products as p')
+    .innerJoin('stock as s', 's.product_id', 'p.id')
+    .select('p.sku')
+    .where('p.store_id', '=', 1)
+    .where('p.type_id', '=', 'simple')
+    .where('p.visibility', '=', 4)
+    .where('p.status', '=', 1)
+    .where('s.manage_stock', '=', 1)
+    .where('s.is_in_stock', '=', 1)
+    .where('s.qty', '>=', 10)
+    .orderBy('p.sku', which === 'first' ? 'asc' : 'desc')
+    .executeTakeFirstOrThrow();
+  return row.sku;
+}

@@ -38,7 +38,7 @@ import { startHaproxy, type RunningHaproxy } from '../../test-support/haproxy.ts
 import { parseStoresFile } from '@verdant/domain';
 import { backendOf, haproxyConfig } from '../pools/haproxy-config.ts';
 import { parsePoolsFile } from '../pools/pools.ts';
-import { freePort, freshSchema, PG_URL, REDIS_URL, sleep, START_MS, startNode, type ServerNode } from '../../test-support/multinode/harness.ts';
+import { freePort, freshSchema, PG_URL, REDIS_URL, sleep, START_MS, startNode, type ServerNode, shutdownPhases } from '../../test-support/multinode/harness.ts';
 
 const STORES = 3;
 const PRODUCTS = 300;
@@ -309,7 +309,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('rolling restart u
       entry.node = startNode(env, entry.port);
       await entry.node.ready(START_MS);
       step(`${entry.name}: ready`);
-      const log = phases(old);
+      const log = shutdownPhases(old);
       figures.push({
         node: entry.name,
         how: 'proxy drain',
@@ -349,7 +349,7 @@ describe.skipIf(needed !== null && process.env.CI !== 'true')('rolling restart u
     old.process.kill('SIGTERM');
     const code = await Promise.race([old.exited, sleep(DRAIN_MS + GRACE_MS + 10_000).then(() => 'timeout' as const)]);
     expect(code, `${entry.name} exits 0 after SIGTERM:\n${old.output().slice(-3000)}`).toBe(0);
-    const log = phases(old);
+    const log = shutdownPhases(old);
     step(`${entry.name}: exited ${code}; starting`);
     const t1 = performance.now();
     entry.node = startNode(env, entry.port);
@@ -526,15 +526,6 @@ function liveStream(port: number, storeId: number, cookie: string) {
   return state;
 }
 
-/** The `shutdown: …` pino lines a node wrote. */
-function phases(node: ServerNode): Array<{ phase: string; inFlight?: number; ms?: number }> {
-  return node
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line))
-    .filter((entry) => typeof entry.msg === 'string' && entry.msg.startsWith('shutdown:'));
-}
 
 async function waitFor(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
   const started = performance.now();

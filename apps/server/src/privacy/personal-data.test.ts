@@ -5,7 +5,7 @@
  * column added without thinking about deletion fails here.
  */
 import { expect, it } from 'vitest';
-import { describeEachDatabase, tableNames } from '../../test-support/databases.ts';
+import { describeEachDatabase, ownTables, tableNames } from '../../test-support/databases.ts';
 import { PERSONAL_DATA } from './personal-data.ts';
 
 const PERSONAL_COLUMN = /(^|_)(customer_id|customer_key|phone|email|contact|recipient|personal_details|signature_png|birthday|birth_date|firstname|lastname)$/;
@@ -18,7 +18,7 @@ describeEachDatabase('personal-data registry', (getDb) => {
     const names = (await tableNames(t)).filter((n) => !n.startsWith('kysely_'));
     expect(names.filter((n) => !(n in PERSONAL_DATA))).toEqual([]);
     expect(Object.keys(PERSONAL_DATA).filter((n) => !names.includes(n))).toEqual([]);
-    const tables = await t.db.introspection.getTables();
+    const tables = await ownTables(t);
     const missing: string[] = [];
     for (const table of tables) {
       if (!names.includes(table.name) || NOT_SHOPPERS.has(table.name)) continue;

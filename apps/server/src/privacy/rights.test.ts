@@ -12,7 +12,7 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Shopper, bearer, commerceApp, loginCustomer, orderBody, pin } from '../../test-support/cart/testing.ts';
-import { describeEachDatabase, tableNames, type TestDatabase } from '../../test-support/databases.ts';
+import { describeEachDatabase, ownTables, type TestDatabase } from '../../test-support/databases.ts';
 import { PERSONAL_DATA } from './personal-data.ts';
 import { mergeCustomers } from '../customers/merge.ts';
 import { customerRow } from '../../test-support/customers/rows.ts';
@@ -167,9 +167,7 @@ function deleteOf(app: FastifyInstance, token: string, payload: unknown = { conf
 /** Every text cell of every table (from the live schema) that contains one of the needles: `table.column = value`. */
 async function scan(t: TestDatabase, needles: string[]): Promise<string[]> {
   const hits: string[] = [];
-  const names = await tableNames(t);
-  for (const table of await t.db.introspection.getTables()) {
-    if (!names.includes(table.name)) continue;
+  for (const table of await ownTables(t)) {
     const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table.name)}`.execute(t.db)).rows;
     for (const row of rows) {
       for (const [column, value] of Object.entries(row)) {
@@ -259,9 +257,7 @@ describeEachDatabase('data rights: export and deletion', (getDb) => {
     // No orphan: nothing points at a row that is gone.
     const orphans: string[] = [];
     const parents: Record<string, string> = { customer_id: 'customers', cart_id: 'carts', order_id: 'orders', review_id: 'reviews', trip_id: 'trips' };
-    const names = await tableNames(t);
-    for (const table of await t.db.introspection.getTables()) {
-      if (!names.includes(table.name)) continue;
+    for (const table of await ownTables(t)) {
       for (const col of table.columns) {
         const parent = parents[col.name];
         if (!parent || parent === table.name) continue;

@@ -145,6 +145,26 @@ export function startNode(env: Record<string, string | undefined>, port: number,
   };
 }
 
+/** One `shutdown: …` pino line of a node (http/graceful-shutdown.ts), as the node wrote it. */
+export interface ShutdownPhase {
+  phase: string;
+  msg: string;
+  ms?: number;
+  inFlight?: number;
+  streams?: number;
+  code?: number;
+}
+
+/** The `shutdown: …` lines a node wrote so far, in order (its LOG_LEVEL must let info lines through). */
+export function shutdownPhases(node: ServerNode): ShutdownPhase[] {
+  return node
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line))
+    .filter((entry) => typeof entry.msg === 'string' && entry.msg.startsWith('shutdown:'));
+}
+
 export interface Answer {
   status: number;
   code: number;
