@@ -11,9 +11,8 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, sleep, START_MS, startNode, type ServerNode, shutdownPhases } from '../../test-support/multinode/harness.ts';
+import { freePort, guestOrderBody, sleep, START_MS, startNode, type ServerNode, shutdownPhases } from '../../test-support/multinode/harness.ts';
 
 const JAR = 'AC-BLACK-CERAMIC-STASH-JAR';
 const DRAIN_MS = 2_000;
@@ -41,15 +40,7 @@ function send(
   });
 }
 
-const orderBody = () =>
-  JSON.stringify({
-    idempotency_key: randomUUID(),
-    products: [{ sku: JAR, qty: 1 }],
-    order_type: 'pickup',
-    personal_details: { firstName: 'Ana', lastName: 'Reyes', emailAddress: 'ana@example.com', phone: '(916) 555-0101' },
-    birthday: '1990-01-01',
-    payment_method: 'cashondelivery',
-  });
+const orderBody = () => JSON.stringify(guestOrderBody(JAR));
 
 
 describe('graceful shutdown of a node (SIGTERM)', () => {

@@ -189,7 +189,12 @@ export async function call(
 
 /** Place a pickup order of `qty` × `sku` through `node` (the way a shopper's checkout does). */
 export async function order(node: ServerNode, sku: string, qty = 1): Promise<Answer> {
-  return call(node, 'POST', '/api/order/save', {
+  return call(node, 'POST', '/api/order/save', guestOrderBody(sku, qty));
+}
+
+/** The body of a guest's pickup order of `qty` × `sku` with a new idempotency key. */
+export function guestOrderBody(sku: string, qty = 1) {
+  return {
     idempotency_key: randomUUID(),
     products: [{ sku, qty }],
     order_type: 'pickup',
@@ -197,7 +202,7 @@ export async function order(node: ServerNode, sku: string, qty = 1): Promise<Ans
     // Age on every order (issue 14): a guest gives a date of birth.
     birthday: '1990-01-01',
     payment_method: 'cashondelivery',
-  });
+  };
 }
 
 /** The stock the node's in-memory catalogue shows for a product of the downtown store. */
